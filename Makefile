@@ -1,0 +1,28 @@
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: demo test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# `make demo`: install kappalab and run its main job on a bundled dataset.
+demo: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/kappalab demo
+
+# `make test`: install kappalab with its test oracles, then run the whole suite.
+# irrCAC pins scipy==1.12 (numpy<2); installed without its pins it runs correctly here.
+test: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet --no-deps irrCAC
+	$(BIN)/python -m pytest
+
+bench: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

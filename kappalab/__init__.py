@@ -1,0 +1,43 @@
+"""kappalab: agreement and reliability of annotations.
+
+>>> import kappalab as kl
+>>> ann = kl.Annotations.from_wide([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2]])
+>>> round(float(kl.krippendorff_alpha(ann, level="ordinal")), 4)
+0.3889
+"""
+
+from .annotations import Annotations
+from .coefficients.multirater import (
+    brennan_prediger,
+    conger_kappa,
+    fleiss_kappa,
+    gwet_ac,
+    janson_olsson_iota,
+    krippendorff_alpha,
+    percent_agreement,
+)
+from .coefficients.pairwise import bennett_s, cohen_kappa, light_kappa, scott_pi
+from .estimate import Estimate
+from .report import agreement_report
+from . import distances, errors
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Annotations",
+    "Estimate",
+    "agreement_report",
+    "bennett_s",
+    "brennan_prediger",
+    "cohen_kappa",
+    "conger_kappa",
+    "distances",
+    "errors",
+    "fleiss_kappa",
+    "gwet_ac",
+    "janson_olsson_iota",
+    "krippendorff_alpha",
+    "light_kappa",
+    "percent_agreement",
+    "scott_pi",
+]

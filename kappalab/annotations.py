@@ -1,0 +1,565 @@
+"""The :class:`Annotations` data model: ingest, validate, encode, and the views estimators use.
+
+Internally an ``Annotations`` holds one row per annotation as three integer code arrays
+(item, rater, category) plus the labels of each code. Estimators never loop over these: they
+reduce them with ``np.bincount`` into per-item (or per-rater) sums, which is the item-sum spine
+of the design notes (DESIGN.md §1). Data given as item × category counts (raters unknown) hold
+the count matrix instead.
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import cached_property
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import (
+    DroppedAnnotationsWarning,
+    DuplicateAnnotationError,
+    EmptyDataError,
+    InvalidCountError,
+    InvalidParameterError,
+    MissingValueError,
+    NonNumericError,
+    UnknownCategoryError,
+    UnknownRatersError,
+)
+
+__all__ = ["Annotations", "as_annotations"]
+
+# crowd-kit's long schema, accepted when the default column names are absent
+_CROWDKIT_COLUMNS = {"item": "task", "rater": "worker", "value": "label"}
+
+
+class Annotations:
+    """Annotations of items by raters into categories (or numeric values).
+
+    Build one with :meth:`from_long`, :meth:`from_wide` or :meth:`from_counts`; every
+    coefficient in kappalab also accepts anything :meth:`from_wide` takes.
+
+    Attributes
+    ----------
+    items, raters, categories : pandas.Index
+        Labels of the items (in order of first appearance), the raters (``None`` when
+        raters are unknown, as for count data) and the categories (sorted, or in the order
+        given by ``categories=``).
+    """
+
+    def __init__(
+        self,
+        *,
+        items: pd.Index,
+        raters: pd.Index | None,
+        categories: pd.Index,
+        item_codes: np.ndarray | None = None,
+        rater_codes: np.ndarray | None = None,
+        category_codes: np.ndarray | None = None,
+        counts: np.ndarray | None = None,
+    ):
+        # Not meant to be called directly: the constructors validate and encode.
+        self.items = items
+        self.raters = raters
+        self.categories = categories
+        self._item_codes = item_codes
+        self._rater_codes = rater_codes
+        self._category_codes = category_codes
+        if counts is not None:
+            self.__dict__["count_matrix"] = counts
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_long(
+        cls,
+        df: pd.DataFrame,
+        item: str = "item",
+        rater: str | None = "rater",
+        value: str = "value",
+        *,
+        categories: Sequence[Any] | None = None,
+    ) -> "Annotations":
+        """One row per annotation, with item, rater and value columns.
+
+        Column names are configurable; when the defaults are absent, crowd-kit's
+        ``task``/``worker``/``label`` are accepted. ``rater=None`` means raters are
+        unknown. Rows whose value is missing (NaN/None) are dropped with a
+        :class:`~kappalab.errors.DroppedAnnotationsWarning` that says how many; a missing item
+        or rater, an infinite value and a duplicated (item, rater) pair raise.
+        """
+        if not isinstance(df, pd.DataFrame):
+            raise InvalidParameterError(
+                f"from_long expects a pandas DataFrame, got {type(df).__name__}"
+            )
+        names = {"item": item, "rater": rater, "value": value}
+        for role, name in list(names.items()):
+            if name is None:
+                continue
+            if name not in df.columns:
+                fallback = _CROWDKIT_COLUMNS[role]
+                if name == role and fallback in df.columns:
+                    names[role] = fallback
+                else:
+                    raise InvalidParameterError(
+                        f"column {name!r} (the {role} column) is not in the data; "
+                        f"columns are {list(df.columns)}"
+                    )
+        if len(df) == 0:
+            raise EmptyDataError("the table has no rows: there are no annotations")
+
+        values = df[names["value"]].to_numpy()
+        missing = pd.isna(values)
+        if missing.any():
+            n_missing = int(missing.sum())
+            warnings.warn(
+                f"dropped {n_missing} of {len(df)} rows whose {names['value']!r} value is "
+                "missing",
+                DroppedAnnotationsWarning,
+                stacklevel=2,
+            )
+        keep = ~missing
+        if not keep.any():
+            raise EmptyDataError(f"every {names['value']!r} value is missing: no annotations")
+        values = values[keep]
+        _reject_infinite(values, lambda pos: f"row {df.index[np.flatnonzero(keep)[pos]]!r}")
+
+        item_labels = df[names["item"]].to_numpy()[keep]
+        _reject_missing_keys(item_labels, names["item"], df.index[keep])
+        item_codes, items = pd.factorize(item_labels, sort=False)
+        if names["rater"] is not None:
+            rater_labels = df[names["rater"]].to_numpy()[keep]
+            _reject_missing_keys(rater_labels, names["rater"], df.index[keep])
+            rater_codes, raters = pd.factorize(rater_labels, sort=False)
+            _reject_duplicate_pairs(item_codes, rater_codes, items, raters)
+            raters = pd.Index(raters, name="rater")
+        else:
+            rater_codes, raters = None, None
+        category_codes, cats = _encode_values(values, categories, where="row")
+        return cls(
+            items=pd.Index(items, name="item"),
+            raters=raters,
+            categories=cats,
+            item_codes=item_codes.astype(np.intp, copy=False),
+            rater_codes=None if rater_codes is None else rater_codes.astype(np.intp, copy=False),
+            category_codes=category_codes,
+        )
+
+    @classmethod
+    def from_wide(cls, x: Any, *, categories: Sequence[Any] | None = None) -> "Annotations":
+        """Items × raters: a 2-D array, a DataFrame or an ``xarray.DataArray``; NaN = missing.
+
+        A DataArray must have dims ``item`` and ``rater`` (in any order). Infinite values
+        raise. Items and raters keep their labels (row/column index, coordinates) or get
+        0-based positions.
+        """
+        items, raters, matrix = _wide_to_matrix(x)
+        if matrix.size == 0:
+            raise EmptyDataError(f"the items × raters table is empty (shape {matrix.shape})")
+        present = ~pd.isna(matrix)
+        if not present.any():
+            raise EmptyDataError("every cell of the items × raters table is missing")
+        item_codes, rater_codes = np.nonzero(present)
+        values = matrix[present]
+        _reject_infinite(
+            values,
+            lambda pos: f"item {items[item_codes[pos]]!r}, rater {raters[rater_codes[pos]]!r}",
+        )
+        category_codes, cats = _encode_values(values, categories, where="cell")
+        return cls(
+            items=items,
+            raters=raters,
+            categories=cats,
+            item_codes=item_codes.astype(np.intp, copy=False),
+            rater_codes=rater_codes.astype(np.intp, copy=False),
+            category_codes=category_codes,
+        )
+
+    @classmethod
+    def from_counts(cls, c: Any, categories: Sequence[Any] | None = None) -> "Annotations":
+        """Items × categories counts (raters unknown): an array or a DataFrame.
+
+        A DataFrame's columns are the categories unless ``categories=`` is given (then its
+        length must match the number of columns). Counts must be finite, non-negative whole
+        numbers.
+        """
+        if isinstance(c, pd.DataFrame):
+            items = pd.Index(c.index, name="item")
+            cats = c.columns if categories is None else categories
+            matrix = c.to_numpy()
+        else:
+            matrix = np.asarray(c)
+            items = None
+            cats = categories
+        if matrix.ndim != 2:
+            raise InvalidParameterError(
+                f"counts must be a 2-D items × categories table, got shape {matrix.shape}"
+            )
+        if matrix.size == 0:
+            raise EmptyDataError(f"the counts table is empty (shape {matrix.shape})")
+        try:
+            numeric = matrix.astype(float)
+        except (TypeError, ValueError):
+            raise InvalidCountError("counts must be numbers; the table has non-numeric cells")
+        bad = ~np.isfinite(numeric)
+        if bad.any():
+            i, k = np.argwhere(bad)[0]
+            raise InvalidCountError(
+                f"{int(bad.sum())} count(s) are NaN or infinite (first at row {i}, column {k})"
+            )
+        bad = (numeric < 0) | (numeric != np.round(numeric))
+        if bad.any():
+            i, k = np.argwhere(bad)[0]
+            raise InvalidCountError(
+                f"{int(bad.sum())} count(s) are negative or not whole numbers "
+                f"(first: {numeric[i, k]!r} at row {i}, column {k})"
+            )
+        counts = numeric.astype(np.int64)
+        if counts.sum() == 0:
+            raise EmptyDataError("every count is zero: there are no annotations")
+        if items is None:
+            items = pd.RangeIndex(counts.shape[0], name="item")
+        if cats is None:
+            cats = pd.RangeIndex(counts.shape[1])
+        cats = pd.Index(list(cats) if not isinstance(cats, pd.Index) else cats, name="category")
+        if len(cats) != counts.shape[1]:
+            raise InvalidParameterError(
+                f"{len(cats)} categories given for a counts table with {counts.shape[1]} columns"
+            )
+        if cats.has_duplicates:
+            raise InvalidParameterError(f"categories repeat: {list(cats[cats.duplicated()])}")
+        return cls(items=items, raters=None, categories=cats, counts=counts)
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_items(self) -> int:
+        """Number of items (including any with no annotation in a wide table)."""
+        return len(self.items)
+
+    @property
+    def n_raters(self) -> int | None:
+        """Number of raters, ``None`` when raters are unknown."""
+        return None if self.raters is None else len(self.raters)
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.categories)
+
+    @property
+    def n_annotations(self) -> int:
+        if self._category_codes is not None:
+            return int(self._category_codes.size)
+        return int(self.count_matrix.sum())
+
+    @property
+    def has_raters(self) -> bool:
+        return self.raters is not None
+
+    @cached_property
+    def annotations_per_item_array(self) -> np.ndarray:
+        """m_i, the number of annotations of each item (int64 array)."""
+        if self._item_codes is not None:
+            return np.bincount(self._item_codes, minlength=self.n_items)
+        return self.count_matrix.sum(axis=1)
+
+    @property
+    def annotations_per_item(self) -> pd.Series:
+        return pd.Series(self.annotations_per_item_array, index=self.items, name="annotations")
+
+    @property
+    def is_numeric(self) -> bool:
+        """Whether the categories are numbers (needed by numeric distances)."""
+        return pd.api.types.is_numeric_dtype(self.categories.dtype) and not (
+            pd.api.types.is_bool_dtype(self.categories.dtype)
+        )
+
+    def category_values(self, purpose: str = "a numeric distance") -> np.ndarray:
+        """The categories as float numbers; a clear error when they are not numbers."""
+        if not self.is_numeric:
+            raise NonNumericError(
+                f"{purpose} needs numeric values, but the categories are "
+                f"{_preview(self.categories)}; map them to numbers first"
+            )
+        return self.categories.to_numpy(dtype=float)
+
+    # ------------------------------------------------------------------ sufficient statistics
+    @cached_property
+    def count_matrix(self) -> np.ndarray:
+        """n_ic: items × categories counts (int64)."""
+        return _bincount_2d(self._item_codes, self._category_codes, self.n_items, self.n_categories)
+
+    @cached_property
+    def rater_count_matrix(self) -> np.ndarray:
+        """N_gc: raters × categories counts (int64)."""
+        self.require_raters("rater marginals")
+        return _bincount_2d(
+            self._rater_codes, self._category_codes, self.n_raters, self.n_categories
+        )
+
+    def item_moments(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(m_i, Σ_r x_ri, Σ_r x_ri²) per item for category scores ``values``.
+
+        O(N) whatever the number of distinct values: this is what interval distances need.
+        """
+        if self._category_codes is not None:
+            x = values[self._category_codes]
+            m = self.annotations_per_item_array.astype(float)
+            s1 = np.bincount(self._item_codes, weights=x, minlength=self.n_items)
+            s2 = np.bincount(self._item_codes, weights=x * x, minlength=self.n_items)
+            return m, s1, s2
+        counts = self.count_matrix.astype(float)
+        return counts.sum(axis=1), counts @ values, counts @ (values * values)
+
+    def codes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(item, rater, category) codes, one entry per annotation (raters required)."""
+        self.require_raters("annotation-level codes")
+        return self._item_codes, self._rater_codes, self._category_codes
+
+    def require_raters(self, purpose: str) -> None:
+        if self.raters is None:
+            raise UnknownRatersError(
+                f"{purpose} need rater identities, but these annotations have none "
+                "(built from counts or without a rater column)"
+            )
+
+    # ------------------------------------------------------------------ views
+    @property
+    def counts(self) -> pd.DataFrame:
+        """Items × categories counts, labelled."""
+        return pd.DataFrame(self.count_matrix, index=self.items, columns=self.categories)
+
+    @property
+    def wide(self) -> pd.DataFrame:
+        """Items × raters values (NaN where a rater did not annotate an item)."""
+        self.require_raters("the items × raters view")
+        table = np.full((self.n_items, self.n_raters), np.nan, dtype=object)
+        table[self._item_codes, self._rater_codes] = self.categories.to_numpy()[
+            self._category_codes
+        ]
+        frame = pd.DataFrame(table, index=self.items, columns=self.raters)
+        return frame.astype(float) if self.is_numeric else frame
+
+    def to_long(self) -> pd.DataFrame:
+        """One row per annotation: columns item, rater, value (counts data: item, value)."""
+        if self._category_codes is None:
+            item_codes = np.repeat(
+                np.repeat(np.arange(self.n_items), self.n_categories), self.count_matrix.ravel()
+            )
+            cat_codes = np.repeat(
+                np.tile(np.arange(self.n_categories), self.n_items), self.count_matrix.ravel()
+            )
+            return pd.DataFrame(
+                {"item": self.items[item_codes], "value": self.categories[cat_codes]}
+            )
+        data = {"item": self.items[self._item_codes]}
+        if self.raters is not None:
+            data["rater"] = self.raters[self._rater_codes]
+        data["value"] = self.categories[self._category_codes]
+        return pd.DataFrame(data)
+
+    def to_xarray(self):
+        """An ``xarray.DataArray`` with dims (item, rater), or (item, category) counts."""
+        import xarray as xr
+
+        if self.raters is None:
+            return xr.DataArray(
+                self.count_matrix,
+                dims=("item", "category"),
+                coords={"item": self.items, "category": self.categories},
+                name="count",
+            )
+        return xr.DataArray(
+            self.wide.to_numpy(),
+            dims=("item", "rater"),
+            coords={"item": self.items, "rater": self.raters},
+            name="value",
+        )
+
+    def subset_raters(self, rater_positions: Sequence[int]) -> "Annotations":
+        """The annotations of some raters only (same items and categories)."""
+        self.require_raters("selecting raters")
+        keep = np.isin(self._rater_codes, np.asarray(rater_positions))
+        remap = np.full(self.n_raters, -1, dtype=np.intp)
+        remap[np.asarray(rater_positions)] = np.arange(len(rater_positions))
+        return Annotations(
+            items=self.items,
+            raters=self.raters[np.asarray(rater_positions)],
+            categories=self.categories,
+            item_codes=self._item_codes[keep],
+            rater_codes=remap[self._rater_codes[keep]],
+            category_codes=self._category_codes[keep],
+        )
+
+    def __repr__(self) -> str:
+        raters = "unknown" if self.raters is None else self.n_raters
+        return (
+            f"Annotations(items={self.n_items}, raters={raters}, "
+            f"annotations={self.n_annotations}, categories={_preview(self.categories)})"
+        )
+
+
+# ---------------------------------------------------------------------- coercion
+def as_annotations(data: Any, *, categories: Sequence[Any] | None = None) -> Annotations:
+    """Return ``data`` if it is an :class:`Annotations`, else ``Annotations.from_wide(data)``."""
+    if isinstance(data, Annotations):
+        if categories is not None and list(categories) != list(data.categories):
+            raise InvalidParameterError(
+                "categories= cannot re-order the categories of an existing Annotations; "
+                "pass categories= when building it"
+            )
+        return data
+    return Annotations.from_wide(data, categories=categories)
+
+
+# ---------------------------------------------------------------------- helpers
+def _bincount_2d(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
+    flat = np.bincount(rows * n_cols + cols, minlength=n_rows * n_cols)
+    return flat.reshape(n_rows, n_cols)
+
+
+def _preview(index: Sequence[Any], limit: int = 6) -> str:
+    shown = ", ".join(repr(v) for v in list(index[:limit]))
+    return f"[{shown}{', ...' if len(index) > limit else ''}]"
+
+
+def _wide_to_matrix(x: Any) -> tuple[pd.Index, pd.Index, np.ndarray]:
+    try:
+        import xarray as xr
+    except ImportError:  # pragma: no cover - xarray is a dependency
+        xr = None
+    if xr is not None and isinstance(x, xr.DataArray):
+        if set(x.dims) != {"item", "rater"}:
+            raise InvalidParameterError(
+                f"a DataArray needs dims ('item', 'rater'), got {tuple(x.dims)}"
+            )
+        x = x.transpose("item", "rater")
+        items = pd.Index(x["item"].to_numpy(), name="item")
+        raters = pd.Index(x["rater"].to_numpy(), name="rater")
+        return items, raters, _as_object_or_float(x.to_numpy())
+    if isinstance(x, pd.DataFrame):
+        items = pd.Index(x.index, name="item")
+        raters = pd.Index(x.columns, name="rater")
+        return items, raters, _as_object_or_float(x.to_numpy())
+    if isinstance(x, Annotations):
+        raise InvalidParameterError("already an Annotations: use it directly")
+    matrix = np.asarray(x)
+    if matrix.ndim != 2:
+        raise InvalidParameterError(
+            f"wide data must be a 2-D items × raters table, got shape {matrix.shape}"
+        )
+    matrix = _as_object_or_float(matrix)
+    return (
+        pd.RangeIndex(matrix.shape[0], name="item"),
+        pd.RangeIndex(matrix.shape[1], name="rater"),
+        matrix,
+    )
+
+
+def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:
+    """Numbers become float (NaN = missing); anything else stays as objects."""
+    if matrix.dtype.kind in "biuf":
+        return matrix.astype(float, copy=False)
+    if matrix.dtype.kind in "OUS":
+        obj = matrix.astype(object)
+        present = ~pd.isna(obj)
+        vals = obj[present]
+        if vals.size and all(
+            isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+            for v in vals[: min(vals.size, 1000)]
+        ):
+            try:
+                return obj.astype(float)
+            except (TypeError, ValueError):
+                pass
+        return obj
+    return matrix
+
+
+def _reject_missing_keys(labels: np.ndarray, column: str, index: pd.Index) -> None:
+    missing = pd.isna(labels)
+    if missing.any():
+        first = index[np.flatnonzero(missing)[0]]
+        raise MissingValueError(
+            f"{int(missing.sum())} row(s) have no {column!r} (first at row {first!r}); "
+            "every annotation needs one"
+        )
+
+
+def _reject_infinite(values: np.ndarray, where) -> None:
+    if values.dtype.kind == "f":
+        bad = np.isinf(values)
+    else:
+        bad = np.array(
+            [isinstance(v, (float, np.floating)) and np.isinf(v) for v in values], dtype=bool
+        )
+    if bad.any():
+        raise MissingValueError(
+            f"{int(bad.sum())} value(s) are infinite (first at {where(np.flatnonzero(bad)[0])})"
+        )
+
+
+def _reject_duplicate_pairs(
+    item_codes: np.ndarray, rater_codes: np.ndarray, items: pd.Index, raters: pd.Index
+) -> None:
+    key = item_codes.astype(np.int64) * len(raters) + rater_codes
+    sorted_key = np.sort(key)
+    repeated = sorted_key[1:][sorted_key[1:] == sorted_key[:-1]]
+    if repeated.size:
+        first = repeated[0]
+        n_dup = np.unique(repeated).size
+        raise DuplicateAnnotationError(
+            f"{n_dup} (item, rater) pair(s) occur more than once, e.g. item "
+            f"{items[first // len(raters)]!r} by rater {raters[first % len(raters)]!r}; "
+            "each rater may annotate an item once"
+        )
+
+
+def _encode_values(
+    values: np.ndarray, categories: Sequence[Any] | None, where: str
+) -> tuple[np.ndarray, pd.Index]:
+    """Category codes and the category index, sorted or in the order of ``categories``."""
+    if categories is not None:
+        cats = pd.Index(list(categories), name="category")
+        if len(cats) == 0:
+            raise InvalidParameterError("categories= is empty")
+        if cats.has_duplicates:
+            raise InvalidParameterError(f"categories repeat: {list(cats[cats.duplicated()])}")
+        codes = cats.get_indexer(values)
+        unknown = codes < 0
+        if unknown.any():
+            strays = pd.unique(values[unknown])
+            raise UnknownCategoryError(
+                f"{int(unknown.sum())} value(s) are not among categories={_preview(cats)}: "
+                f"{_preview(strays)} (first at {where} {int(np.flatnonzero(unknown)[0])})"
+            )
+        return codes.astype(np.intp, copy=False), cats
+    if values.dtype.kind == "f":
+        codes, uniques = _encode_numeric(values)
+        uniques = pd.Index(uniques, name="category")
+        # whole numbers read as float (NaN forced the cast) become integer labels again
+        if len(uniques) and np.all(uniques.to_numpy() == np.round(uniques.to_numpy())) and (
+            np.abs(uniques.to_numpy()).max() < 2**53
+        ):
+            uniques = pd.Index(uniques.to_numpy().astype(np.int64), name="category")
+        return codes, uniques
+    try:
+        codes, uniques = pd.factorize(values, sort=True)
+    except TypeError:
+        raise InvalidParameterError(
+            "values mix types that cannot be ordered (e.g. numbers and strings); "
+            "pass categories= to fix the category set and order"
+        )
+    return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
+
+
+def _encode_numeric(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted unique values and codes; O(N) by counting when values are small integers."""
+    lo, hi = values.min(), values.max()
+    span = hi - lo
+    if span <= 4 * values.size + 1024 and np.all(values == np.floor(values)):
+        offsets = (values - lo).astype(np.intp)
+        present = np.bincount(offsets, minlength=int(span) + 1) > 0
+        remap = np.cumsum(present) - 1
+        return remap[offsets], np.flatnonzero(present) + lo
+    uniques, codes = np.unique(values, return_inverse=True)
+    return codes.astype(np.intp, copy=False), uniques

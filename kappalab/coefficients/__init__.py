@@ -1,0 +1,1 @@
+"""Coefficient families, each one core on the item-sum spine (see :mod:`.base`)."""

@@ -1,0 +1,451 @@
+r"""Chance-corrected agreement among any number of raters, with missing annotations.
+
+One core, :class:`ChanceCorrectedAgreement`, computes every coefficient of the family
+
+.. math::  \text{value} = 1 - \frac{D_o}{D_e} = \frac{P_o - P_e}{1 - P_e},
+           \qquad P = 1 - D/\text{scale},
+
+from per-item sums. They share the observed disagreement of an item with m_i ≥ 2
+annotations and category counts n_i (Gwet 2014, *Handbook of Inter-Rater Reliability*, ch. 2):
+
+.. math::  d_i = \frac{n_i^\top δ\, n_i}{m_i (m_i - 1)},
+           \qquad D_o = \frac{\sum_i u_i d_i}{\sum_i u_i},
+
+the mean distance over the item's ordered pairs of annotations, averaged over pairable items with
+weight ``u_i = 1`` (items count equally: Fleiss, Conger, Gwet, Brennan–Prediger, percent
+agreement, Janson–Olsson) or ``u_i = m_i`` (annotations count equally: Krippendorff). They differ
+only in the chance model that gives D_e:
+
+========================  ==============================================================
+chance model              expected disagreement D_e
+========================  ==============================================================
+``"pooled"``              Krippendorff: N_·ᵀ δ N_· / (n(n−1)), N_· pooled pairable counts
+``"item_marginal"``       Fleiss (Scott for two raters): πᵀ δ π, π_k = mean_i n_ik/m_i
+``"rater_marginal"``      Conger / Janson–Olsson ι (Cohen for two raters): mean over
+                          rater pairs g ≠ h of p_gᵀ δ p_h, p_g rater g's own distribution
+``"gwet"``                Gwet's AC1/AC2: scale·(1 − P_e), P_e = T_w Σ π_k(1−π_k)/(K(K−1))
+``"uniform"``             Brennan–Prediger / Bennett's S: Σ_kl δ_kl / K²
+``"none"``                percent agreement: D_e = scale, so value = P_o
+========================  ==============================================================
+
+For the interval distance δ = (c − k)² every term has an O(N) form in per-item (or per-rater)
+moments m, Σx, Σx² — e.g. n_iᵀ δ n_i = 2(m_i Σx² − (Σx)²) — so continuous values with every
+value distinct cost one pass over the annotations.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..annotations import Annotations, as_annotations
+from ..distances import Disagreement, resolve_distance, resolve_weights
+from ..errors import InvalidParameterError
+from ..estimate import Estimate
+from .base import Components, ItemSumCoefficient, safe_divide
+
+__all__ = [
+    "ChanceCorrectedAgreement",
+    "krippendorff_alpha",
+    "fleiss_kappa",
+    "conger_kappa",
+    "janson_olsson_iota",
+    "gwet_ac",
+    "brennan_prediger",
+    "percent_agreement",
+]
+
+CHANCE_MODELS = ("pooled", "item_marginal", "rater_marginal", "gwet", "uniform", "none")
+
+
+class ChanceCorrectedAgreement(ItemSumCoefficient):
+    """The core of the multi-rater family (see the module docstring for the formulas).
+
+    Parameters
+    ----------
+    ann : Annotations
+    disagreement : Disagreement
+        The resolved distance (:func:`kappalab.distances.resolve_distance`).
+    chance : one of ``CHANCE_MODELS``
+    item_weighting : ``"item"`` (u_i = 1) or ``"annotation"`` (u_i = m_i)
+    name : display name
+    use_moments : whether to use the O(N) interval moments (default: whenever δ is interval
+        and the chance model has a moment form)
+
+    Item statistics (columns): ``[u_i d_i, u_i]`` for pairable items, then the chance model's
+    block: pooled counts (or moments) of pairable items; ``[n_i/m_i, 1]`` (or moments/m_i) of
+    items with an annotation; or the item's rater × category indicators (or rater moments).
+    """
+
+    def __init__(
+        self,
+        ann: Annotations,
+        disagreement: Disagreement,
+        *,
+        chance: str,
+        item_weighting: str,
+        name: str,
+        use_moments: bool | None = None,
+    ):
+        if chance not in CHANCE_MODELS:
+            raise InvalidParameterError(f"unknown chance model {chance!r}")
+        if item_weighting not in ("item", "annotation"):
+            raise InvalidParameterError(f"unknown item weighting {item_weighting!r}")
+        if chance == "rater_marginal":
+            ann.require_raters(name)
+        self.ann = ann
+        self.dis = disagreement
+        self.chance = chance
+        self.item_weighting = item_weighting
+        self.name = name
+        self.level = disagreement.name
+        can_use_moments = disagreement.interval_values is not None and chance in (
+            "pooled", "item_marginal", "rater_marginal", "none")
+        self.use_moments = can_use_moments if use_moments is None else use_moments
+        if self.use_moments and not can_use_moments:
+            raise InvalidParameterError(
+                "the moment path needs the interval distance and a chance model with a "
+                "moment form"
+            )
+        self.m = ann.annotations_per_item_array.astype(float)
+        self.pairable = self.m >= 2
+        self.K = ann.n_categories
+
+    # ------------------------------------------------------------------ per-item pieces
+    def _item_sums(self) -> tuple[np.ndarray, ...]:
+        """Per item: (m, n_iᵀ δ n_i) and, on the moment path, centred (Σx, Σx²)."""
+        if self.use_moments:
+            v = self.dis.interval_values
+            centre = 0.5 * (v.min() + v.max())  # shift invariance of (c − k)²: less cancellation
+            m, s1, s2 = self.ann.item_moments(v - centre)
+            within = np.maximum(2.0 * (m * s2 - s1 * s1), 0.0)
+            return m, within, s1, s2
+        counts = self.ann.count_matrix.astype(float)
+        within = np.einsum("ik,kl,il->i", counts, self.dis.matrix, counts, optimize=True)
+        return self.m, within, counts
+
+    def _observed_block(self, within: np.ndarray) -> np.ndarray:
+        m = self.m
+        pair_count = np.where(self.pairable, m * (m - 1), 1.0)
+        d = np.where(self.pairable, within / pair_count, 0.0)
+        u = np.where(self.pairable, m if self.item_weighting == "annotation" else 1.0, 0.0)
+        return np.column_stack([u * d, u])
+
+    def _chance_block(self, sums: tuple[np.ndarray, ...]) -> np.ndarray | sp.spmatrix | None:
+        m = self.m
+        if self.chance in ("none", "uniform"):
+            return None
+        if self.chance == "pooled":
+            keep = self.pairable[:, None]
+            if self.use_moments:
+                _, _, s1, s2 = sums
+                return np.where(keep, np.column_stack([m, s1, s2]), 0.0)
+            return np.where(keep, sums[2], 0.0)
+        if self.chance in ("item_marginal", "gwet"):
+            present = m >= 1
+            inv_m = np.where(present, 1.0 / np.where(present, m, 1.0), 0.0)
+            if self.use_moments:
+                _, _, s1, s2 = sums
+                return np.column_stack([present, s1 * inv_m, s2 * inv_m])
+            return np.column_stack([sums[2] * inv_m[:, None], present])
+        # rater_marginal: one-hot of (rater, category) per annotation — sparse
+        items, raters, cats = self.ann.codes()
+        R, n_items = self.ann.n_raters, self.ann.n_items
+        if self.use_moments:
+            x = self._centred_values()[cats]
+            rows = np.concatenate([items, items, items])
+            cols = np.concatenate([raters, R + raters, 2 * R + raters])
+            data = np.concatenate([np.ones_like(x), x, x * x])
+            return sp.csr_matrix((data, (rows, cols)), shape=(n_items, 3 * R))
+        return sp.csr_matrix(
+            (np.ones(items.size), (items, raters * self.K + cats)), shape=(n_items, R * self.K)
+        )
+
+    def _centred_values(self) -> np.ndarray:
+        v = self.dis.interval_values
+        return v - 0.5 * (v.min() + v.max())
+
+    # ------------------------------------------------------------------ protocol
+    def item_stats(self) -> np.ndarray | sp.spmatrix:
+        sums = self._item_sums()
+        observed = self._observed_block(sums[1])
+        chance = self._chance_block(sums)
+        if chance is None:
+            return observed
+        if sp.issparse(chance):
+            return sp.hstack([sp.csr_matrix(observed), chance], format="csr")
+        return np.column_stack([observed, chance])
+
+    def totals(self) -> np.ndarray:
+        if self.chance != "rater_marginal":
+            return super().totals()
+        # rater marginals straight from one bincount, not through the sparse item matrix
+        sums = self._item_sums()
+        observed = self._observed_block(sums[1]).sum(axis=0)
+        if self.use_moments:
+            _, raters, cats = self.ann.codes()
+            x = self._centred_values()[cats]
+            R = self.ann.n_raters
+            block = np.concatenate([
+                np.bincount(raters, minlength=R).astype(float),
+                np.bincount(raters, weights=x, minlength=R),
+                np.bincount(raters, weights=x * x, minlength=R),
+            ])
+        else:
+            block = self.ann.rater_count_matrix.astype(float).ravel()
+        return np.concatenate([observed, block])
+
+    def combine(self, totals: np.ndarray) -> Components:
+        t = np.asarray(totals, dtype=float)
+        scale = self.dis.scale
+        d_o = safe_divide(t[..., 0], t[..., 1])
+        d_e = self._expected(t[..., 2:])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.where(d_e > 0, 1.0 - d_o / np.where(d_e > 0, d_e, 1.0), np.nan)
+        return {
+            "value": value,
+            "observed": 1.0 - d_o / scale,
+            "expected": 1.0 - d_e / scale,
+            "observed_disagreement": d_o,
+            "expected_disagreement": d_e,
+        }
+
+    def _expected(self, t: np.ndarray) -> np.ndarray:
+        delta, scale, K = self.dis.matrix, self.dis.scale, self.K
+        lead = t.shape[:-1]
+        if self.chance == "none":
+            return np.full(lead, scale)
+        if self.chance == "uniform":
+            return np.full(lead, delta.sum() / K**2)
+        if self.chance == "pooled":
+            if self.use_moments:
+                n, s1, s2 = t[..., 0], t[..., 1], t[..., 2]
+                return safe_divide(2.0 * (n * s2 - s1 * s1), n * (n - 1))
+            n = t.sum(axis=-1)
+            return safe_divide(np.einsum("...k,kl,...l->...", t, delta, t), n * (n - 1))
+        if self.chance == "item_marginal":
+            if self.use_moments:
+                n_present, mean_x, mean_x2 = t[..., 0], t[..., 1], t[..., 2]
+                mu, mu2 = safe_divide(mean_x, n_present), safe_divide(mean_x2, n_present)
+                return 2.0 * (mu2 - mu * mu)
+            pi = safe_divide(t[..., :K], t[..., K:K + 1])
+            return np.einsum("...k,kl,...l->...", pi, delta, pi)
+        if self.chance == "gwet":
+            pi = safe_divide(t[..., :K], t[..., K:K + 1])
+            total_weight = (1.0 - delta / scale).sum()
+            p_e = safe_divide(total_weight * (pi * (1.0 - pi)).sum(axis=-1), K * (K - 1))
+            return scale * (1.0 - p_e)
+        return self._rater_marginal_expected(t)
+
+    def _rater_marginal_expected(self, t: np.ndarray) -> np.ndarray:
+        """Mean over ordered rater pairs g ≠ h of p_gᵀ δ p_h (raters with ratings only)."""
+        R = self.ann.n_raters
+        if self.use_moments:
+            n, s1, s2 = t[..., :R], t[..., R:2 * R], t[..., 2 * R:]
+            active = n > 0
+            mu, mu2 = safe_divide(s1, n), safe_divide(s2, n)
+            mu, mu2 = np.where(active, mu, 0.0), np.where(active, mu2, 0.0)
+            r = active.sum(axis=-1).astype(float)
+            # Σ_{g≠h} E_g x² + E_h x² − 2 μ_g μ_h
+            pair_sum = 2 * (r - 1) * mu2.sum(axis=-1) - 2 * (
+                mu.sum(axis=-1) ** 2 - (mu * mu).sum(axis=-1))
+            return safe_divide(pair_sum, r * (r - 1))
+        counts = t.reshape(t.shape[:-1] + (R, self.K))
+        n_g = counts.sum(axis=-1, keepdims=True)
+        p = np.where(n_g > 0, safe_divide(counts, n_g), 0.0)
+        r = (n_g[..., 0] > 0).sum(axis=-1).astype(float)
+        delta = self.dis.matrix
+        p_sum = p.sum(axis=-2)
+        cross = np.einsum("...k,kl,...l->...", p_sum, delta, p_sum)
+        own = np.einsum("...gk,kl,...gl->...", p, delta, p)
+        return safe_divide(cross - own, r * (r - 1))
+
+    # ------------------------------------------------------------------ reporting
+    def undefined_reason(self, parts: Components) -> str | None:
+        n_pairable = int(self.pairable.sum())
+        if n_pairable == 0:
+            return "no item has two or more annotations, so nothing can be paired"
+        if self.chance == "rater_marginal" and int((self.ann.rater_count_matrix.sum(1) > 0).sum()) < 2:
+            return "fewer than two raters have annotations"
+        d_e = float(np.asarray(parts["expected_disagreement"]).reshape(-1)[0])
+        if not np.isfinite(d_e):
+            return "the expected disagreement cannot be computed (too few annotations)"
+        if d_e <= 0:
+            return ("the expected disagreement is 0 (all annotations fall in one category, "
+                    "or the chance model leaves no room for disagreement)")
+        return None
+
+    def counts_used(self) -> dict[str, Any]:
+        m = self.ann.annotations_per_item_array
+        pairable = m >= 2
+        n_annotations = int(m[pairable].sum()) if self.chance == "pooled" else int(m.sum())
+        out: dict[str, Any] = {"n_items": int(pairable.sum()), "n_annotations": n_annotations}
+        if self.ann.has_raters:
+            out["n_raters"] = int((np.bincount(self.ann._rater_codes,
+                                               minlength=self.ann.n_raters) > 0).sum())
+        return out
+
+    def details(self) -> dict[str, Any]:
+        m = self.ann.annotations_per_item_array
+        return {
+            "chance_model": self.chance,
+            "item_weighting": self.item_weighting,
+            "n_categories": self.K,
+            "n_items_unpairable": int(((m >= 1) & (m < 2)).sum()),
+            "moment_path": self.use_moments,
+        }
+
+
+# ---------------------------------------------------------------------- shared resolution
+def pairable_marginals(ann: Annotations) -> np.ndarray:
+    """Σ over items with ≥ 2 annotations of their category counts (for the ordinal metric)."""
+    pairable = ann.annotations_per_item_array >= 2
+    return ann.count_matrix[pairable].sum(axis=0)
+
+
+def distance_for(ann: Annotations, level: Any) -> Disagreement:
+    """``level=``/``distance=`` of a disagreement-defined coefficient, resolved on ``ann``."""
+    return resolve_distance(level, ann.categories, values=ann.category_values,
+                            marginals=lambda: pairable_marginals(ann))
+
+
+def weights_for(ann: Annotations, weights: Any) -> Disagreement:
+    """``weights=`` of a kappa-family coefficient, resolved on ``ann``."""
+    return resolve_weights(weights, ann.categories, values=ann.category_values,
+                           marginals=lambda: pairable_marginals(ann))
+
+
+def agreement_estimate(data: Any, *, categories: Sequence[Any] | None, weights: Any,
+                       chance: str, name: str, weighted_name: str | None = None,
+                       item_weighting: str = "item", use_distance: bool = False) -> Estimate:
+    """Build and run the core for one named coefficient (the wrappers below)."""
+    ann = as_annotations(data, categories=categories)
+    dis = distance_for(ann, weights) if use_distance else weights_for(ann, weights)
+    if weighted_name is not None and dis.name != "identity":
+        name = weighted_name
+    core = ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting=item_weighting,
+                                    name=name)
+    return core.estimate()
+
+
+# ---------------------------------------------------------------------- named coefficients
+def krippendorff_alpha(data: Any, level: Any = "nominal", *,
+                       categories: Sequence[Any] | None = None) -> Estimate:
+    r"""Krippendorff's α for any number of raters, missing data and any distance.
+
+    .. math::  α = 1 - \frac{D_o}{D_e}, \quad
+        D_o = \frac{1}{n}\sum_{i: m_i \ge 2} \frac{n_i^\top δ\, n_i}{m_i - 1}, \quad
+        D_e = \frac{N_·^\top δ\, N_·}{n (n - 1)},
+
+    with n_i the item's category counts, N_· their sum over pairable items (m_i ≥ 2) and
+    n = Σ N_·. ``level`` is ``"nominal"``, ``"ordinal"``, ``"interval"``, ``"ratio"``,
+    ``"circular"``, ``"bipolar"`` (Krippendorff 2011), a K × K matrix of squared distances or
+    a callable ``δ²(a, b)``. Interval data take O(N) per-item moments, so continuous values
+    (every value distinct) cost one pass.
+
+    Reference: Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*.
+    Annenberg School for Communication, University of Pennsylvania.
+
+    >>> import numpy as np, kappalab as kl
+    >>> round(float(kl.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2]])), 4)
+    0.5333
+    """
+    return agreement_estimate(data, categories=categories, weights=level, chance="pooled",
+                              name="Krippendorff's alpha", item_weighting="annotation",
+                              use_distance=True)
+
+
+def fleiss_kappa(data: Any, *, weights: Any = None,
+                 categories: Sequence[Any] | None = None) -> Estimate:
+    r"""Fleiss' κ (1971), generalised to missing ratings and weights (Gwet 2014, §2.3).
+
+    .. math::  P_o = \operatorname{mean}_{i: m_i\ge 2}
+                    \frac{\sum_{kl} w_{kl} n_{ik} n_{il} - m_i}{m_i(m_i-1)}, \quad
+               π_k = \operatorname{mean}_{i: m_i\ge 1} \frac{n_{ik}}{m_i}, \quad
+               P_e = \sum_{kl} w_{kl} π_k π_l, \quad κ = \frac{P_o - P_e}{1 - P_e}.
+
+    Raters need not be identifiable (counts data work). With two raters and no missing data it
+    equals Scott's π. Reference: Fleiss, J. L. (1971), Psychological Bulletin 76(5), 378–382,
+    doi:10.1037/h0031619.
+    """
+    return agreement_estimate(data, categories=categories, weights=weights,
+                              chance="item_marginal", name="Fleiss' kappa",
+                              weighted_name="Fleiss' kappa (weighted)")
+
+
+def conger_kappa(data: Any, *, weights: Any = None,
+                 categories: Sequence[Any] | None = None) -> Estimate:
+    r"""Conger's κ (1980): Fleiss' P_o with chance from each rater's own marginals.
+
+    .. math::  P_e = \frac{1}{r(r-1)} \sum_{g \ne h} \sum_{kl} w_{kl}\, p_{gk}\, p_{hl},
+               \qquad p_{gk} = N_{gk} / N_g,
+
+    over the r raters with annotations (Gwet 2014 for missing data: p_g uses every annotation of
+    rater g). Equals Cohen's κ for two raters and Janson–Olsson's ι for nominal data.
+    Reference: Conger, A. J. (1980), Psychological Bulletin 88(2), 322–328,
+    doi:10.1037/0033-2909.88.2.322.
+    """
+    return agreement_estimate(data, categories=categories, weights=weights,
+                              chance="rater_marginal", name="Conger's kappa",
+                              weighted_name="Conger's kappa (weighted)")
+
+
+def janson_olsson_iota(data: Any, level: Any = "nominal", *,
+                       categories: Sequence[Any] | None = None) -> Estimate:
+    r"""Janson & Olsson's (2001) ι: multi-rater κ for any distance, raters kept distinct.
+
+    Wong, Paritosh & Aroyo (2021), eqs 1–5:
+
+    .. math::  ι = 1 - \frac{d_o}{d_e},\quad
+        d_o = \Big[n\binom{b}{2}\Big]^{-1} \sum_{r<s}\sum_i D(x_{ri}, x_{si}),\quad
+        d_e = \Big[n^2\binom{b}{2}\Big]^{-1} \sum_{r<s}\sum_{i,j} D(x_{ri}, x_{sj}).
+
+    With missing annotations d_o averages each item's pairs over items with m_i ≥ 2 and d_e
+    uses each rater's own distribution (rater g's annotations, wherever they are), which on
+    complete data is exactly eqs 2 and 5. For nominal data ι equals Conger's κ, for two raters
+    Cohen's κ; interval data take O(N) per-rater moments.
+    References: Janson, H. & Olsson, U. (2001), Educational and Psychological Measurement 61(2),
+    277–289; Wong, K., Paritosh, P. & Aroyo, L. (2021), ACL, *Cross-replication Reliability*.
+    """
+    return agreement_estimate(data, categories=categories, weights=level,
+                              chance="rater_marginal", name="Janson-Olsson iota",
+                              use_distance=True)
+
+
+def gwet_ac(data: Any, *, weights: Any = None,
+            categories: Sequence[Any] | None = None) -> Estimate:
+    r"""Gwet's AC1 (unweighted) and AC2 (weighted), any number of raters, missing data.
+
+    .. math::  P_e = \frac{T_w}{K(K-1)} \sum_k π_k (1 - π_k), \qquad T_w = \sum_{kl} w_{kl},
+
+    with Fleiss' P_o and π_k, and K the number of categories (pass ``categories=`` to count
+    categories nobody used). Reference: Gwet, K. L. (2008), British Journal of Mathematical
+    and Statistical Psychology 61(1), 29–48, doi:10.1348/000711006X126600.
+    """
+    return agreement_estimate(data, categories=categories, weights=weights, chance="gwet",
+                              name="Gwet's AC1", weighted_name="Gwet's AC2")
+
+
+def brennan_prediger(data: Any, *, weights: Any = None,
+                     categories: Sequence[Any] | None = None) -> Estimate:
+    r"""Brennan & Prediger's (1981) κ_n (Bennett's S): chance agreement P_e = T_w / K².
+
+    With Fleiss' P_o; K is the number of categories (pass ``categories=`` to count unused
+    ones). Reference: Brennan, R. L. & Prediger, D. J. (1981), Educational and Psychological
+    Measurement 41(3), 687–699, doi:10.1177/001316448104100307.
+    """
+    return agreement_estimate(data, categories=categories, weights=weights, chance="uniform",
+                              name="Brennan-Prediger")
+
+
+def percent_agreement(data: Any, *, weights: Any = None,
+                      categories: Sequence[Any] | None = None) -> Estimate:
+    r"""Percent (observed) agreement P_o: the share of agreeing pairs within an item,
+    averaged over items with two or more annotations (weighted agreement with ``weights=``).
+
+    For two raters this is the share of items both rated on which they agree.
+    """
+    return agreement_estimate(data, categories=categories, weights=weights, chance="none",
+                              name="percent agreement")

@@ -1,0 +1,278 @@
+r"""Squared distances δ²(c, k) between categories, and agreement weights.
+
+Every coefficient that takes ``level=``, ``distance=`` or ``weights=`` resolves it here into one
+:class:`Disagreement`: a K × K matrix ``δ`` (zero diagonal) and a ``scale`` that turns it into
+agreement weights ``w = 1 − δ / scale``. Chance-corrected agreement written with weights,
+:math:`(P_o − P_e)/(1 − P_e)`, and written with disagreements, :math:`1 − D_o/D_e`, are then the
+same number, because :math:`P = 1 − D/\text{scale}`.
+
+Krippendorff's metrics (Krippendorff 2011, *Computing Krippendorff's Alpha-Reliability*,
+§ "difference functions"), for category values c, k and pairable marginal counts n_g:
+
+* nominal:  δ² = 1[c ≠ k]
+* ordinal:  δ² = (Σ_{g=c..k} n_g − (n_c + n_k)/2)²   (over the ordered categories)
+* interval: δ² = (c − k)²
+* ratio:    δ² = ((c − k)/(c + k))²
+* circular: δ² = sin²(π (c − k)/U),  U = max − min + 1 unless given (the circle's period)
+* bipolar:  δ² = (c − k)² / ((c + k − 2 c_min)(2 c_max − c − k))
+
+Cohen's (1968) weights are agreement weights on the category values:
+linear ``w = 1 − |c − k|/(max − min)``, quadratic ``w = 1 − (c − k)²/(max − min)²``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Union
+
+import numpy as np
+
+from .errors import InvalidParameterError, NonNumericError
+
+__all__ = [
+    "LEVELS",
+    "COHEN_WEIGHTS",
+    "Disagreement",
+    "nominal",
+    "ordinal",
+    "interval",
+    "ratio",
+    "circular",
+    "bipolar",
+    "linear_weights",
+    "quadratic_weights",
+    "resolve_distance",
+    "resolve_weights",
+]
+
+LEVELS = ("nominal", "ordinal", "interval", "ratio", "circular", "bipolar")
+COHEN_WEIGHTS = ("identity", "linear", "quadratic")
+
+DistanceSpec = Union[str, np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndarray]]
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A resolved distance: the K × K matrix δ, its scale, and what it was built from.
+
+    ``interval_values`` is set when δ is exactly ``(c − k)²`` on those category values: the
+    estimators then may use O(N) per-item moments instead of K × K products.
+    """
+
+    matrix: np.ndarray
+    scale: float
+    name: str
+    interval_values: np.ndarray | None = None
+
+    @property
+    def weights(self) -> np.ndarray:
+        """Agreement weights w = 1 − δ/scale."""
+        return 1.0 - self.matrix / self.scale
+
+
+# ---------------------------------------------------------------------- Krippendorff's metrics
+def nominal(n_categories: int) -> np.ndarray:
+    """δ² = 1 for different categories, 0 for the same."""
+    return 1.0 - np.eye(n_categories)
+
+
+def ordinal(marginals: np.ndarray) -> np.ndarray:
+    """Krippendorff's ordinal δ² from the pairable counts n_g of the ordered categories."""
+    n = np.asarray(marginals, dtype=float)
+    cumulative = np.concatenate([[0.0], np.cumsum(n)])
+    # Σ_{g=c..k} n_g − (n_c + n_k)/2 for c ≤ k; symmetric
+    c, k = np.meshgrid(np.arange(n.size), np.arange(n.size), indexing="ij")
+    lo, hi = np.minimum(c, k), np.maximum(c, k)
+    span = cumulative[hi + 1] - cumulative[lo] - (n[lo] + n[hi]) / 2.0
+    return np.where(lo == hi, 0.0, span**2)
+
+
+def interval(values: np.ndarray) -> np.ndarray:
+    """δ² = (c − k)²."""
+    v = np.asarray(values, dtype=float)
+    return (v[:, None] - v[None, :]) ** 2
+
+
+def ratio(values: np.ndarray) -> np.ndarray:
+    """δ² = ((c − k)/(c + k))², 0 on the diagonal (also where c = k = 0)."""
+    v = np.asarray(values, dtype=float)
+    if (v < 0).any():
+        raise InvalidParameterError(
+            f"the ratio metric needs non-negative values; the smallest is {v.min():g}"
+        )
+    total = v[:, None] + v[None, :]
+    diff = v[:, None] - v[None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(total > 0, (diff / np.where(total > 0, total, 1.0)) ** 2, 0.0)
+    return out
+
+
+def circular(values: np.ndarray, period: float | None = None) -> np.ndarray:
+    """δ² = sin²(π (c − k)/U); U = max − min + 1 (e.g. 7 for the days 1..7) unless given."""
+    v = np.asarray(values, dtype=float)
+    U = (v.max() - v.min() + 1.0) if period is None else float(period)
+    if not U > 0:
+        raise InvalidParameterError(f"the circular period must be positive, got {U}")
+    return np.sin(np.pi * (v[:, None] - v[None, :]) / U) ** 2
+
+
+def bipolar(values: np.ndarray) -> np.ndarray:
+    """δ² = (c − k)² / ((c + k − 2 c_min)(2 c_max − c − k)), 0 on the diagonal."""
+    v = np.asarray(values, dtype=float)
+    lo, hi = v.min(), v.max()
+    c, k = v[:, None], v[None, :]
+    denominator = (c + k - 2 * lo) * (2 * hi - c - k)
+    # the denominator vanishes only on the diagonal (c = k = min or c = k = max)
+    safe = np.where(denominator > 0, denominator, 1.0)
+    return np.where(c != k, (c - k) ** 2 / safe, 0.0)
+
+
+# ---------------------------------------------------------------------- Cohen's weights
+def linear_weights(values: np.ndarray) -> np.ndarray:
+    """Cohen's linear agreement weights, 1 − |c − k|/(max − min)."""
+    v = np.asarray(values, dtype=float)
+    span = v.max() - v.min()
+    return 1.0 - np.abs(v[:, None] - v[None, :]) / (span if span > 0 else 1.0)
+
+
+def quadratic_weights(values: np.ndarray) -> np.ndarray:
+    """Cohen's quadratic agreement weights, 1 − (c − k)²/(max − min)²."""
+    v = np.asarray(values, dtype=float)
+    span = v.max() - v.min()
+    return 1.0 - (v[:, None] - v[None, :]) ** 2 / (span**2 if span > 0 else 1.0)
+
+
+# ---------------------------------------------------------------------- resolution
+def resolve_distance(
+    spec: DistanceSpec,
+    categories: Any,
+    *,
+    values: Callable[[str], np.ndarray],
+    marginals: Callable[[], np.ndarray] | None = None,
+) -> Disagreement:
+    """Turn ``level=`` / ``distance=`` into a :class:`Disagreement`.
+
+    ``spec`` is a level name (:data:`LEVELS`), a K × K matrix of squared distances (zero
+    diagonal, non-negative), or a callable ``f(a, b)`` returning δ² element-wise for arrays of
+    category values. ``values(purpose)`` returns the numeric category values (raising
+    :class:`~kappalab.errors.NonNumericError` when they are not numbers) and ``marginals()``
+    the pairable counts per category (for the ordinal metric).
+    """
+    K = len(categories)
+    if isinstance(spec, str):
+        level = spec.lower()
+        if level == "nominal":
+            return _finish(nominal(K), level)
+        if level == "ordinal":
+            if marginals is None:
+                raise InvalidParameterError("the ordinal metric needs the pairable marginals")
+            return _finish(ordinal(marginals()), level)
+        if level in ("interval", "ratio", "circular", "bipolar"):
+            v = values(f"the {level} metric")
+            builder = {"interval": interval, "ratio": ratio, "circular": circular,
+                       "bipolar": bipolar}[level]
+            return _finish(builder(v), level, interval_values=v if level == "interval" else None)
+        raise InvalidParameterError(
+            f"unknown level {spec!r}; choose one of {', '.join(LEVELS)}, or pass a K × K "
+            "distance matrix or a callable"
+        )
+    if callable(spec):
+        v = _category_array(categories)
+        try:
+            matrix = np.asarray(spec(v[:, None], v[None, :]), dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise InvalidParameterError(f"the distance callable failed on the categories: {exc}")
+        if matrix.shape != (K, K):
+            matrix = np.broadcast_to(matrix, (K, K)).copy()
+        return _finish(_check_distance_matrix(matrix, K), getattr(spec, "__name__", "custom"))
+    matrix = _as_square(spec, K, "distance")
+    return _finish(_check_distance_matrix(matrix, K), "custom")
+
+
+def resolve_weights(
+    spec: Any,
+    categories: Any,
+    *,
+    values: Callable[[str], np.ndarray],
+    marginals: Callable[[], np.ndarray] | None = None,
+) -> Disagreement:
+    """Turn ``weights=`` of the kappa family into a :class:`Disagreement` (δ = scale·(1 − w)).
+
+    ``None`` or ``"identity"``: unweighted; ``"linear"``, ``"quadratic"``: Cohen (1968) on
+    the category values; any Krippendorff level name: ``w = 1 − δ/max δ``; a K × K matrix of
+    agreement weights (diagonal 1, entries in [0, 1]); or a callable ``w(a, b)``.
+    """
+    K = len(categories)
+    if spec is None or (isinstance(spec, str) and spec.lower() in ("identity", "unweighted")):
+        return Disagreement(nominal(K), 1.0, "identity")
+    if isinstance(spec, str):
+        kind = spec.lower()
+        if kind in ("linear", "quadratic"):
+            v = values(f"{kind} weights")
+            w = linear_weights(v) if kind == "linear" else quadratic_weights(v)
+            return Disagreement(
+                1.0 - w, 1.0, kind, interval_values=_unit_values(v) if kind == "quadratic" else None
+            )
+        if kind in LEVELS:
+            return resolve_distance(kind, categories, values=values, marginals=marginals)
+        raise InvalidParameterError(
+            f"unknown weights {spec!r}; choose one of {', '.join(COHEN_WEIGHTS + LEVELS)}, "
+            "or pass a K × K weight matrix or a callable"
+        )
+    if callable(spec):
+        v = _category_array(categories)
+        try:
+            w = np.asarray(spec(v[:, None], v[None, :]), dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise InvalidParameterError(f"the weights callable failed on the categories: {exc}")
+        w = np.broadcast_to(w, (K, K)).copy()
+    else:
+        w = _as_square(spec, K, "weight")
+    if not np.allclose(np.diag(w), 1.0) or (w < 0).any() or (w > 1).any():
+        raise InvalidParameterError(
+            "agreement weights need 1 on the diagonal and entries in [0, 1]; "
+            f"got diagonal {np.round(np.diag(w), 3).tolist()} and range "
+            f"[{w.min():g}, {w.max():g}]"
+        )
+    return Disagreement(1.0 - w, 1.0, "custom")
+
+
+def _finish(matrix: np.ndarray, name: str, interval_values: np.ndarray | None = None) -> Disagreement:
+    largest = float(matrix.max()) if matrix.size else 0.0
+    return Disagreement(matrix, largest if largest > 0 else 1.0, name, interval_values)
+
+
+def _unit_values(v: np.ndarray) -> np.ndarray:
+    """Values rescaled so that (c − k)² equals quadratic-weight disagreement 1 − w."""
+    span = v.max() - v.min()
+    return v / span if span > 0 else v
+
+
+def _category_array(categories: Any) -> np.ndarray:
+    arr = np.asarray(list(categories))
+    return arr.astype(float) if arr.dtype.kind in "biuf" else arr
+
+
+def _as_square(spec: Any, K: int, what: str) -> np.ndarray:
+    try:
+        matrix = np.asarray(spec, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"the {what} matrix must be numeric")
+    if matrix.shape != (K, K):
+        raise InvalidParameterError(
+            f"the {what} matrix must be {K} × {K} (one row and column per category), "
+            f"got shape {matrix.shape}"
+        )
+    if not np.isfinite(matrix).all():
+        raise InvalidParameterError(f"the {what} matrix has NaN or infinite entries")
+    return matrix
+
+
+def _check_distance_matrix(matrix: np.ndarray, K: int) -> np.ndarray:
+    if not np.isfinite(matrix).all():
+        raise InvalidParameterError("the distance matrix has NaN or infinite entries")
+    if (matrix < 0).any() or not np.allclose(np.diag(matrix), 0.0):
+        raise InvalidParameterError(
+            "squared distances must be non-negative with a zero diagonal"
+        )
+    return matrix
