@@ -204,7 +204,7 @@ def resolve_weights(
     """
     K = len(categories)
     if spec is None or (isinstance(spec, str) and spec.lower() in ("identity", "unweighted")):
-        return Disagreement(nominal(K), 1.0, "identity")
+        return Disagreement(nominal(K), 1.0, "nominal")
     if isinstance(spec, str):
         kind = spec.lower()
         if kind in ("linear", "quadratic"):

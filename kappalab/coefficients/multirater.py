@@ -323,7 +323,7 @@ def agreement_estimate(data: Any, *, categories: Sequence[Any] | None, weights: 
     """Build and run the core for one named coefficient (the wrappers below)."""
     ann = as_annotations(data, categories=categories)
     dis = distance_for(ann, weights) if use_distance else weights_for(ann, weights)
-    if weighted_name is not None and dis.name != "identity":
+    if weighted_name is not None and dis.name != "nominal":
         name = weighted_name
     core = ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting=item_weighting,
                                     name=name)

@@ -57,7 +57,7 @@ def _two_rater_estimate(x, y, categories, weights, chance, name, weighted_name) 
     dis = weights_for(ann, weights)
     core = ChanceCorrectedAgreement(
         ann, dis, chance=chance, item_weighting="item",
-        name=weighted_name if dis.name != "identity" else name,
+        name=weighted_name if dis.name != "nominal" else name,
     )
     return core.estimate()
 
