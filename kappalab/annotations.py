@@ -9,15 +9,15 @@ the count matrix instead.
 
 from __future__ import annotations
 
-import warnings
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from .errors import (
     DroppedAnnotationsWarning,
+    label,
     DuplicateAnnotationError,
     EmptyDataError,
     InvalidCountError,
@@ -26,6 +26,7 @@ from .errors import (
     NonNumericError,
     UnknownCategoryError,
     UnknownRatersError,
+    warn,
 )
 
 __all__ = ["Annotations", "as_annotations"]
@@ -57,17 +58,44 @@ class Annotations:
         item_codes: np.ndarray | None = None,
         rater_codes: np.ndarray | None = None,
         category_codes: np.ndarray | None = None,
+        wide_codes: np.ndarray | None = None,
         counts: np.ndarray | None = None,
     ):
-        # Not meant to be called directly: the constructors validate and encode.
+        # Not meant to be called directly: the constructors validate and encode. One of three
+        # stores: per-annotation codes (long), an items × raters code matrix with -1 for
+        # missing (wide; per-annotation codes are derived when needed), or counts.
         self.items = items
         self.raters = raters
         self.categories = categories
-        self._item_codes = item_codes
-        self._rater_codes = rater_codes
-        self._category_codes = category_codes
+        self._wide_codes = wide_codes
+        if category_codes is not None:
+            self.__dict__["_long_codes"] = (item_codes, rater_codes, category_codes)
         if counts is not None:
             self.__dict__["count_matrix"] = counts
+
+    @cached_property
+    def _long_codes(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray] | None:
+        if self._wide_codes is None:
+            return None  # counts: no annotation-level codes
+        flat = np.flatnonzero(self._wide_codes.ravel() >= 0)
+        item_codes, rater_codes = np.divmod(flat, self._wide_codes.shape[1])
+        return item_codes, rater_codes, self._wide_codes.ravel()[flat].astype(np.intp)
+
+    @property
+    def _item_codes(self) -> np.ndarray | None:
+        return None if self._long_codes is None else self._long_codes[0]
+
+    @property
+    def _rater_codes(self) -> np.ndarray | None:
+        return None if self._long_codes is None else self._long_codes[1]
+
+    @property
+    def _category_codes(self) -> np.ndarray | None:
+        return None if self._long_codes is None else self._long_codes[2]
+
+    @property
+    def _has_annotation_codes(self) -> bool:
+        return self._wide_codes is not None or self.__dict__.get("_long_codes") is not None
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -112,17 +140,20 @@ class Annotations:
         missing = pd.isna(values)
         if missing.any():
             n_missing = int(missing.sum())
-            warnings.warn(
+            warn(
                 f"dropped {n_missing} of {len(df)} rows whose {names['value']!r} value is "
                 "missing",
                 DroppedAnnotationsWarning,
-                stacklevel=2,
             )
         keep = ~missing
         if not keep.any():
             raise EmptyDataError(f"every {names['value']!r} value is missing: no annotations")
         values = values[keep]
-        _reject_infinite(values, lambda pos: f"row {df.index[np.flatnonzero(keep)[pos]]!r}")
+
+        def where(position: int) -> str:
+            return f"row {label(df.index[np.flatnonzero(keep)[position]])}"
+
+        _reject_infinite(values, where)
 
         item_labels = df[names["item"]].to_numpy()[keep]
         _reject_missing_keys(item_labels, names["item"], df.index[keep])
@@ -135,7 +166,7 @@ class Annotations:
             raters = pd.Index(raters, name="rater")
         else:
             rater_codes, raters = None, None
-        category_codes, cats = _encode_values(values, categories, where="row")
+        category_codes, cats = _encode_values(values, categories, where)
         return cls(
             items=pd.Index(items, name="item"),
             raters=raters,
@@ -156,24 +187,49 @@ class Annotations:
         items, raters, matrix = _wide_to_matrix(x)
         if matrix.size == 0:
             raise EmptyDataError(f"the items × raters table is empty (shape {matrix.shape})")
-        present = ~pd.isna(matrix)
-        if not present.any():
+        n_raters = matrix.shape[1]
+
+        for labels, role in ((items, "item"), (raters, "rater")):
+            if labels.has_duplicates:
+                raise DuplicateAnnotationError(
+                    f"{role} {label(labels[labels.duplicated()][0])} labels more than one "
+                    f"{'row' if role == 'item' else 'column'} of the items × raters table; "
+                    f"each {role} may appear once"
+                )
+
+        def where(flat_position: int) -> str:
+            i, r = divmod(int(flat_position), n_raters)
+            return f"item {label(items[i])}, rater {label(raters[r])}"
+
+        if matrix.dtype.kind == "f":
+            present = ~np.isnan(matrix)
+            if not present.any():
+                raise EmptyDataError("every cell of the items × raters table is missing")
+            infinite = np.isinf(matrix)
+            if infinite.any():
+                raise MissingValueError(
+                    f"{int(infinite.sum())} value(s) are infinite (first at "
+                    f"{where(np.flatnonzero(infinite)[0])})"
+                )
+            small = None if categories is not None else _small_integer_offsets(matrix, present)
+            if small is not None:  # the common case: codes and counts in a few passes
+                offsets, lo = small
+                counts = _wide_counts(offsets, int(offsets.max()) + 1, axis=1)
+                seen = counts.sum(axis=0) > 0
+                wide_codes, cats = _drop_unseen(offsets, seen, lo)
+                return cls(items=items, raters=raters, categories=pd.Index(cats, name="category"),
+                           wide_codes=wide_codes, counts=counts[:, seen])
+        else:
+            present = ~pd.isna(matrix)
+        flat = np.flatnonzero(present)
+        if flat.size == 0:
             raise EmptyDataError("every cell of the items × raters table is missing")
-        item_codes, rater_codes = np.nonzero(present)
-        values = matrix[present]
-        _reject_infinite(
-            values,
-            lambda pos: f"item {items[item_codes[pos]]!r}, rater {raters[rater_codes[pos]]!r}",
-        )
-        category_codes, cats = _encode_values(values, categories, where="cell")
-        return cls(
-            items=items,
-            raters=raters,
-            categories=cats,
-            item_codes=item_codes.astype(np.intp, copy=False),
-            rater_codes=rater_codes.astype(np.intp, copy=False),
-            category_codes=category_codes,
-        )
+        values = matrix.ravel()[flat]
+        _reject_infinite(values, lambda pos: where(flat[pos]))
+        category_codes, cats = _encode_values(values, categories, lambda pos: where(flat[pos]))
+        wide_codes = np.full(matrix.shape, -1, dtype=_code_dtype(len(cats)))
+        wide_codes.ravel()[flat] = category_codes
+        return cls(items=items, raters=raters, categories=cats, wide_codes=wide_codes)
 
     @classmethod
     def from_counts(cls, c: Any, categories: Sequence[Any] | None = None) -> "Annotations":
@@ -212,7 +268,7 @@ class Annotations:
             i, k = np.argwhere(bad)[0]
             raise InvalidCountError(
                 f"{int(bad.sum())} count(s) are negative or not whole numbers "
-                f"(first: {numeric[i, k]!r} at row {i}, column {k})"
+                f"(first: {label(numeric[i, k])} at row {i}, column {k})"
             )
         counts = numeric.astype(np.int64)
         if counts.sum() == 0:
@@ -247,9 +303,7 @@ class Annotations:
 
     @property
     def n_annotations(self) -> int:
-        if self._category_codes is not None:
-            return int(self._category_codes.size)
-        return int(self.count_matrix.sum())
+        return int(self.annotations_per_item_array.sum())
 
     @property
     def has_raters(self) -> bool:
@@ -258,9 +312,22 @@ class Annotations:
     @cached_property
     def annotations_per_item_array(self) -> np.ndarray:
         """m_i, the number of annotations of each item (int64 array)."""
+        if "count_matrix" in self.__dict__:
+            return self.count_matrix.sum(axis=1)
+        if self._wide_codes is not None:
+            return (self._wide_codes >= 0).sum(axis=1)
         if self._item_codes is not None:
             return np.bincount(self._item_codes, minlength=self.n_items)
         return self.count_matrix.sum(axis=1)
+
+    @cached_property
+    def n_active_raters(self) -> int | None:
+        """Raters with at least one annotation (``None`` when raters are unknown)."""
+        if self.raters is None:
+            return None
+        if self._wide_codes is not None:
+            return int((self._wide_codes >= 0).any(axis=0).sum())
+        return int((np.bincount(self._rater_codes, minlength=self.n_raters) > 0).sum())
 
     @property
     def annotations_per_item(self) -> pd.Series:
@@ -286,12 +353,16 @@ class Annotations:
     @cached_property
     def count_matrix(self) -> np.ndarray:
         """n_ic: items × categories counts (int64)."""
+        if self._wide_codes is not None:
+            return _wide_counts(self._wide_codes, self.n_categories, axis=1)
         return _bincount_2d(self._item_codes, self._category_codes, self.n_items, self.n_categories)
 
     @cached_property
     def rater_count_matrix(self) -> np.ndarray:
         """N_gc: raters × categories counts (int64)."""
         self.require_raters("rater marginals")
+        if self._wide_codes is not None:
+            return _wide_counts(self._wide_codes, self.n_categories, axis=0)
         return _bincount_2d(
             self._rater_codes, self._category_codes, self.n_raters, self.n_categories
         )
@@ -301,6 +372,10 @@ class Annotations:
 
         O(N) whatever the number of distinct values: this is what interval distances need.
         """
+        if self._wide_codes is not None:
+            present = self._wide_codes >= 0
+            x = np.where(present, values[self._wide_codes], 0.0)
+            return present.sum(axis=1).astype(float), x.sum(axis=1), (x * x).sum(axis=1)
         if self._category_codes is not None:
             x = values[self._category_codes]
             m = self.annotations_per_item_array.astype(float)
@@ -318,7 +393,7 @@ class Annotations:
     def require_raters(self, purpose: str) -> None:
         if self.raters is None:
             raise UnknownRatersError(
-                f"{purpose} need rater identities, but these annotations have none "
+                f"{purpose}: rater identities are needed, but these annotations have none "
                 "(built from counts or without a rater column)"
             )
 
@@ -341,7 +416,7 @@ class Annotations:
 
     def to_long(self) -> pd.DataFrame:
         """One row per annotation: columns item, rater, value (counts data: item, value)."""
-        if self._category_codes is None:
+        if not self._has_annotation_codes:
             item_codes = np.repeat(
                 np.repeat(np.arange(self.n_items), self.n_categories), self.count_matrix.ravel()
             )
@@ -412,13 +487,28 @@ def as_annotations(data: Any, *, categories: Sequence[Any] | None = None) -> Ann
 
 
 # ---------------------------------------------------------------------- helpers
+def _wide_counts(wide_codes: np.ndarray, n_categories: int, axis: int) -> np.ndarray:
+    """Category counts per item (axis=1) or per rater (axis=0) of a wide code matrix (-1 =
+    missing), with one bincount: a missing cell counts in an extra column that is dropped."""
+    K = n_categories
+    n = wide_codes.shape[0] if axis == 1 else wide_codes.shape[1]
+    base = np.arange(n, dtype=np.intp) * (K + 1)
+    base = base[:, None] if axis == 1 else base[None, :]
+    key = base + np.where(wide_codes < 0, K, wide_codes)
+    return np.bincount(key.ravel(), minlength=n * (K + 1)).reshape(n, K + 1)[:, :K]
+
+
+def _code_dtype(n_categories: int) -> type:
+    return np.int32 if n_categories < 2**31 - 1 else np.int64
+
+
 def _bincount_2d(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
     flat = np.bincount(rows * n_cols + cols, minlength=n_rows * n_cols)
     return flat.reshape(n_rows, n_cols)
 
 
 def _preview(index: Sequence[Any], limit: int = 6) -> str:
-    shown = ", ".join(repr(v) for v in list(index[:limit]))
+    shown = ", ".join(label(v) for v in list(index[:limit]))
     return f"[{shown}{', ...' if len(index) > limit else ''}]"
 
 
@@ -509,13 +599,13 @@ def _reject_duplicate_pairs(
         n_dup = np.unique(repeated).size
         raise DuplicateAnnotationError(
             f"{n_dup} (item, rater) pair(s) occur more than once, e.g. item "
-            f"{items[first // len(raters)]!r} by rater {raters[first % len(raters)]!r}; "
+            f"{label(items[first // len(raters)])} by rater {label(raters[first % len(raters)])}; "
             "each rater may annotate an item once"
         )
 
 
 def _encode_values(
-    values: np.ndarray, categories: Sequence[Any] | None, where: str
+    values: np.ndarray, categories: Sequence[Any] | None, where: Callable[[int], str]
 ) -> tuple[np.ndarray, pd.Index]:
     """Category codes and the category index, sorted or in the order of ``categories``."""
     if categories is not None:
@@ -530,18 +620,18 @@ def _encode_values(
             strays = pd.unique(values[unknown])
             raise UnknownCategoryError(
                 f"{int(unknown.sum())} value(s) are not among categories={_preview(cats)}: "
-                f"{_preview(strays)} (first at {where} {int(np.flatnonzero(unknown)[0])})"
+                f"{_preview(strays)} (first at {where(int(np.flatnonzero(unknown)[0]))})"
             )
         return codes.astype(np.intp, copy=False), cats
     if values.dtype.kind == "f":
-        codes, uniques = _encode_numeric(values)
-        uniques = pd.Index(uniques, name="category")
-        # whole numbers read as float (NaN forced the cast) become integer labels again
-        if len(uniques) and np.all(uniques.to_numpy() == np.round(uniques.to_numpy())) and (
-            np.abs(uniques.to_numpy()).max() < 2**53
-        ):
-            uniques = pd.Index(uniques.to_numpy().astype(np.int64), name="category")
-        return codes, uniques
+        small = _small_integer_offsets(values, None)
+        if small is not None:
+            offsets, lo = small
+            seen = np.bincount(offsets.astype(np.intp)) > 0
+            codes, uniques = _drop_unseen(offsets, seen, lo)
+            return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
+        uniques, codes = np.unique(values, return_inverse=True)
+        return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
     try:
         codes, uniques = pd.factorize(values, sort=True)
     except TypeError:
@@ -552,14 +642,32 @@ def _encode_values(
     return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
 
 
-def _encode_numeric(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted unique values and codes; O(N) by counting when values are small integers."""
-    lo, hi = values.min(), values.max()
+def _small_integer_offsets(
+    x: np.ndarray, present: np.ndarray | None
+) -> tuple[np.ndarray, int] | None:
+    """(x − min) as small integers (-1 where not present) and the minimum, in a few passes.
+
+    None unless every present value is a whole number within a range about the size of ``x``
+    (then the categories are found by counting instead of sorting).
+    """
+    lo, hi = np.fmin.reduce(x, axis=None), np.fmax.reduce(x, axis=None)
     span = hi - lo
-    if span <= 4 * values.size + 1024 and np.all(values == np.floor(values)):
-        offsets = (values - lo).astype(np.intp)
-        present = np.bincount(offsets, minlength=int(span) + 1) > 0
-        remap = np.cumsum(present) - 1
-        return remap[offsets], np.flatnonzero(present) + lo
-    uniques, codes = np.unique(values, return_inverse=True)
-    return codes.astype(np.intp, copy=False), uniques
+    if not span <= 4 * x.size + 1024:
+        return None
+    shifted = x - lo
+    whole = shifted == np.floor(shifted)
+    if not (whole.all() if present is None else (whole | ~present).all()):
+        return None
+    if present is not None:
+        shifted[~present] = -1.0
+    dtype = np.int8 if span < 2**7 - 1 else np.int16 if span < 2**15 - 1 else np.int32
+    return shifted.astype(dtype if span < 2**31 - 1 else np.int64), int(lo)
+
+
+def _drop_unseen(offsets: np.ndarray, seen: np.ndarray, lo: int) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of the values that occur (-1 stays -1) and those values as int64 categories."""
+    categories = (np.flatnonzero(seen) + lo).astype(np.int64)
+    if seen.all():  # every value in the range occurs: the offsets are the codes
+        return offsets, categories
+    remap = np.concatenate([[-1], np.cumsum(seen) - 1]).astype(offsets.dtype)
+    return remap[offsets.astype(np.intp) + 1], categories

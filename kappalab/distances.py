@@ -159,6 +159,11 @@ def resolve_distance(
     the pairable counts per category (for the ordinal metric).
     """
     K = len(categories)
+    if spec is None:
+        raise InvalidParameterError(
+            f"no level given; choose one of {', '.join(LEVELS)}, or pass a K × K distance "
+            "matrix or a callable"
+        )
     if isinstance(spec, str):
         level = spec.lower()
         if level == "nominal":

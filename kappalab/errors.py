@@ -53,3 +53,21 @@ class UndefinedCoefficientWarning(RuntimeWarning):
 
 class DroppedAnnotationsWarning(UserWarning):
     """Rows with a missing value were dropped on ingest."""
+
+
+def warn(message: str, category: type[Warning]) -> None:
+    """Issue a warning attributed to the first caller outside kappalab (the user's line)."""
+    import os
+    import sys
+    import warnings
+
+    package_dir = os.path.dirname(os.path.abspath(__file__))
+    level, frame = 2, sys._getframe(1)  # stacklevel 2 is the caller of warn()
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package_dir):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+def label(value) -> str:
+    """repr of a label, numpy scalars shown as plain Python values (5, not np.int64(5))."""
+    return repr(value.item() if hasattr(value, "item") and getattr(value, "ndim", 1) == 0 else value)

@@ -43,8 +43,7 @@ def agreement_report(data: Any, level: Any = "nominal", *,
             (multirater.janson_olsson_iota, {"level": level}),
             (pairwise.light_kappa, {"weights": weights}),
         ]
-        active = int((ann.rater_count_matrix.sum(axis=1) > 0).sum())
-        if active == 2:
+        if ann.n_active_raters == 2:
             rows += [
                 (pairwise.cohen_kappa, {"weights": weights}),
                 (pairwise.scott_pi, {"weights": weights}),

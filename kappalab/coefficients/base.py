@@ -16,14 +16,13 @@ coefficient.
 
 from __future__ import annotations
 
-import warnings
 from abc import ABC, abstractmethod
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
-from ..errors import UndefinedCoefficientWarning
+from ..errors import UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
 
 __all__ = ["ItemSumCoefficient", "Components"]
@@ -66,8 +65,8 @@ class ItemSumCoefficient(ABC):
         parts = self.combine(self.totals())
         reason = self.undefined_reason(parts)
         if reason is not None:
-            warnings.warn(f"{self.name} is undefined: {reason}; returning NaN",
-                          UndefinedCoefficientWarning, stacklevel=3)
+            warn(f"{self.name} is undefined: {reason}; returning NaN",
+                 UndefinedCoefficientWarning)
             parts = dict(parts, value=np.nan)
         used = self.counts_used()
         return Estimate(

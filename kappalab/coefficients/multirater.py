@@ -123,7 +123,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             within = np.maximum(2.0 * (m * s2 - s1 * s1), 0.0)
             return m, within, s1, s2
         counts = self.ann.count_matrix.astype(float)
-        within = np.einsum("ik,kl,il->i", counts, self.dis.matrix, counts, optimize=True)
+        within = ((counts @ self.dis.matrix) * counts).sum(axis=1)  # n_iᵀ δ n_i
         return self.m, within, counts
 
     def _observed_block(self, within: np.ndarray) -> np.ndarray:
@@ -179,11 +179,13 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         return np.column_stack([observed, chance])
 
     def totals(self) -> np.ndarray:
-        if self.chance != "rater_marginal":
-            return super().totals()
-        # rater marginals straight from one bincount, not through the sparse item matrix
+        # the same sums as item_stats().sum(axis=0), block by block, without stacking
         sums = self._item_sums()
         observed = self._observed_block(sums[1]).sum(axis=0)
+        if self.chance != "rater_marginal":
+            chance = self._chance_block(sums)
+            return observed if chance is None else np.concatenate([observed, chance.sum(axis=0)])
+        # rater marginals straight from one bincount, not through the sparse item matrix
         if self.use_moments:
             _, raters, cats = self.ann.codes()
             x = self._centred_values()[cats]
@@ -265,9 +267,11 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     # ------------------------------------------------------------------ reporting
     def undefined_reason(self, parts: Components) -> str | None:
         n_pairable = int(self.pairable.sum())
+        if self.K < 2 and self.chance != "none":
+            return f"there is only one category ({self.ann.categories[0]!r})"
         if n_pairable == 0:
             return "no item has two or more annotations, so nothing can be paired"
-        if self.chance == "rater_marginal" and int((self.ann.rater_count_matrix.sum(1) > 0).sum()) < 2:
+        if self.chance == "rater_marginal" and self.ann.n_active_raters < 2:
             return "fewer than two raters have annotations"
         d_e = float(np.asarray(parts["expected_disagreement"]).reshape(-1)[0])
         if not np.isfinite(d_e):
@@ -283,8 +287,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         n_annotations = int(m[pairable].sum()) if self.chance == "pooled" else int(m.sum())
         out: dict[str, Any] = {"n_items": int(pairable.sum()), "n_annotations": n_annotations}
         if self.ann.has_raters:
-            out["n_raters"] = int((np.bincount(self.ann._rater_codes,
-                                               minlength=self.ann.n_raters) > 0).sum())
+            out["n_raters"] = self.ann.n_active_raters
         return out
 
     def details(self) -> dict[str, Any]:

@@ -43,7 +43,7 @@ def two_raters(x: Any, y: Any = None, *, categories: Sequence[Any] | None = None
     else:
         ann = as_annotations(x, categories=categories)
     ann.require_raters(coefficient)
-    active = int((np.bincount(ann.codes()[1], minlength=ann.n_raters) > 0).sum())
+    active = ann.n_active_raters
     if active != 2:
         raise RaterCountError(
             f"{coefficient} compares exactly two raters; these data have {active} raters with "
@@ -177,7 +177,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
     def counts_used(self) -> dict[str, Any]:
         m = self.ann.annotations_per_item_array
         return {"n_items": int((m >= 2).sum()), "n_annotations": int(m[m >= 2].sum()),
-                "n_raters": int((self.ann.rater_count_matrix.sum(1) > 0).sum())}
+                "n_raters": self.ann.n_active_raters}
 
     def details(self) -> dict[str, Any]:
         parts = self.combine(self.totals())
