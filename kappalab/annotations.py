@@ -10,7 +10,7 @@ the count matrix instead.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -58,24 +58,48 @@ class Annotations:
         item_codes: np.ndarray | None = None,
         rater_codes: np.ndarray | None = None,
         category_codes: np.ndarray | None = None,
-        wide_codes: np.ndarray | None = None,
+        wide_codes: np.ndarray | Callable[[], np.ndarray] | None = None,
+        wide_values: np.ndarray | None = None,
         counts: np.ndarray | None = None,
     ):
         # Not meant to be called directly: the constructors validate and encode. One of three
-        # stores: per-annotation codes (long), an items × raters code matrix with -1 for
-        # missing (wide; per-annotation codes are derived when needed), or counts.
+        # stores: per-annotation codes (long); an items × raters table (wide), as category
+        # codes with -1 for missing (or a function that makes them) and/or, for numbers, the
+        # float values with NaN for missing (per-annotation arrays are derived when first
+        # needed); or counts.
         self.items = items
         self.raters = raters
         self.categories = categories
-        self._wide_codes = wide_codes
+        self._wide_values = wide_values
+        self._make_wide_codes = wide_codes if callable(wide_codes) else None
+        if wide_codes is not None and not callable(wide_codes):
+            self.__dict__["_wide_codes"] = wide_codes
         if category_codes is not None:
             self.__dict__["_long_codes"] = (item_codes, rater_codes, category_codes)
         if counts is not None:
             self.__dict__["count_matrix"] = counts
 
+    @property
+    def _is_wide(self) -> bool:
+        return (self._wide_values is not None or self._make_wide_codes is not None
+                or "_wide_codes" in self.__dict__)
+
+    @cached_property
+    def _wide_codes(self) -> np.ndarray | None:
+        """Items × raters category codes, -1 for missing (made when first needed)."""
+        if self._make_wide_codes is not None:
+            return self._make_wide_codes()
+        if self._wide_values is None:
+            return None
+        x = self._wide_values
+        present = ~np.isnan(x)
+        codes = np.full(x.shape, -1, dtype=_code_dtype(self.n_categories))
+        codes[present] = np.searchsorted(self.categories.to_numpy(dtype=float), x[present])
+        return codes
+
     @cached_property
     def _long_codes(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray] | None:
-        if self._wide_codes is None:
+        if not self._is_wide:
             return None  # counts: no annotation-level codes
         flat = np.flatnonzero(self._wide_codes.ravel() >= 0)
         item_codes, rater_codes = np.divmod(flat, self._wide_codes.shape[1])
@@ -95,7 +119,7 @@ class Annotations:
 
     @property
     def _has_annotation_codes(self) -> bool:
-        return self._wide_codes is not None or self.__dict__.get("_long_codes") is not None
+        return self._is_wide or self.__dict__.get("_long_codes") is not None
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -201,25 +225,32 @@ class Annotations:
             i, r = divmod(int(flat_position), n_raters)
             return f"item {label(items[i])}, rater {label(raters[r])}"
 
-        if matrix.dtype.kind == "f":
-            present = ~np.isnan(matrix)
-            if not present.any():
+        numeric = matrix.dtype.kind == "f"
+        if numeric:
+            # NaN-ignoring extremes: all-NaN means empty, an infinite extreme means an inf cell
+            lo, hi = np.fmin.reduce(matrix, axis=None), np.fmax.reduce(matrix, axis=None)
+            if np.isnan(lo):
                 raise EmptyDataError("every cell of the items × raters table is missing")
-            infinite = np.isinf(matrix)
-            if infinite.any():
+            if not (np.isfinite(lo) and np.isfinite(hi)):
+                infinite = np.isinf(matrix)
                 raise MissingValueError(
                     f"{int(infinite.sum())} value(s) are infinite (first at "
                     f"{where(np.flatnonzero(infinite)[0])})"
                 )
-            small = None if categories is not None else _small_integer_offsets(matrix, present)
-            if small is not None:  # the common case: codes and counts in a few passes
-                offsets, lo = small
-                counts = _wide_counts(offsets, int(offsets.max()) + 1, axis=1)
-                seen = counts.sum(axis=0) > 0
-                wide_codes, cats = _drop_unseen(offsets, seen, lo)
-                return cls(items=items, raters=raters, categories=pd.Index(cats, name="category"),
-                           wide_codes=wide_codes, counts=counts[:, seen])
+            counted = None if categories is not None else _count_small_integers(matrix, lo, hi)
+            if counted is not None:  # the common case: counts in a few passes, codes on demand
+                ann = cls(items=items, raters=raters,
+                          categories=pd.Index(counted.categories, name="category"),
+                          wide_codes=counted.wide_codes, counts=counted.counts)
+                ann.__dict__["annotations_per_item_array"] = counted.per_item
+                ann.__dict__["n_active_raters"] = counted.n_active_raters
+                return ann
+            # a private read-only copy: later changes to the caller's array cannot leak in
+            values_table = np.array(matrix, dtype=float)
+            values_table.flags.writeable = False
+            present = ~np.isnan(values_table)
         else:
+            values_table = None
             present = ~pd.isna(matrix)
         flat = np.flatnonzero(present)
         if flat.size == 0:
@@ -229,7 +260,8 @@ class Annotations:
         category_codes, cats = _encode_values(values, categories, lambda pos: where(flat[pos]))
         wide_codes = np.full(matrix.shape, -1, dtype=_code_dtype(len(cats)))
         wide_codes.ravel()[flat] = category_codes
-        return cls(items=items, raters=raters, categories=cats, wide_codes=wide_codes)
+        return cls(items=items, raters=raters, categories=cats, wide_codes=wide_codes,
+                   wide_values=values_table if numeric else None)
 
     @classmethod
     def from_counts(cls, c: Any, categories: Sequence[Any] | None = None) -> "Annotations":
@@ -314,8 +346,10 @@ class Annotations:
         """m_i, the number of annotations of each item (int64 array)."""
         if "count_matrix" in self.__dict__:
             return self.count_matrix.sum(axis=1)
-        if self._wide_codes is not None:
-            return (self._wide_codes >= 0).sum(axis=1)
+        if self._wide_values is not None:
+            return self.n_raters - _row_sums(np.isnan(self._wide_values)).astype(np.int64)
+        if self._is_wide:
+            return _row_sums(self._wide_codes >= 0).astype(np.int64)
         if self._item_codes is not None:
             return np.bincount(self._item_codes, minlength=self.n_items)
         return self.count_matrix.sum(axis=1)
@@ -325,7 +359,13 @@ class Annotations:
         """Raters with at least one annotation (``None`` when raters are unknown)."""
         if self.raters is None:
             return None
-        if self._wide_codes is not None:
+        if self._wide_values is not None:
+            # most raters show up in the first rows; scan the rest only for those that do not
+            active = ~np.isnan(self._wide_values[:1024]).all(axis=0)
+            if not active.all():
+                active[~active] = ~np.isnan(self._wide_values[:, ~active]).all(axis=0)
+            return int(active.sum())
+        if self._is_wide:
             return int((self._wide_codes >= 0).any(axis=0).sum())
         return int((np.bincount(self._rater_codes, minlength=self.n_raters) > 0).sum())
 
@@ -347,13 +387,19 @@ class Annotations:
                 f"{purpose} needs numeric values, but the categories are "
                 f"{_preview(self.categories)}; map them to numbers first"
             )
-        return self.categories.to_numpy(dtype=float)
+        return self._category_value_array
+
+    @cached_property
+    def _category_value_array(self) -> np.ndarray:
+        values = self.categories.to_numpy(dtype=float)
+        values.flags.writeable = False
+        return values
 
     # ------------------------------------------------------------------ sufficient statistics
     @cached_property
     def count_matrix(self) -> np.ndarray:
         """n_ic: items × categories counts (int64)."""
-        if self._wide_codes is not None:
+        if self._is_wide:
             return _wide_counts(self._wide_codes, self.n_categories, axis=1)
         return _bincount_2d(self._item_codes, self._category_codes, self.n_items, self.n_categories)
 
@@ -361,29 +407,49 @@ class Annotations:
     def rater_count_matrix(self) -> np.ndarray:
         """N_gc: raters × categories counts (int64)."""
         self.require_raters("rater marginals")
-        if self._wide_codes is not None:
+        if self._is_wide:
             return _wide_counts(self._wide_codes, self.n_categories, axis=0)
         return _bincount_2d(
             self._rater_codes, self._category_codes, self.n_raters, self.n_categories
         )
 
-    def item_moments(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(m_i, Σ_r x_ri, Σ_r x_ri²) per item for category scores ``values``.
+    def item_moments(self, factor: float = 1.0, shift: float = 0.0
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(m_i, Σ_r x_ri, Σ_r x_ri²) per item of the scores x = factor·(value − shift).
 
-        O(N) whatever the number of distinct values: this is what interval distances need.
+        O(N) whatever the number of distinct values: what interval distances need. (Shifting
+        by a central value first keeps m Σx² − (Σx)² free of cancellation.)
         """
-        if self._wide_codes is not None:
-            present = self._wide_codes >= 0
-            x = np.where(present, values[self._wide_codes], 0.0)
-            return present.sum(axis=1).astype(float), x.sum(axis=1), (x * x).sum(axis=1)
-        if self._category_codes is not None:
-            x = values[self._category_codes]
+        if self._wide_values is not None:
+            x = self._wide_values - shift
+            x *= factor
+            np.copyto(x, 0.0, where=np.isnan(x))
+            m = self.annotations_per_item_array.astype(float)
+            return m, _row_sums(x), np.einsum("ij,ij->i", x, x)
+        scores = (self.category_values("interval moments") - shift) * factor
+        if self._has_annotation_codes:
+            x = scores[self._category_codes]
             m = self.annotations_per_item_array.astype(float)
             s1 = np.bincount(self._item_codes, weights=x, minlength=self.n_items)
             s2 = np.bincount(self._item_codes, weights=x * x, minlength=self.n_items)
             return m, s1, s2
         counts = self.count_matrix.astype(float)
-        return counts.sum(axis=1), counts @ values, counts @ (values * values)
+        return counts.sum(axis=1), counts @ scores, counts @ (scores * scores)
+
+    def rater_moments(self, factor: float = 1.0, shift: float = 0.0
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(N_g, Σ x, Σ x²) per rater of the scores x = factor·(value − shift)."""
+        self.require_raters("rater moments")
+        if self._wide_values is not None:
+            present = ~np.isnan(self._wide_values)
+            x = np.nan_to_num((self._wide_values - shift) * factor, nan=0.0)
+            return present.sum(axis=0).astype(float), x.sum(axis=0), (x * x).sum(axis=0)
+        scores = (self.category_values("interval moments") - shift) * factor
+        x = scores[self._category_codes]
+        raters, R = self._rater_codes, self.n_raters
+        return (np.bincount(raters, minlength=R).astype(float),
+                np.bincount(raters, weights=x, minlength=R),
+                np.bincount(raters, weights=x * x, minlength=R))
 
     def codes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(item, rater, category) codes, one entry per annotation (raters required)."""
@@ -487,6 +553,12 @@ def as_annotations(data: Any, *, categories: Sequence[Any] | None = None) -> Ann
 
 
 # ---------------------------------------------------------------------- helpers
+def _row_sums(table: np.ndarray) -> np.ndarray:
+    """Σ over the columns of each row, as a matrix-vector product (numpy's axis-1 reduction
+    is several times slower on tables with few columns)."""
+    return table.astype(float, copy=False) @ np.ones(table.shape[1])
+
+
 def _wide_counts(wide_codes: np.ndarray, n_categories: int, axis: int) -> np.ndarray:
     """Category counts per item (axis=1) or per rater (axis=0) of a wide code matrix (-1 =
     missing), with one bincount: a missing cell counts in an extra column that is dropped."""
@@ -624,12 +696,13 @@ def _encode_values(
             )
         return codes.astype(np.intp, copy=False), cats
     if values.dtype.kind == "f":
-        small = _small_integer_offsets(values, None)
+        small = _small_integer_offsets(values)
         if small is not None:
             offsets, lo = small
-            seen = np.bincount(offsets.astype(np.intp)) > 0
-            codes, uniques = _drop_unseen(offsets, seen, lo)
-            return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
+            seen = np.bincount(offsets) > 0
+            remap = np.cumsum(seen) - 1
+            categories = (np.flatnonzero(seen) + lo).astype(np.int64)
+            return remap[offsets], pd.Index(categories, name="category")
         uniques, codes = np.unique(values, return_inverse=True)
         return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
     try:
@@ -642,32 +715,62 @@ def _encode_values(
     return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
 
 
-def _small_integer_offsets(
-    x: np.ndarray, present: np.ndarray | None
-) -> tuple[np.ndarray, int] | None:
-    """(x − min) as small integers (-1 where not present) and the minimum, in a few passes.
+def _small_integer_offsets(x: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """(x − min) as small integers and the minimum, for a 1-D array without missing values.
 
-    None unless every present value is a whole number within a range about the size of ``x``
-    (then the categories are found by counting instead of sorting).
+    None unless every value is a whole number within a range about the size of ``x`` (then
+    the categories are found by counting instead of sorting).
     """
-    lo, hi = np.fmin.reduce(x, axis=None), np.fmax.reduce(x, axis=None)
-    span = hi - lo
-    if not span <= 4 * x.size + 1024:
+    lo, hi = x.min(), x.max()
+    if not hi - lo <= 4 * x.size + 1024:
         return None
     shifted = x - lo
-    whole = shifted == np.floor(shifted)
-    if not (whole.all() if present is None else (whole | ~present).all()):
+    if not (shifted == np.floor(shifted)).all():
         return None
-    if present is not None:
-        shifted[~present] = -1.0
-    dtype = np.int8 if span < 2**7 - 1 else np.int16 if span < 2**15 - 1 else np.int32
-    return shifted.astype(dtype if span < 2**31 - 1 else np.int64), int(lo)
+    return shifted.astype(np.intp), int(lo)
 
 
-def _drop_unseen(offsets: np.ndarray, seen: np.ndarray, lo: int) -> tuple[np.ndarray, np.ndarray]:
-    """Codes of the values that occur (-1 stays -1) and those values as int64 categories."""
-    categories = (np.flatnonzero(seen) + lo).astype(np.int64)
-    if seen.all():  # every value in the range occurs: the offsets are the codes
-        return offsets, categories
-    remap = np.concatenate([[-1], np.cumsum(seen) - 1]).astype(offsets.dtype)
-    return remap[offsets.astype(np.intp) + 1], categories
+class _SmallIntegerTable(NamedTuple):
+    counts: np.ndarray  # items × categories
+    categories: np.ndarray  # sorted int64 values
+    per_item: np.ndarray  # annotations per item
+    n_active_raters: int
+    wide_codes: Callable[[], np.ndarray]  # makes the items × raters codes (-1 = missing)
+
+
+def _count_small_integers(table: np.ndarray, lo: float, hi: float) -> _SmallIntegerTable | None:
+    """Counts of a float items × raters table of whole numbers (NaN = missing), with one
+    bincount and no sort; None for other values (then the caller sorts the values)."""
+    span = hi - lo
+    if not span <= 4 * table.size + 1024:
+        return None
+    n_items, n_raters = table.shape
+    missing = int(span) + 1  # NaN cells get this code: an extra column, dropped below
+    offsets = table - lo
+    np.fmin(offsets, missing, out=offsets)  # fmin returns the number where a cell is NaN
+    dtype = np.int8 if missing < 2**7 else np.int16 if missing < 2**15 else np.int32
+    codes = offsets.astype(dtype)
+    if not (codes == offsets).all():  # not all whole numbers
+        return None
+    # category-major keys: each category's counts come out as one contiguous row
+    key = np.multiply(codes, n_items, dtype=np.intp)
+    key += np.arange(n_items, dtype=np.intp)[:, None]
+    counts = np.bincount(key.ravel(), minlength=n_items * (missing + 1))
+    counts = counts.reshape(missing + 1, n_items)
+    per_item = n_raters - counts[missing]
+    seen = counts[:missing].sum(axis=1) > 0
+    # most raters show up in the first rows; scan the rest only for those that do not
+    active = (codes[:1024] != missing).any(axis=0)
+    if not active.all():
+        active[~active] = (codes[:, ~active] != missing).any(axis=0)
+    lookup = np.full(missing + 1, -1, dtype=dtype)  # value offset -> category code; NaN -> -1
+    lookup[np.flatnonzero(seen)] = np.arange(int(seen.sum()), dtype=dtype)
+    return _SmallIntegerTable(
+        counts=counts[:missing][seen].T,  # items × categories (column-major)
+        categories=(np.flatnonzero(seen) + int(lo)).astype(np.int64),
+        per_item=per_item,
+        n_active_raters=int(active.sum()),
+        wide_codes=lambda: lookup[codes],
+    )
+
+

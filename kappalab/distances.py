@@ -22,7 +22,7 @@ linear ``w = 1 − |c − k|/(max − min)``, quadratic ``w = 1 − (c − k)²/
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable, Union
 
 import numpy as np
@@ -51,23 +51,47 @@ COHEN_WEIGHTS = ("identity", "linear", "quadratic")
 DistanceSpec = Union[str, np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndarray]]
 
 
-@dataclass(frozen=True)
-class Disagreement:
-    """A resolved distance: the K × K matrix δ, its scale, and what it was built from.
+# a K × K matrix beyond this many categories is refused (≈ 3 GiB); interval data never need one
+MAX_MATRIX_CATEGORIES = 20_000
 
-    ``interval_values`` is set when δ is exactly ``(c − k)²`` on those category values: the
-    estimators then may use O(N) per-item moments instead of K × K products.
+
+class Disagreement:
+    """A resolved distance: the K × K matrix δ (built when first needed), its scale, its name.
+
+    ``interval_factor`` is set when δ is exactly ``(f·(c − k))²`` on the numeric category
+    values c, k: estimators then use O(N) per-item moments and never build the K × K matrix,
+    so continuous data with every value distinct cost one pass.
     """
 
-    matrix: np.ndarray
-    scale: float
-    name: str
-    interval_values: np.ndarray | None = None
+    def __init__(self, name: str, scale: float, matrix: np.ndarray | None = None, *,
+                 build: Callable[[], np.ndarray] | None = None, n_categories: int | None = None,
+                 interval_factor: float | None = None):
+        self.name = name
+        self.scale = float(scale)
+        self.interval_factor = interval_factor
+        self._build = build
+        self._n_categories = n_categories
+        if matrix is not None:
+            self.__dict__["matrix"] = matrix
+
+    @cached_property
+    def matrix(self) -> np.ndarray:
+        if self._n_categories is not None and self._n_categories > MAX_MATRIX_CATEGORIES:
+            raise InvalidParameterError(
+                f"the {self.name} distance over {self._n_categories} distinct values would need "
+                f"a {self._n_categories} × {self._n_categories} matrix; this coefficient has no "
+                "O(N) form for it: bin the values, or use a coefficient with an interval moment "
+                "form (Krippendorff's alpha, Fleiss, Conger/iota, percent agreement)"
+            )
+        return self._build()
 
     @property
     def weights(self) -> np.ndarray:
         """Agreement weights w = 1 − δ/scale."""
         return 1.0 - self.matrix / self.scale
+
+    def __repr__(self) -> str:
+        return f"Disagreement({self.name!r}, scale={self.scale:g})"
 
 
 # ---------------------------------------------------------------------- Krippendorff's metrics
@@ -167,20 +191,27 @@ def resolve_distance(
     if isinstance(spec, str):
         level = spec.lower()
         if level == "nominal":
-            return _finish(nominal(K), level)
+            return Disagreement(level, 1.0, build=lambda: nominal(K))
         if level == "ordinal":
             if marginals is None:
                 raise InvalidParameterError("the ordinal metric needs the pairable marginals")
+            _refuse_large(level, K)
             return _finish(ordinal(marginals()), level)
-        if level in ("interval", "ratio", "circular", "bipolar"):
+        if level == "interval":
+            v = values("the interval metric")
+            span = v.max() - v.min()
+            return Disagreement(level, span**2 if span > 0 else 1.0, build=lambda: interval(v),
+                                n_categories=K, interval_factor=1.0)
+        if level in ("ratio", "circular", "bipolar"):
             v = values(f"the {level} metric")
-            builder = {"interval": interval, "ratio": ratio, "circular": circular,
-                       "bipolar": bipolar}[level]
-            return _finish(builder(v), level, interval_values=v if level == "interval" else None)
+            _refuse_large(level, K)
+            builder = {"ratio": ratio, "circular": circular, "bipolar": bipolar}[level]
+            return _finish(builder(v), level)
         raise InvalidParameterError(
             f"unknown level {spec!r}; choose one of {', '.join(LEVELS)}, or pass a K × K "
             "distance matrix or a callable"
         )
+    _refuse_large("custom", K)
     if callable(spec):
         v = _category_array(categories)
         try:
@@ -209,21 +240,25 @@ def resolve_weights(
     """
     K = len(categories)
     if spec is None or (isinstance(spec, str) and spec.lower() in ("identity", "unweighted")):
-        return Disagreement(nominal(K), 1.0, "nominal")
+        return Disagreement("nominal", 1.0, build=lambda: nominal(K))
     if isinstance(spec, str):
         kind = spec.lower()
-        if kind in ("linear", "quadratic"):
-            v = values(f"{kind} weights")
-            w = linear_weights(v) if kind == "linear" else quadratic_weights(v)
-            return Disagreement(
-                1.0 - w, 1.0, kind, interval_values=_unit_values(v) if kind == "quadratic" else None
-            )
+        if kind == "quadratic":  # 1 − w = ((c − k)/span)²: an interval distance
+            v = values("quadratic weights")
+            span = v.max() - v.min()
+            return Disagreement(kind, 1.0, build=lambda: 1.0 - quadratic_weights(v),
+                                n_categories=K, interval_factor=1.0 / span if span > 0 else 1.0)
+        if kind == "linear":
+            v = values("linear weights")
+            _refuse_large(kind, K)
+            return Disagreement(kind, 1.0, 1.0 - linear_weights(v))
         if kind in LEVELS:
             return resolve_distance(kind, categories, values=values, marginals=marginals)
         raise InvalidParameterError(
             f"unknown weights {spec!r}; choose one of {', '.join(COHEN_WEIGHTS + LEVELS)}, "
             "or pass a K × K weight matrix or a callable"
         )
+    _refuse_large("custom", K)
     if callable(spec):
         v = _category_array(categories)
         try:
@@ -239,18 +274,17 @@ def resolve_weights(
             f"got diagonal {np.round(np.diag(w), 3).tolist()} and range "
             f"[{w.min():g}, {w.max():g}]"
         )
-    return Disagreement(1.0 - w, 1.0, "custom")
+    return Disagreement("custom", 1.0, 1.0 - w)
 
 
-def _finish(matrix: np.ndarray, name: str, interval_values: np.ndarray | None = None) -> Disagreement:
+def _finish(matrix: np.ndarray, name: str) -> Disagreement:
     largest = float(matrix.max()) if matrix.size else 0.0
-    return Disagreement(matrix, largest if largest > 0 else 1.0, name, interval_values)
+    return Disagreement(name, largest if largest > 0 else 1.0, matrix)
 
 
-def _unit_values(v: np.ndarray) -> np.ndarray:
-    """Values rescaled so that (c − k)² equals quadratic-weight disagreement 1 − w."""
-    span = v.max() - v.min()
-    return v / span if span > 0 else v
+def _refuse_large(name: str, K: int) -> None:
+    if K > MAX_MATRIX_CATEGORIES:
+        Disagreement(name, 1.0, n_categories=K).matrix  # raises the explanatory error
 
 
 def _category_array(categories: Any) -> np.ndarray:

@@ -101,7 +101,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         self.item_weighting = item_weighting
         self.name = name
         self.level = disagreement.name
-        can_use_moments = disagreement.interval_values is not None and chance in (
+        can_use_moments = disagreement.interval_factor is not None and chance in (
             "pooled", "item_marginal", "rater_marginal", "none")
         self.use_moments = can_use_moments if use_moments is None else use_moments
         if self.use_moments and not can_use_moments:
@@ -117,44 +117,46 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     def _item_sums(self) -> tuple[np.ndarray, ...]:
         """Per item: (m, n_iᵀ δ n_i) and, on the moment path, centred (Σx, Σx²)."""
         if self.use_moments:
-            v = self.dis.interval_values
-            centre = 0.5 * (v.min() + v.max())  # shift invariance of (c − k)²: less cancellation
-            m, s1, s2 = self.ann.item_moments(v - centre)
+            m, s1, s2 = self.ann.item_moments(*self._score_map())
             within = np.maximum(2.0 * (m * s2 - s1 * s1), 0.0)
             return m, within, s1, s2
         counts = self.ann.count_matrix.astype(float)
-        within = ((counts @ self.dis.matrix) * counts).sum(axis=1)  # n_iᵀ δ n_i
+        if self.dis.name == "nominal":  # n_iᵀ (1 − I) n_i = m_i² − Σ_k n_ik²
+            within = self.m * self.m - np.einsum("ik,ik->i", counts, counts)
+        else:
+            within = np.einsum("ik,ik->i", counts @ self.dis.matrix, counts)  # n_iᵀ δ n_i
         return self.m, within, counts
 
-    def _observed_block(self, within: np.ndarray) -> np.ndarray:
+    # Each dense block of the item statistics is a row weight times per-item columns,
+    # w_i · C_i, so that item_stats stacks w[:, None] * C and totals are w @ C (one matvec).
+    def _observed_block(self, within: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """u_i · [d_i, 1]: the item's mean pair disagreement and its weight (0 if unpairable)."""
         m = self.m
-        pair_count = np.where(self.pairable, m * (m - 1), 1.0)
-        d = np.where(self.pairable, within / pair_count, 0.0)
+        d = within / np.where(self.pairable, m * (m - 1), 1.0)
         u = np.where(self.pairable, m if self.item_weighting == "annotation" else 1.0, 0.0)
-        return np.column_stack([u * d, u])
+        return u, np.column_stack([d, np.ones_like(d)])
 
-    def _chance_block(self, sums: tuple[np.ndarray, ...]) -> np.ndarray | sp.spmatrix | None:
+    def _chance_block(self, sums: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray] | None:
+        """The chance model's dense block as (w, C); None for no block or the sparse one."""
         m = self.m
-        if self.chance in ("none", "uniform"):
-            return None
-        if self.chance == "pooled":
-            keep = self.pairable[:, None]
+        per_item = np.column_stack([m, sums[2], sums[3]]) if self.use_moments else sums[2]
+        if self.chance == "pooled":  # pairable items' counts (or m, Σx, Σx²)
+            return self.pairable.astype(float), per_item
+        if self.chance in ("item_marginal", "gwet"):  # [n_i/m_i, 1] (or [1, Σx/m, Σx²/m])
+            inv_m = np.where(m >= 1, 1.0 / np.where(m >= 1, m, 1.0), 0.0)
             if self.use_moments:
-                _, _, s1, s2 = sums
-                return np.where(keep, np.column_stack([m, s1, s2]), 0.0)
-            return np.where(keep, sums[2], 0.0)
-        if self.chance in ("item_marginal", "gwet"):
-            present = m >= 1
-            inv_m = np.where(present, 1.0 / np.where(present, m, 1.0), 0.0)
-            if self.use_moments:
-                _, _, s1, s2 = sums
-                return np.column_stack([present, s1 * inv_m, s2 * inv_m])
-            return np.column_stack([sums[2] * inv_m[:, None], present])
-        # rater_marginal: one-hot of (rater, category) per annotation — sparse
+                return inv_m, per_item
+            return inv_m, np.column_stack([per_item, m])
+        return None
+
+    def _rater_block(self) -> sp.csr_matrix:
+        """rater_marginal: each annotation's (rater, category) indicator, or its rater's
+        [1, x, x²] on the moment path — items × R·K (or 3R), sparse."""
         items, raters, cats = self.ann.codes()
         R, n_items = self.ann.n_raters, self.ann.n_items
         if self.use_moments:
-            x = self._centred_values()[cats]
+            factor, shift = self._score_map()
+            x = (self.ann.category_values() - shift)[cats] * factor
             rows = np.concatenate([items, items, items])
             cols = np.concatenate([raters, R + raters, 2 * R + raters])
             data = np.concatenate([np.ones_like(x), x, x * x])
@@ -163,41 +165,35 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             (np.ones(items.size), (items, raters * self.K + cats)), shape=(n_items, R * self.K)
         )
 
-    def _centred_values(self) -> np.ndarray:
-        v = self.dis.interval_values
-        return v - 0.5 * (v.min() + v.max())
+    def _score_map(self) -> tuple[float, float]:
+        """(factor, shift) with δ = (factor·(c − k))²; shifting by the midrange of the values
+        (δ is shift-invariant) keeps the moment differences free of cancellation."""
+        v = self.ann.category_values()
+        return self.dis.interval_factor, 0.5 * (v.min() + v.max())
 
     # ------------------------------------------------------------------ protocol
-    def item_stats(self) -> np.ndarray | sp.spmatrix:
+    def _dense_blocks(self) -> list[tuple[np.ndarray, np.ndarray]]:
         sums = self._item_sums()
-        observed = self._observed_block(sums[1])
+        blocks = [self._observed_block(sums[1])]
         chance = self._chance_block(sums)
-        if chance is None:
-            return observed
-        if sp.issparse(chance):
-            return sp.hstack([sp.csr_matrix(observed), chance], format="csr")
-        return np.column_stack([observed, chance])
+        return blocks if chance is None else blocks + [chance]
+
+    def item_stats(self) -> np.ndarray | sp.spmatrix:
+        dense = np.column_stack([w[:, None] * C for w, C in self._dense_blocks()])
+        if self.chance == "rater_marginal":
+            return sp.hstack([sp.csr_matrix(dense), self._rater_block()], format="csr")
+        return dense
 
     def totals(self) -> np.ndarray:
-        # the same sums as item_stats().sum(axis=0), block by block, without stacking
-        sums = self._item_sums()
-        observed = self._observed_block(sums[1]).sum(axis=0)
-        if self.chance != "rater_marginal":
-            chance = self._chance_block(sums)
-            return observed if chance is None else np.concatenate([observed, chance.sum(axis=0)])
-        # rater marginals straight from one bincount, not through the sparse item matrix
-        if self.use_moments:
-            _, raters, cats = self.ann.codes()
-            x = self._centred_values()[cats]
-            R = self.ann.n_raters
-            block = np.concatenate([
-                np.bincount(raters, minlength=R).astype(float),
-                np.bincount(raters, weights=x, minlength=R),
-                np.bincount(raters, weights=x * x, minlength=R),
-            ])
-        else:
-            block = self.ann.rater_count_matrix.astype(float).ravel()
-        return np.concatenate([observed, block])
+        # the same sums as item_stats().sum(axis=0): a matvec per block, nothing stacked
+        parts = [w @ C for w, C in self._dense_blocks()]
+        if self.chance == "rater_marginal":  # straight from bincounts, not the sparse matrix
+            if self.use_moments:
+                parts += list(self.ann.rater_moments(*self._score_map()))
+            else:
+                parts.append(self.ann.rater_count_matrix.astype(float).ravel())
+        return np.concatenate(parts)
+
 
     def combine(self, totals: np.ndarray) -> Components:
         t = np.asarray(totals, dtype=float)
@@ -215,28 +211,28 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         }
 
     def _expected(self, t: np.ndarray) -> np.ndarray:
-        delta, scale, K = self.dis.matrix, self.dis.scale, self.K
+        scale, K = self.dis.scale, self.K
         lead = t.shape[:-1]
         if self.chance == "none":
             return np.full(lead, scale)
         if self.chance == "uniform":
-            return np.full(lead, delta.sum() / K**2)
+            return np.full(lead, self.dis.matrix.sum() / K**2)
         if self.chance == "pooled":
             if self.use_moments:
                 n, s1, s2 = t[..., 0], t[..., 1], t[..., 2]
                 return safe_divide(2.0 * (n * s2 - s1 * s1), n * (n - 1))
             n = t.sum(axis=-1)
-            return safe_divide(np.einsum("...k,kl,...l->...", t, delta, t), n * (n - 1))
+            return safe_divide(np.einsum("...k,kl,...l->...", t, self.dis.matrix, t), n * (n - 1))
         if self.chance == "item_marginal":
             if self.use_moments:
                 n_present, mean_x, mean_x2 = t[..., 0], t[..., 1], t[..., 2]
                 mu, mu2 = safe_divide(mean_x, n_present), safe_divide(mean_x2, n_present)
                 return 2.0 * (mu2 - mu * mu)
             pi = safe_divide(t[..., :K], t[..., K:K + 1])
-            return np.einsum("...k,kl,...l->...", pi, delta, pi)
+            return np.einsum("...k,kl,...l->...", pi, self.dis.matrix, pi)
         if self.chance == "gwet":
             pi = safe_divide(t[..., :K], t[..., K:K + 1])
-            total_weight = (1.0 - delta / scale).sum()
+            total_weight = (1.0 - self.dis.matrix / scale).sum()
             p_e = safe_divide(total_weight * (pi * (1.0 - pi)).sum(axis=-1), K * (K - 1))
             return scale * (1.0 - p_e)
         return self._rater_marginal_expected(t)

@@ -1,0 +1,103 @@
+"""Run every kappalab speed benchmark in turn and print a summary table (``make bench``).
+
+Each benchmark is a plain script run in its own process (so one's memory and thread state do
+not leak into the next); its output is shown as it runs and its final ``RESULT {...}`` JSON
+line is collected for the summary. ``--quick`` runs a smaller smoke test (sizes ÷ 10, fewer
+repeats); for other sizes run a benchmark script directly (each takes ``--items``, ``--repeat``).
+
+Exit status: non-zero when a benchmark fails its correctness checks (values disagreeing
+with the peer library or the reference formula) or crashes. Missing a speed target is
+reported in the table, not turned into a failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+BENCHMARKS = [
+    ("bench_alpha_nominal.py", [], ["--items", "20000", "--repeat", "3"]),
+    ("bench_alpha_interval.py", [], ["--items", "20000", "--repeat", "3"]),
+]
+
+
+def run(script: str, extra: list[str]) -> tuple[int, dict | None, float]:
+    cmd = [sys.executable, str(HERE / script), *extra]
+    print(f"\n$ {' '.join(cmd)}", flush=True)
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            cwd=HERE)
+    result = None
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        if line.startswith("RESULT "):
+            result = json.loads(line[len("RESULT "):])
+    code = proc.wait()
+    return code, result, time.perf_counter() - start
+
+
+def ms(seconds) -> str:
+    return "n/a" if seconds is None else f"{seconds * 1e3:.1f} ms"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    args = parser.parse_args(argv)
+
+    outcomes = []
+    for script, full, quick in BENCHMARKS:
+        outcomes.append((script, *run(script, quick if args.quick else full)))
+
+    rows = []
+    failed = False
+    for script, code, result, wall in outcomes:
+        if result is None:
+            rows.append((script, "CRASHED", f"exit {code}", "", "", f"{wall:.0f} s", "?"))
+            failed = True
+            continue
+        correct = result.get("agree", result.get("checks_ok"))
+        failed |= code != 0 or not correct
+        if result["benchmark"] == "alpha_nominal":
+            measured = (f"kappalab {ms(result['kappalab_s'])} vs krippendorff "
+                        f"{ms(result['krippendorff_s'])}: {result['speedup']:.2f}x faster")
+        else:
+            ratio = result["ratio"]
+            error = result.get("estimator_error")
+            estimator = ms(result["estimator_s"]) if not error else error.split(":")[0]
+            measured = (f"estimator {estimator} / bincount {ms(result['bincount_s'])} = "
+                        + ("n/a" if ratio is None else f"{ratio:.2f}x")
+                        + f"; ingest {ms(result['ingest_s'])}")
+        rows.append((
+            f"{result['benchmark']} ({result['annotations']} ann.)",
+            measured,
+            result["target"],
+            "met" if result["target_met"] else "MISSED",
+            "agree" if correct else "DISAGREE",
+            f"{wall:.0f} s",
+            "?" if result.get("others_cpu_share") is None
+            else f"{result['others_cpu_share']:.0%}",
+        ))
+
+    print("\n" + "=" * 78)
+    print("SUMMARY")
+    print("=" * 78)
+    header = ("benchmark", "measured", "target", "speed", "values", "wall", "other load")
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    for row in [header, tuple("-" * w for w in widths), *rows]:
+        print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip())
+    print("('other load' = share of all CPUs used by other processes during the run; above a "
+          "few % the times are inflated — rerun on a quiet machine.)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
