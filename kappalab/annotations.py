@@ -1,10 +1,12 @@
 """The :class:`Annotations` data model: ingest, validate, encode, and the views estimators use.
 
-Internally an ``Annotations`` holds one row per annotation as three integer code arrays
-(item, rater, category) plus the labels of each code. Estimators never loop over these: they
-reduce them with ``np.bincount`` into per-item (or per-rater) sums, which is the item-sum spine
-of the design notes (DESIGN.md §1). Data given as item × category counts (raters unknown) hold
-the count matrix instead.
+An ``Annotations`` keeps its data in the form it came in, encoded as integer category codes
+with the labels of items, raters and categories beside them: per-annotation code arrays (long
+input), an items × raters table of codes and, for numbers, of float values (wide input), or
+an items × categories count matrix (counts input, raters unknown). Estimators read only
+sufficient statistics — per-item counts, per-rater counts, per-item moments — which are reduced
+from whichever store exists in a few vectorised passes (``np.bincount``, matrix-vector
+products) and cached: the item-sum spine of the design notes (DESIGN.md §1).
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ import pandas as pd
 
 from .errors import (
     DroppedAnnotationsWarning,
-    label,
     DuplicateAnnotationError,
     EmptyDataError,
     InvalidCountError,
@@ -26,6 +27,7 @@ from .errors import (
     NonNumericError,
     UnknownCategoryError,
     UnknownRatersError,
+    label,
     warn,
 )
 
@@ -81,21 +83,12 @@ class Annotations:
 
     @property
     def _is_wide(self) -> bool:
-        return (self._wide_values is not None or self._make_wide_codes is not None
-                or "_wide_codes" in self.__dict__)
+        return self._make_wide_codes is not None or "_wide_codes" in self.__dict__
 
     @cached_property
     def _wide_codes(self) -> np.ndarray | None:
         """Items × raters category codes, -1 for missing (made when first needed)."""
-        if self._make_wide_codes is not None:
-            return self._make_wide_codes()
-        if self._wide_values is None:
-            return None
-        x = self._wide_values
-        present = ~np.isnan(x)
-        codes = np.full(x.shape, -1, dtype=_code_dtype(self.n_categories))
-        codes[present] = np.searchsorted(self.categories.to_numpy(dtype=float), x[present])
-        return codes
+        return None if self._make_wide_codes is None else self._make_wide_codes()
 
     @cached_property
     def _long_codes(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray] | None:

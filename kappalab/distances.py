@@ -213,13 +213,7 @@ def resolve_distance(
         )
     _refuse_large("custom", K)
     if callable(spec):
-        v = _category_array(categories)
-        try:
-            matrix = np.asarray(spec(v[:, None], v[None, :]), dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise InvalidParameterError(f"the distance callable failed on the categories: {exc}")
-        if matrix.shape != (K, K):
-            matrix = np.broadcast_to(matrix, (K, K)).copy()
+        matrix = _evaluate(spec, categories, "distance")
         return _finish(_check_distance_matrix(matrix, K), getattr(spec, "__name__", "custom"))
     matrix = _as_square(spec, K, "distance")
     return _finish(_check_distance_matrix(matrix, K), "custom")
@@ -259,15 +253,7 @@ def resolve_weights(
             "or pass a K × K weight matrix or a callable"
         )
     _refuse_large("custom", K)
-    if callable(spec):
-        v = _category_array(categories)
-        try:
-            w = np.asarray(spec(v[:, None], v[None, :]), dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise InvalidParameterError(f"the weights callable failed on the categories: {exc}")
-        w = np.broadcast_to(w, (K, K)).copy()
-    else:
-        w = _as_square(spec, K, "weight")
+    w = _evaluate(spec, categories, "weights") if callable(spec) else _as_square(spec, K, "weight")
     if not np.allclose(np.diag(w), 1.0) or (w < 0).any() or (w > 1).any():
         raise InvalidParameterError(
             "agreement weights need 1 on the diagonal and entries in [0, 1]; "
@@ -287,9 +273,16 @@ def _refuse_large(name: str, K: int) -> None:
         Disagreement(name, 1.0, n_categories=K).matrix  # raises the explanatory error
 
 
-def _category_array(categories: Any) -> np.ndarray:
-    arr = np.asarray(list(categories))
-    return arr.astype(float) if arr.dtype.kind in "biuf" else arr
+def _evaluate(function: Callable, categories: Any, what: str) -> np.ndarray:
+    """A user's element-wise callable on every pair of categories, as a K × K float matrix."""
+    v = np.asarray(list(categories))
+    v = v.astype(float) if v.dtype.kind in "biuf" else v
+    K = v.size
+    try:
+        matrix = np.asarray(function(v[:, None], v[None, :]), dtype=float)
+        return np.broadcast_to(matrix, (K, K)).copy()
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError(f"the {what} callable failed on the categories: {exc}")
 
 
 def _as_square(spec: Any, K: int, what: str) -> np.ndarray:
