@@ -214,7 +214,8 @@ def resolve_distance(
     _refuse_large("custom", K)
     if callable(spec):
         matrix = _evaluate(spec, categories, "distance")
-        return _finish(_check_distance_matrix(matrix, K), getattr(spec, "__name__", "custom"))
+        return _finish(_check_distance_matrix(matrix, K),
+                       f"custom ({getattr(spec, '__name__', 'callable')})")
     matrix = _as_square(spec, K, "distance")
     return _finish(_check_distance_matrix(matrix, K), "custom")
 

@@ -194,7 +194,6 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
                 parts.append(self.ann.rater_count_matrix.astype(float).ravel())
         return np.concatenate(parts)
 
-
     def combine(self, totals: np.ndarray) -> Components:
         t = np.asarray(totals, dtype=float)
         scale = self.dis.scale
