@@ -435,7 +435,7 @@ def brennan_prediger(data: Any, *, weights: Any = None,
     Measurement 41(3), 687–699, doi:10.1177/001316448104100307.
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="uniform",
-                              name="Brennan-Prediger")
+                              name="Brennan-Prediger", weighted_name="Brennan-Prediger (weighted)")
 
 
 def percent_agreement(data: Any, *, weights: Any = None,
@@ -446,4 +446,5 @@ def percent_agreement(data: Any, *, weights: Any = None,
     For two raters this is the share of items both rated on which they agree.
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="none",
-                              name="percent agreement")
+                              name="percent agreement",
+                              weighted_name="percent agreement (weighted)")

@@ -196,4 +196,7 @@ def light_kappa(data: Any, *, weights: Any = None,
     Reference: Light, R. J. (1971), Psychological Bulletin 76(5), 365–377.
     """
     ann = as_annotations(data, categories=categories)
-    return PairwiseMeanKappa(ann, weights).estimate()
+    core = PairwiseMeanKappa(ann, weights)
+    if core.level != "nominal":
+        core.name = "Light's kappa (weighted)"
+    return core.estimate()
