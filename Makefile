@@ -2,7 +2,7 @@ PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench experiments clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,12 @@ test: $(BIN)/python
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	$(BIN)/python benchmarks/run_all.py
+
+# simulation studies: each script writes a CSV and a PNG to results/experiments/
+experiments: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[experiments]"
+	cd experiments && for script in estimator_bias.py kappa_paradox.py; do \
+		../$(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info

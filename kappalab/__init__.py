@@ -19,7 +19,7 @@ from .coefficients.multirater import (
 from .coefficients.pairwise import bennett_s, cohen_kappa, light_kappa, scott_pi
 from .estimate import Estimate
 from .report import agreement_report
-from . import distances, errors
+from . import datasets, distances, errors, simulate
 
 __version__ = "0.1.0"
 
@@ -31,6 +31,7 @@ __all__ = [
     "brennan_prediger",
     "cohen_kappa",
     "conger_kappa",
+    "datasets",
     "distances",
     "errors",
     "fleiss_kappa",
@@ -40,4 +41,5 @@ __all__ = [
     "light_kappa",
     "percent_agreement",
     "scott_pi",
+    "simulate",
 ]
