@@ -17,6 +17,7 @@ from .coefficients.multirater import (
     percent_agreement,
 )
 from .coefficients.pairwise import bennett_s, cohen_kappa, light_kappa, scott_pi
+from .coefficients.cross import cross_kappa, normalized_cross_kappa, reference_agreement
 from .estimate import Estimate
 from .report import agreement_report
 from . import datasets, distances, errors, simulate
@@ -31,6 +32,7 @@ __all__ = [
     "brennan_prediger",
     "cohen_kappa",
     "conger_kappa",
+    "cross_kappa",
     "datasets",
     "distances",
     "errors",
@@ -39,7 +41,9 @@ __all__ = [
     "janson_olsson_iota",
     "krippendorff_alpha",
     "light_kappa",
+    "normalized_cross_kappa",
     "percent_agreement",
+    "reference_agreement",
     "scott_pi",
     "simulate",
 ]

@@ -509,6 +509,29 @@ class Annotations:
             name="value",
         )
 
+    def subset_items(self, labels: Sequence[Any]) -> "Annotations":
+        """The annotations of some items only, in the order given (same raters, categories)."""
+        labels = pd.Index(labels)
+        rows = self.items.get_indexer(labels)
+        if (rows < 0).any():
+            raise InvalidParameterError(
+                f"{int((rows < 0).sum())} item(s) are not in the data, e.g. "
+                f"{label(labels[rows < 0][0])}")
+        items = pd.Index(self.items[rows], name="item")
+        if not self._has_annotation_codes:
+            return Annotations(items=items, raters=None, categories=self.categories,
+                               counts=self.count_matrix[rows])
+        item_codes, rater_codes, category_codes = self._long_codes
+        position = np.full(self.n_items, -1, dtype=np.intp)
+        position[rows] = np.arange(rows.size)
+        keep = position[item_codes] >= 0
+        return Annotations(
+            items=items, raters=self.raters, categories=self.categories,
+            item_codes=position[item_codes[keep]],
+            rater_codes=None if rater_codes is None else rater_codes[keep],
+            category_codes=category_codes[keep],
+        )
+
     def subset_raters(self, rater_positions: Sequence[int]) -> "Annotations":
         """The annotations of some raters only (same items and categories)."""
         self.require_raters("selecting raters")

@@ -1,0 +1,313 @@
+r"""Cross-replication reliability (Wong, Paritosh & Aroyo 2021): κx and normalized κx.
+
+Two replications X and Y of an annotation experiment label the same items. κx measures how
+well annotations of one replication agree with annotations of the other, against chance
+(eqs 6–11 of the paper):
+
+.. math::  κ_x = 1 - \frac{d_o}{d_e}, \quad
+    d_o = \sum_i \frac{R_i + S_i}{\mathbf R + \mathbf S}
+          \frac{\sum_{r,s} D(x_{ri}, y_{si})}{R_i S_i}, \quad
+    d_e = \frac{1}{\mathbf R \mathbf S} \sum_{i,j} \sum_{r,s} D(x_{ri}, y_{sj}),
+
+over the n items present in both replications, R_i, S_i their annotations in X and Y,
+**R** = Σ R_i, **S** = Σ S_i. With category counts n_Xi, n_Yi and the distance matrix δ the
+double sums are item sums (DESIGN.md §1):
+
+.. math::  \sum_{r,s} D(x_{ri}, y_{si}) = n_{Xi}^\top δ\, n_{Yi}, \qquad
+           \sum_{i,j}\sum_{r,s} D(x_{ri}, y_{sj}) = N_X^\top δ\, N_Y,
+
+N_X = Σ_i n_Xi, so κx costs one pass over the annotations — never a loop over pairs of items
+(the published implementations are O(n²) and overflow 32-bit integers at ~50 000 annotations
+per side). For the interval distance D = (x − y)², per-item moments suffice:
+Σ_{r,s}(x_r − y_s)² = S_i Σx² + R_i Σy² − 2 Σx Σy, and likewise for d_e with the totals, so
+continuous values with every value distinct cost O(N).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..annotations import Annotations, as_annotations
+from ..distances import Disagreement, resolve_distance
+from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
+from ..estimate import Estimate
+from .base import Components, ItemSumCoefficient, safe_divide
+from .multirater import krippendorff_alpha
+
+__all__ = ["CrossKappa", "cross_kappa", "normalized_cross_kappa", "reference_agreement"]
+
+
+class _Aligned:
+    """X and Y restricted to their common items, on one shared category scale."""
+
+    def __init__(self, x: Annotations, y: Annotations):
+        common = x.items.intersection(y.items, sort=False)
+        if len(common) == 0:
+            raise EmptyDataError(
+                "the two replications have no item in common: cross-replication agreement "
+                f"needs the same items on both sides (X has {x.n_items} items, e.g. "
+                f"{list(x.items[:3])}; Y has {y.n_items}, e.g. {list(y.items[:3])})"
+            )
+        self.items = common
+        self.x_rows = x.items.get_indexer(common)
+        self.y_rows = y.items.get_indexer(common)
+        self.x, self.y = x, y
+        self.categories, self.x_map, self.y_map = _union_categories(x, y)
+
+    def counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """Common items × union categories counts of X and of Y (float)."""
+        K = len(self.categories)
+        out = []
+        for ann, rows, mapping in ((self.x, self.x_rows, self.x_map),
+                                   (self.y, self.y_rows, self.y_map)):
+            counts = np.zeros((rows.size, K))
+            counts[:, mapping] = ann.count_matrix[rows]
+            out.append(counts)
+        return out[0], out[1]
+
+    def moments(self, factor: float, shift: float) -> tuple[np.ndarray, np.ndarray]:
+        """Common items × (m, Σx, Σx²) of X and of Y, x = factor·(value − shift)."""
+        return tuple(np.column_stack(ann.item_moments(factor, shift))[rows]
+                     for ann, rows in ((self.x, self.x_rows), (self.y, self.y_rows)))
+
+    def category_values(self, purpose: str) -> np.ndarray:
+        self.x.category_values(purpose), self.y.category_values(purpose)  # both numeric?
+        return np.asarray(self.categories, dtype=float)
+
+
+def _union_categories(x: Annotations, y: Annotations):
+    """The union of both category sets (sorted when they can be) and each side's positions."""
+    if list(x.categories) == list(y.categories):
+        positions = np.arange(x.n_categories)
+        return x.categories, positions, positions
+    union = x.categories.append(y.categories).unique()
+    try:
+        union = union.sort_values()
+    except TypeError:  # mixed types: keep X's order, then Y's new categories
+        pass
+    return union, union.get_indexer(x.categories), union.get_indexer(y.categories)
+
+
+class CrossKappa(ItemSumCoefficient):
+    r"""κx on the item-sum spine.
+
+    Item statistics (common items): ``[(R_i+S_i)/(R_i S_i)·n_Xiᵀδn_Yi, R_i+S_i, n_Xi, n_Yi]``,
+    or on the interval moment path ``[…, …, R_i, Σx, Σx², S_i, Σy, Σy²]``;
+    d_o = Σ s₀ / Σ s₁ and d_e = N_Xᵀ δ N_Y /(R S) (moments: S ΣX² + R ΣY² − 2 ΣX ΣY).
+    All sums are float64: no integer overflow at any size.
+    """
+
+    name = "cross-kappa"
+
+    def __init__(self, x: Annotations, y: Annotations, distance: Any = "nominal", *,
+                 use_moments: bool | None = None):
+        self.aligned = a = _Aligned(x, y)
+        self.dis = _cross_distance(a, distance)
+        self.level = self.dis.name
+        can_use_moments = self.dis.interval_factor is not None
+        self.use_moments = can_use_moments if use_moments is None else use_moments
+        if self.use_moments and not can_use_moments:
+            raise InvalidParameterError("the moment path needs the interval distance")
+
+    def _score_map(self) -> tuple[float, float]:
+        v = self.aligned.category_values("the interval distance")
+        return self.dis.interval_factor, 0.5 * (v.min() + v.max())
+
+    def item_stats(self) -> np.ndarray:
+        if self.use_moments:
+            mx, my = self.aligned.moments(*self._score_map())
+            R, S = mx[:, 0], my[:, 0]
+            cross = S * mx[:, 2] + R * my[:, 2] - 2.0 * mx[:, 1] * my[:, 1]
+            sides = [mx, my]
+        else:
+            nx, ny = self.aligned.counts()
+            R, S = nx.sum(axis=1), ny.sum(axis=1)
+            cross = np.einsum("ik,ik->i", nx @ self.dis.matrix, ny)  # n_Xiᵀ δ n_Yi
+            sides = [nx, ny]
+        both = (R > 0) & (S > 0)  # present in both replications
+        weight = np.where(both, R + S, 0.0)
+        mean_cross = np.where(both, cross / np.where(both, R * S, 1.0), 0.0)
+        per_item = [weight * mean_cross, weight] + [np.where(both[:, None], s, 0.0)
+                                                    for s in sides]
+        return np.column_stack(per_item)
+
+    def combine(self, totals: np.ndarray) -> Components:
+        t = np.asarray(totals, dtype=float)
+        d_o = safe_divide(t[..., 0], t[..., 1])
+        if self.use_moments:
+            R, sx, sxx, S, sy, syy = (t[..., k] for k in range(2, 8))
+            between = S * sxx + R * syy - 2.0 * sx * sy
+        else:
+            K = len(self.aligned.categories)
+            nx, ny = t[..., 2:2 + K], t[..., 2 + K:2 + 2 * K]
+            R, S = nx.sum(axis=-1), ny.sum(axis=-1)
+            between = np.einsum("...k,kl,...l->...", nx, self.dis.matrix, ny)
+        d_e = safe_divide(between, R * S)
+        value = 1.0 - safe_divide(d_o, d_e)
+        scale = self.dis.scale
+        return {"value": np.where(d_e > 0, value, np.nan), "observed": 1.0 - d_o / scale,
+                "expected": 1.0 - d_e / scale, "observed_disagreement": d_o,
+                "expected_disagreement": d_e}
+
+    def undefined_reason(self, parts: Components) -> str | None:
+        d_e = float(np.asarray(parts["expected_disagreement"]).reshape(-1)[0])
+        if not np.isfinite(d_e):
+            return "no item has annotations on both sides"
+        if d_e <= 0:
+            return ("the expected disagreement is 0: every annotation of both replications "
+                    "falls in one category")
+        return None
+
+    def counts_used(self) -> dict[str, Any]:
+        a = self.aligned
+        mx = a.x.annotations_per_item_array[a.x_rows]
+        my = a.y.annotations_per_item_array[a.y_rows]
+        both = (mx > 0) & (my > 0)
+        return {"n_items": int(both.sum()), "n_annotations": int(mx[both].sum() + my[both].sum())}
+
+    def details(self) -> dict[str, Any]:
+        a = self.aligned
+        mx = a.x.annotations_per_item_array[a.x_rows]
+        my = a.y.annotations_per_item_array[a.y_rows]
+        both = (mx > 0) & (my > 0)
+        return {
+            "n_items_x": a.x.n_items, "n_items_y": a.y.n_items,
+            "n_items_dropped_x": int(a.x.n_items - both.sum()),
+            "n_items_dropped_y": int(a.y.n_items - both.sum()),
+            "n_annotations_x": int(mx[both].sum()), "n_annotations_y": int(my[both].sum()),
+            "moment_path": self.use_moments,
+        }
+
+
+def _cross_distance(a: _Aligned, distance: Any) -> Disagreement:
+    """The distance on the union categories; the ordinal metric uses the pooled marginals of
+    both replications' annotations on the common items."""
+    def marginals():
+        nx, ny = a.counts()
+        return nx.sum(axis=0) + ny.sum(axis=0)
+
+    return resolve_distance(distance, a.categories, values=a.category_values,
+                            marginals=marginals)
+
+
+def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
+                categories: Sequence[Any] | None = None) -> Estimate:
+    r"""κx, the cross-replication reliability of Wong, Paritosh & Aroyo (2021), eqs 6–11.
+
+    ``x`` and ``y`` are the two replications (Annotations, or anything
+    :meth:`Annotations.from_wide` takes); items are matched by label and only items annotated
+    on both sides count (``details`` says how many were dropped from each side). ``level`` is
+    ``"nominal"``, ``"ordinal"`` (Krippendorff's metric on the pooled marginals of both
+    sides), ``"interval"`` (O(N) per-item moments), ``"ratio"``, ``"circular"``,
+    ``"bipolar"``, a K × K distance matrix over the union of both category sets, or a
+    callable δ²(a, b).
+
+    With one annotation per item on each side, nominal κx is Cohen's κ; interval κx on equally
+    spaced categories is Cohen's quadratic-weighted κ. κx is symmetric in X and Y.
+
+    Reference: Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An
+    Empirical Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065,
+    doi:10.18653/v1/2021.acl-long.548.
+
+    >>> import kappalab as kl
+    >>> x = [[1, 1], [2, 2], [1, 2]]      # replication X: 3 items × 2 raters
+    >>> y = [[1], [2], [2]]                # replication Y: one annotation per item
+    >>> round(float(kl.cross_kappa(x, y)), 4)  # d_o = (3·0 + 3·0 + 3·½)/9, d_e = 9/18
+    0.6667
+    """
+    return CrossKappa(as_annotations(x, categories=categories),
+                      as_annotations(y, categories=categories), level).estimate()
+
+
+def normalized_cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
+                           irr: str | Callable | tuple[float, float] = "alpha",
+                           categories: Sequence[Any] | None = None) -> Estimate:
+    r"""Normalized κx (eq 13): κx / √(IRR_X · IRR_Y), an experimental-similarity measure.
+
+    ``irr="alpha"`` (default) uses Krippendorff's α of each replication with the same distance,
+    over the items both replications annotated; a callable ``irr(ann) -> float | Estimate``
+    replaces α; a pair of numbers gives the two IRRs directly. Undefined (NaN with a warning)
+    when an IRR is ≤ 0 or undefined. It behaves like Spearman's disattenuated correlation: ≈ 1
+    for a faithful replication, whatever the IRR (Wong et al. 2021, §3.4).
+    """
+    ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
+    kx = CrossKappa(ax, ay, level)
+    kx_estimate = kx.estimate()
+    irr_x, irr_y = _irrs(ax, ay, kx.aligned.items, level, irr)
+    value = np.nan
+    if not (np.isfinite(irr_x) and np.isfinite(irr_y)) or irr_x <= 0 or irr_y <= 0:
+        warn(f"normalized cross-kappa is undefined: it needs both IRRs > 0, got IRR_X = "
+             f"{irr_x:.4g} and IRR_Y = {irr_y:.4g}; returning NaN", UndefinedCoefficientWarning)
+    else:
+        value = kx_estimate.value / np.sqrt(irr_x * irr_y)
+    return Estimate(
+        coefficient="normalized cross-kappa", value=float(value),
+        observed=kx_estimate.observed, expected=kx_estimate.expected,
+        observed_disagreement=kx_estimate.observed_disagreement,
+        expected_disagreement=kx_estimate.expected_disagreement,
+        n_items=kx_estimate.n_items, n_annotations=kx_estimate.n_annotations,
+        level=kx_estimate.level,
+        details=dict(kx_estimate.details, cross_kappa=kx_estimate.value, irr_x=irr_x,
+                     irr_y=irr_y),
+    )
+
+
+def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
+          irr: Any) -> tuple[float, float]:
+    if isinstance(irr, tuple) or (isinstance(irr, Sequence) and not isinstance(irr, str)):
+        if len(irr) != 2:
+            raise InvalidParameterError(f"irr as numbers must be a pair (IRR_X, IRR_Y), got {irr}")
+        return float(irr[0]), float(irr[1])
+    if isinstance(irr, str):
+        if irr != "alpha":
+            raise InvalidParameterError(
+                f"unknown irr {irr!r}: use 'alpha', a callable, or a pair of numbers")
+        function = lambda ann: krippendorff_alpha(ann, level)  # noqa: E731
+    elif callable(irr):
+        function = irr
+    else:
+        raise InvalidParameterError(
+            f"irr must be 'alpha', a callable or a pair of numbers, got {type(irr).__name__}")
+    values = []
+    for ann in (x, y):
+        subset = ann.subset_items(common)
+        values.append(float(function(subset)))
+    return values[0], values[1]
+
+
+def reference_agreement(ann: Any, reference: Any, level: Any = "nominal", *,
+                        categories: Sequence[Any] | None = None) -> Estimate:
+    r"""Agreement of coders with a reference (an expert), as κx against a one-annotation
+    replication (Carletta 1996, §4: "naive coders against an expert").
+
+    ``reference`` is an Annotations with one annotation per item, or a mapping / Series
+    item → label (items missing from it are dropped and counted, as in :func:`cross_kappa`).
+    The chance correction uses the coders' pooled distribution and the reference's own one,
+    as Cohen's κ does for two raters (with one coder it *is* Cohen's κ).
+
+    Reference: Carletta, J. (1996). Assessing agreement on classification tasks: the kappa
+    statistic. Computational Linguistics 22(2), 249–254.
+    """
+    coders = as_annotations(ann, categories=categories)
+    if isinstance(reference, Annotations):
+        expert = reference
+    else:
+        if isinstance(reference, Mapping):
+            reference = pd.Series(reference)
+        if not isinstance(reference, pd.Series):
+            raise InvalidParameterError(
+                "reference must be an Annotations, a mapping item → label, or a pandas Series "
+                f"indexed by item; got {type(reference).__name__}")
+        frame = pd.DataFrame({"item": reference.index, "rater": "reference",
+                              "value": reference.to_numpy()})
+        expert = Annotations.from_long(frame, categories=categories)
+    per_item = expert.annotations_per_item_array
+    if (per_item > 1).any():
+        raise InvalidParameterError(
+            f"the reference must give one label per item; {int((per_item > 1).sum())} items "
+            "have more")
+    estimate = CrossKappa(coders, expert, level).estimate()
+    return Estimate(**{**estimate.to_dict(), "coefficient": "reference agreement"})
