@@ -18,6 +18,13 @@ from .coefficients.multirater import (
 )
 from .coefficients.pairwise import bennett_s, cohen_kappa, light_kappa, scott_pi
 from .coefficients.cross import cross_kappa, normalized_cross_kappa, reference_agreement
+from .coefficients.sparse import (
+    item_agreement,
+    item_agreement_variance,
+    spa,
+    spa_kappa,
+    spa_weights,
+)
 from .estimate import Estimate
 from .report import agreement_report
 from . import datasets, distances, errors, simulate
@@ -38,6 +45,8 @@ __all__ = [
     "errors",
     "fleiss_kappa",
     "gwet_ac",
+    "item_agreement",
+    "item_agreement_variance",
     "janson_olsson_iota",
     "krippendorff_alpha",
     "light_kappa",
@@ -46,4 +55,7 @@ __all__ = [
     "reference_agreement",
     "scott_pi",
     "simulate",
+    "spa",
+    "spa_kappa",
+    "spa_weights",
 ]

@@ -1,0 +1,252 @@
+r"""Sparse Probability of Agreement (SPA; Nørregaard & Derczynski 2022).
+
+The agreement of an item with n_i ≥ 2 annotations is the share of its pairs of annotations
+that agree — the edges of the "agreement graph" over all possible edges:
+
+.. math::  P_i = \frac{\sum_c n_{ic}(n_{ic} - 1)}{n_i (n_i - 1)},
+
+and SPA is a weighted mean over items, :math:`\mathrm{SPA} = \sum_i k_i P_i / \sum_i k_i`.
+Whatever the weights, SPA is unbiased for the population probability of agreement P as long
+as the weights — in practice the number of annotations — are independent of the items'
+agreement (n_i ⟂ P_i: labels missing at random). The weights only change the variance.
+
+Variance of one item's agreement. For n annotations drawn independently from a class
+distribution p, with a = Σ p_c² and b = Σ p_c³ (the paper gives O(n²C²) sums; this closed form
+is O(C), exact — derived by expanding P = Σ_{r≠s} 1[x_r = x_s]/(n(n−1)) into pairs of pairs:
+pairs sharing both, one or no annotation):
+
+.. math::  \operatorname{Var}[P] = \frac{2a + 6a^2 - 8b + 4n(b - a^2)}{n(n-1)} .
+
+For uniform p over C classes, b = a² = 1/C², so Var[P] = 2(C−1)/(C² n(n−1)): the
+inverse-variance weights are *exactly* the edges weights n(n−1)/2 up to a constant, for every
+C — the two observations the paper made numerically (its Fig. 4) and left unproven. In general
+the weight is ∝ n(n−1)/(A + nB), A = 2a + 6a² − 8b, B = 4(b − a²) ≥ 0: edges when B = 0,
+close to annotations / annotations_m1 when B dominates (the paper's Fig. 5).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..annotations import Annotations, as_annotations
+from ..errors import EmptyDataError, InvalidParameterError
+from ..estimate import Estimate
+from .base import Components, ItemSumCoefficient, safe_divide
+
+__all__ = ["SCHEMES", "item_agreement", "item_agreement_variance", "spa", "spa_kappa",
+           "spa_weights", "SparseAgreement"]
+
+SCHEMES = ("flat", "annotations", "annotations_m1", "edges", "inv_var", "inv_var_class")
+
+
+def item_agreement_variance(n: Any, class_distribution: Any) -> np.ndarray:
+    r"""Var[P_i] for an item with n annotations drawn i.i.d. from ``class_distribution``.
+
+    .. math::  \operatorname{Var}[P] = \frac{2a + 6a^2 - 8b + 4n(b - a^2)}{n(n-1)},
+               \quad a = \sum_c p_c^2, \; b = \sum_c p_c^3;
+
+    ``inf`` for n < 2 (no pair: the item carries no information). ``n`` may be an array.
+
+    >>> float(item_agreement_variance(2, [0.5, 0.5]))  # one pair: Bernoulli(½)
+    0.25
+    """
+    p = _distribution(class_distribution)
+    a, b = float((p ** 2).sum()), float((p ** 3).sum())
+    n = np.asarray(n, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        variance = (2 * a + 6 * a * a - 8 * b + 4 * n * (b - a * a)) / (n * (n - 1))
+    return np.where(n >= 2, variance, np.inf)
+
+
+def spa_weights(n_annotations: Any, scheme: str = "flat", *, n_classes: int | None = None,
+                class_distribution: Any = None) -> np.ndarray:
+    r"""SPA's item weights k_i for items with ``n_annotations`` annotations.
+
+    ``flat``: 1; ``annotations``: n; ``annotations_m1``: n − 1; ``edges``: n(n−1)/2;
+    ``inv_var``: 1/Var[P] for a uniform class distribution over ``n_classes`` (∝ edges);
+    ``inv_var_class``: 1/Var[P] for ``class_distribution``. Items with fewer than two
+    annotations get weight 0 under every scheme. The weights are not normalised.
+    """
+    n = np.asarray(n_annotations, dtype=float)
+    pairable = n >= 2
+    if scheme == "flat":
+        k = np.ones_like(n)
+    elif scheme == "annotations":
+        k = n.copy()
+    elif scheme == "annotations_m1":
+        k = n - 1
+    elif scheme == "edges":
+        k = n * (n - 1) / 2
+    elif scheme in ("inv_var", "inv_var_class"):
+        if scheme == "inv_var":
+            if n_classes is None or int(n_classes) < 2:
+                raise InvalidParameterError("inv_var weights need n_classes ≥ 2")
+            p = np.full(int(n_classes), 1.0 / int(n_classes))
+        else:
+            if class_distribution is None:
+                raise InvalidParameterError("inv_var_class weights need a class_distribution")
+            p = class_distribution
+        variance = item_agreement_variance(np.where(pairable, n, 2.0), p)
+        with np.errstate(divide="ignore"):
+            k = np.where(variance > 0, 1.0 / variance, np.inf)
+        if np.isinf(k[pairable]).any():
+            raise InvalidParameterError(
+                "the class distribution puts all mass on one class: every item agrees surely "
+                "and inverse-variance weights are infinite")
+    else:
+        raise InvalidParameterError(f"unknown SPA weighting {scheme!r}; choose one of "
+                                    f"{', '.join(SCHEMES)}, or pass an array of weights")
+    return np.where(pairable, k, 0.0)
+
+
+def item_agreement(data: Any, *, categories: Sequence[Any] | None = None) -> pd.Series:
+    r"""P_i = Σ_c n_ic(n_ic − 1)/(n_i(n_i − 1)) for every item with two or more annotations,
+    indexed by item label."""
+    ann = as_annotations(data, categories=categories)
+    counts = ann.count_matrix.astype(float)
+    m = ann.annotations_per_item_array.astype(float)
+    pairable = m >= 2
+    agree = (counts * (counts - 1)).sum(axis=1)
+    values = agree[pairable] / (m[pairable] * (m[pairable] - 1))
+    return pd.Series(values, index=ann.items[pairable], name="item_agreement")
+
+
+class SparseAgreement(ItemSumCoefficient):
+    """SPA on the item-sum spine: item statistics [k_i P_i, k_i, k_i² P_i², k_i², k_i² P_i]
+    (the last three for the item-level standard error), plus the pooled category counts of
+    pairable items [n_i] for the chance agreement of :func:`spa_kappa`."""
+
+    name = "SPA"
+
+    def __init__(self, ann: Annotations, weights: Any = "flat", class_distribution: Any = None,
+                 chance_corrected: bool = False):
+        self.ann = ann
+        m = ann.annotations_per_item_array.astype(float)
+        self.pairable = m >= 2
+        if not self.pairable.any():
+            raise EmptyDataError(
+                "SPA needs at least one item with two or more annotations; every item has "
+                "fewer")
+        counts = ann.count_matrix.astype(float)
+        self.counts = np.where(self.pairable[:, None], counts, 0.0)
+        pooled = self.counts.sum(axis=0)
+        self.class_distribution = (pooled / pooled.sum() if class_distribution is None
+                                   else _distribution(class_distribution, ann.n_categories))
+        self.scheme = weights if isinstance(weights, str) else "custom"
+        if isinstance(weights, str):
+            self.k = spa_weights(m, weights, n_classes=ann.n_categories,
+                                 class_distribution=self.class_distribution)
+        else:
+            self.k = _custom_weights(weights, ann.n_items, self.pairable)
+        agree = (counts * (counts - 1)).sum(axis=1)
+        self.p = np.where(self.pairable, agree / np.where(self.pairable, m * (m - 1), 1.0), 0.0)
+        self.chance_corrected = chance_corrected
+        if chance_corrected:
+            self.name = "SPA kappa"
+        self.level = "nominal"
+
+    def item_stats(self) -> np.ndarray:
+        k, p = self.k, self.p
+        return np.column_stack([k * p, k, k * k * p * p, k * k, k * k * p, self.counts])
+
+    def combine(self, totals: np.ndarray) -> Components:
+        t = np.asarray(totals, dtype=float)
+        kp, k, k2p2, k2, k2p = (t[..., j] for j in range(5))
+        pooled = t[..., 5:]
+        value = safe_divide(kp, k)
+        share = safe_divide(pooled, pooled.sum(axis=-1, keepdims=True))
+        p_e = (share * share).sum(axis=-1)
+        # Σ k_i²(P_i − SPA)² / (Σ k_i)², the spread of a weighted mean of independent items
+        spread = safe_divide(k2p2 - 2 * value * k2p + value * value * k2, k * k)
+        if self.chance_corrected:
+            kappa = safe_divide(value - p_e, 1 - p_e)
+            return {"value": kappa, "observed": value, "expected": p_e, "variance": spread}
+        return {"value": value, "observed": value, "expected": p_e, "variance": spread}
+
+    def undefined_reason(self, parts: Components) -> str | None:
+        if self.chance_corrected and float(np.asarray(parts["expected"]).reshape(-1)[0]) >= 1:
+            return "every annotation falls in one category (chance agreement is 1)"
+        return None
+
+    def counts_used(self) -> dict[str, Any]:
+        used = self.pairable & (self.k > 0)
+        m = self.ann.annotations_per_item_array
+        return {"n_items": int(used.sum()), "n_annotations": int(m[used].sum())}
+
+    def details(self) -> dict[str, Any]:
+        return {"weights": self.scheme,
+                "n_items_dropped": int(self.ann.n_items - (self.pairable & (self.k > 0)).sum()),
+                "class_distribution": tuple(float(v) for v in self.class_distribution)}
+
+    def estimate(self) -> Estimate:
+        est = super().estimate()
+        parts = self.combine(self.totals())
+        n_used = est.n_items
+        # n/(n−1): the usual small-sample correction of a variance of a mean
+        variance = float(np.asarray(parts["variance"]).reshape(-1)[0])
+        variance *= n_used / (n_used - 1) if n_used > 1 else np.nan
+        if self.chance_corrected:  # delta method through the ratio's numerator only
+            variance /= (1 - est.expected) ** 2
+        return Estimate(**{**est.to_dict(), "se": float(np.sqrt(variance))})
+
+
+def spa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
+        categories: Sequence[Any] | None = None) -> Estimate:
+    r"""Sparse Probability of Agreement: SPA = Σ_i k_i P_i / Σ_i k_i over items with ≥ 2
+    annotations (Nørregaard & Derczynski 2022, eqs 7–8).
+
+    ``weights``: ``"flat"``, ``"annotations"``, ``"annotations_m1"``, ``"edges"``,
+    ``"inv_var"``, ``"inv_var_class"`` (see :func:`spa_weights`; the class distribution is
+    estimated from the pooled labels of pairable items unless ``class_distribution`` is
+    given) or an array of non-negative weights, one per item. The estimate carries the number
+    of items used and dropped (fewer than two annotations) and a standard error from the
+    item-level spread, √(n/(n−1) · Σ k_i²(P_i − SPA)²)/Σ k_i, treating items as independent
+    and the weights as fixed.
+
+    With ``weights="annotations"`` SPA equals 1 − D_o of Krippendorff's nominal α on the same
+    data: both weigh items by their number of annotations. With the same number of annotations
+    on every item all schemes coincide with the joint probability of agreement.
+
+    Reference: Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement.
+    arXiv:2208.06161.
+    """
+    ann = as_annotations(data, categories=categories)
+    return SparseAgreement(ann, weights, class_distribution).estimate()
+
+
+def spa_kappa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
+              categories: Sequence[Any] | None = None) -> Estimate:
+    r"""Chance-corrected SPA, (SPA − P_e)/(1 − P_e), P_e = Σ_c p_c² of the pooled labels of
+    pairable items.
+
+    A ratio of two estimates that share the data: biased in small samples (Jensen's
+    inequality, and SPA and P_e are dependent), with bias of order 1/n (the paper's §chance
+    correction; ``experiments/spa_bias.py`` measures it). The standard error treats P_e as
+    fixed.
+    """
+    ann = as_annotations(data, categories=categories)
+    return SparseAgreement(ann, weights, class_distribution, chance_corrected=True).estimate()
+
+
+def _distribution(p: Any, n_categories: int | None = None) -> np.ndarray:
+    p = np.asarray(p, dtype=float).ravel()
+    if p.size == 0 or not np.isfinite(p).all() or (p < 0).any() or abs(p.sum() - 1) > 1e-9:
+        raise InvalidParameterError(
+            f"a class distribution must be non-negative and sum to 1, got {p.tolist()}")
+    if n_categories is not None and p.size != n_categories:
+        raise InvalidParameterError(
+            f"the class distribution has {p.size} entries for {n_categories} categories")
+    return p
+
+
+def _custom_weights(weights: Any, n_items: int, pairable: np.ndarray) -> np.ndarray:
+    k = np.asarray(weights, dtype=float).ravel()
+    if k.size != n_items:
+        raise InvalidParameterError(
+            f"custom SPA weights need one entry per item ({n_items}), got {k.size}")
+    if not np.isfinite(k).all() or (k < 0).any():
+        raise InvalidParameterError("custom SPA weights must be finite and non-negative")
+    return np.where(pairable, k, 0.0)
