@@ -2,7 +2,7 @@ PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test bench experiments clean
+.PHONY: demo test bench experiments repro clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,14 @@ bench: $(BIN)/python
 # simulation studies: each script writes a CSV and a PNG to results/experiments/
 experiments: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[experiments]"
-	cd experiments && for script in estimator_bias.py kappa_paradox.py; do \
-		../$(BIN)/python $$script || exit 1; done
+	cd experiments && for script in [!_]*.py; do \
+		echo "== $$script"; ../$(BIN)/python $$script || exit 1; done
+
+# the papers' figures and tables, reproduced on simulated stand-ins: results/paper_repro/
+repro: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[experiments]"
+	cd paper_repro && for script in [!_]*.py; do \
+		echo "== $$script"; ../$(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info
