@@ -44,12 +44,17 @@ class _Aligned:
     """X and Y restricted to their common items, on one shared category scale."""
 
     def __init__(self, x: Annotations, y: Annotations):
-        common = x.items.intersection(y.items, sort=False)
+        # items annotated on both sides (an item listed on a side without an annotation there,
+        # e.g. an empty row of a wide table, is not common)
+        annotated_x = x.items[x.annotations_per_item_array > 0]
+        annotated_y = y.items[y.annotations_per_item_array > 0]
+        common = annotated_x.intersection(annotated_y, sort=False)
         if len(common) == 0:
             raise EmptyDataError(
-                "the two replications have no item in common: cross-replication agreement "
-                f"needs the same items on both sides (X has {x.n_items} items, e.g. "
-                f"{list(x.items[:3])}; Y has {y.n_items}, e.g. {list(y.items[:3])})"
+                "the two replications have no annotated item in common: cross-replication "
+                f"agreement needs the same items on both sides (X annotates {annotated_x.size} "
+                f"items, e.g. {list(annotated_x[:3])}; Y annotates {annotated_y.size}, e.g. "
+                f"{list(annotated_y[:3])})"
             )
         self.items = common
         self.x_rows = x.items.get_indexer(common)
