@@ -18,6 +18,13 @@ from .coefficients.multirater import (
 )
 from .coefficients.pairwise import bennett_s, cohen_kappa, light_kappa, scott_pi
 from .coefficients.cross import cross_kappa, normalized_cross_kappa, reference_agreement
+from .coefficients.disattenuation import (
+    DisattenuatedCorrelation,
+    SplitHalfReliability,
+    disattenuated_correlation,
+    spearman_brown,
+    split_half_reliability,
+)
 from .coefficients.sparse import (
     item_agreement,
     item_agreement_variance,
@@ -26,13 +33,15 @@ from .coefficients.sparse import (
     spa_weights,
 )
 from .estimate import Estimate
-from .report import agreement_report
-from . import datasets, distances, errors, simulate
+from .report import agreement_report, xrr_report
+from . import datasets, distances, errors, plots, simulate, uncertainty
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Annotations",
+    "DisattenuatedCorrelation",
+    "SplitHalfReliability",
     "Estimate",
     "agreement_report",
     "bennett_s",
@@ -41,6 +50,7 @@ __all__ = [
     "conger_kappa",
     "cross_kappa",
     "datasets",
+    "disattenuated_correlation",
     "distances",
     "errors",
     "fleiss_kappa",
@@ -52,10 +62,15 @@ __all__ = [
     "light_kappa",
     "normalized_cross_kappa",
     "percent_agreement",
+    "plots",
     "reference_agreement",
     "scott_pi",
     "simulate",
+    "spearman_brown",
+    "split_half_reliability",
     "spa",
     "spa_kappa",
     "spa_weights",
+    "uncertainty",
+    "xrr_report",
 ]

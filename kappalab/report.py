@@ -63,3 +63,122 @@ def agreement_report(data: Any, level: Any = "nominal", *,
             "n_raters": np.nan if est.n_raters is None else est.n_raters, "note": note,
         })
     return pd.DataFrame.from_records(records, columns=_COLUMNS)
+
+
+# ---------------------------------------------------------------------- cross-replication
+__all__ += ["xrr_report"]
+
+_XRR_COLUMNS = ["quantity", "value", "level", "n_items", "n_annotations", "description",
+                "note"]
+
+
+def xrr_report(x: Any, y: Any, level: Any = "nominal", *, n_splits: int = 100,
+               seed: Any = None, categories: Sequence[Any] | None = None) -> pd.DataFrame:
+    r"""The cross-replication triangulation of Wong, Paritosh & Aroyo (2021), one row per
+    quantity.
+
+    Rows (column ``quantity``):
+
+    * ``IRR_X``, ``IRR_Y``: Krippendorff's α of each replication with the distance ``level``,
+      on the items the two replications share (as :func:`~kappalab.normalized_cross_kappa`
+      computes them);
+    * ``kappa_x``: κx (eqs 6–11), :func:`~kappalab.cross_kappa`;
+    * ``normalized_kappa_x``: κx/√(IRR_X·IRR_Y) (eq 13);
+    * ``rho_xy``: Spearman's disattenuated correlation of the item mean scores with split-half
+      reliabilities (eq 12), then ``r_xy`` (the observed correlation) and
+      ``reliability_x``/``reliability_y`` (the split-half reliabilities of the mean scores);
+      NaN with a note when the values are not numbers or a side has no item with two
+      annotations;
+    * ``items_x``, ``items_y``, ``items_common`` (annotated on both sides),
+      ``items_dropped_x``, ``items_dropped_y``: item counts, in ``value``.
+
+    The paper's reading: κx is capped by the larger IRR (eq 14: κx ≈ ρ_xy·√(IRR_X·IRR_Y)), and
+    normalized κx behaves like ρ_xy (their Pearson correlation is 0.99 on IRep, §4.5).
+    Warnings of undefined quantities become the ``note`` column, as in
+    :func:`agreement_report`. ``n_splits`` and ``seed`` go to the split-half reliabilities.
+    """
+    from .coefficients import cross, disattenuation
+    from .errors import EmptyDataError, NonNumericError
+
+    ax = as_annotations(x, categories=categories)
+    ay = as_annotations(y, categories=categories)
+    records: list[dict[str, Any]] = []
+
+    def run(function, *args, **kwargs):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UndefinedCoefficientWarning)
+            result = function(*args, **kwargs)
+        note = "; ".join(str(w.message) for w in caught
+                         if issubclass(w.category, UndefinedCoefficientWarning))
+        return result, note
+
+    def add(quantity, value, level_name, n_items, n_annotations, description, note=""):
+        records.append({"quantity": quantity, "value": float(value), "level": level_name,
+                        "n_items": n_items, "n_annotations": n_annotations,
+                        "description": description, "note": note})
+
+    kx, kx_note = run(cross.cross_kappa, ax, ay, level)  # EmptyDataError: no common item
+    common = cross._Aligned(ax, ay).items
+    irr = {}
+    for side, ann in (("X", ax), ("Y", ay)):
+        est, note = run(multirater.krippendorff_alpha, ann.subset_items(common), level)
+        irr[side] = est
+        add(f"IRR_{side}", est.value, est.level, est.n_items, est.n_annotations,
+            f"Krippendorff's alpha of replication {side} on the common items", note)
+    add("kappa_x", kx.value, kx.level, kx.n_items, kx.n_annotations,
+        "cross-replication reliability kappa_x (eqs 6-11)", kx_note)
+    nkx, note = run(cross.normalized_cross_kappa, ax, ay, level,
+                    irr=(irr["X"].value, irr["Y"].value))
+    add("normalized_kappa_x", nkx.value, nkx.level, nkx.n_items, nkx.n_annotations,
+        "kappa_x / sqrt(IRR_X * IRR_Y) (eq 13)", note)
+
+    rho_rows = [("rho_xy", "Spearman-corrected correlation of item mean scores (eq 12)"),
+                ("r_xy", "Pearson correlation of item mean scores"),
+                ("reliability_x", "split-half reliability of X's mean scores (Spearman-Brown)"),
+                ("reliability_y", "split-half reliability of Y's mean scores (Spearman-Brown)")]
+    try:
+        dc, note = run(disattenuation.disattenuated_correlation, ax, ay, "split_half",
+                       n_splits=n_splits, seed=seed)
+    except NonNumericError as error:
+        for quantity, description in rho_rows:
+            add(quantity, np.nan, "interval", np.nan, np.nan, description,
+                f"{quantity} is undefined: {error}")
+    except EmptyDataError as error:  # a side has no item with two annotations to split
+        given, r_note = run(disattenuation.disattenuated_correlation, ax, ay, (1.0, 1.0))
+        n_ann = given.details["n_annotations_x"] + given.details["n_annotations_y"]
+        (rho_name, rho_text), (r_name, r_text) = rho_rows[:2]
+        add(rho_name, np.nan, "interval", given.n_items, n_ann, rho_text,
+            f"rho_xy is undefined: {error}")
+        add(r_name, given.r, "interval", given.n_items, n_ann, r_text, r_note)
+        rng = np.random.default_rng(seed)
+        for (quantity, description), ann in zip(rho_rows[2:], (ax, ay)):
+            try:
+                half, note = run(disattenuation.split_half_reliability,
+                                 ann.subset_items(common), n_splits, rng)
+            except EmptyDataError as side_error:
+                add(quantity, np.nan, "interval", np.nan, np.nan, description,
+                    f"{quantity} is undefined: {side_error}")
+            else:
+                add(quantity, half.value, "interval", half.n_items, half.n_annotations,
+                    description, note)
+    else:
+        n_ann = dc.details["n_annotations_x"] + dc.details["n_annotations_y"]
+        halves = (dc.details["split_half_x"], dc.details["split_half_y"])
+        values = (dc.rho, dc.r, dc.reliability_x, dc.reliability_y)
+        items = (dc.n_items, dc.n_items, halves[0].n_items, halves[1].n_items)
+        annotations = (n_ann, n_ann, halves[0].n_annotations, halves[1].n_annotations)
+        for (quantity, description), value, n_i, n_a in zip(rho_rows, values, items,
+                                                             annotations):
+            # the warnings are about ρ; a component carries them only when it is undefined
+            row_note = note if quantity == "rho_xy" or not np.isfinite(value) else ""
+            add(quantity, value, "interval", n_i, n_a, description, row_note)
+
+    d = kx.details
+    for quantity, value, description in (
+            ("items_x", d["n_items_x"], "items in replication X"),
+            ("items_y", d["n_items_y"], "items in replication Y"),
+            ("items_common", kx.n_items, "items annotated in both replications"),
+            ("items_dropped_x", d["n_items_dropped_x"], "items of X not annotated in Y"),
+            ("items_dropped_y", d["n_items_dropped_y"], "items of Y not annotated in X")):
+        add(quantity, value, "", np.nan, np.nan, description)
+    return pd.DataFrame.from_records(records, columns=_XRR_COLUMNS)

@@ -1,0 +1,109 @@
+"""Figures. matplotlib is imported inside each function, and figures are made without pyplot
+(``matplotlib.figure.Figure``) unless an ``ax`` is given, so nothing here needs a display or
+changes the backend: save with ``ax.figure.savefig(path)``."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import InvalidParameterError
+
+__all__ = ["xrr"]
+
+#: the bars of :func:`xrr`: (report quantity, label, colour)
+_XRR_BARS = (
+    ("IRR_X", "IRR$_X$", "#7f9fbf"),
+    ("IRR_Y", "IRR$_Y$", "#4f6f9f"),
+    ("kappa_x", r"$\kappa_x$", "#d9822b"),
+    ("normalized_kappa_x", r"normalized $\kappa_x$", "#3a9b5c"),
+    ("rho_xy", r"$\rho_{xy}$ (eq 12)", "#7a5195"),
+)
+
+
+def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = None,
+        n_splits: int = 100, seed: Any = None, categories: Sequence[Any] | None = None,
+        title: str | None = None):
+    r"""Draw the cross-replication triangulation of Wong, Paritosh & Aroyo (2021).
+
+    ``report_or_x`` is a table from :func:`kappalab.report.xrr_report`, or replication X (then
+    ``y`` is replication Y and the report is computed with ``level``, ``n_splits``, ``seed``,
+    ``categories``). Bars show IRR_X, IRR_Y, κx, normalized κx and Spearman's ρ_xy with their
+    values (``n/a`` where undefined), with the paper's reading drawn on them:
+
+    * a dashed line at max(IRR_X, IRR_Y), the ceiling of κx (eq 14, §3.4);
+    * a diamond on the κx bar at ρ_xy·√(IRR_X·IRR_Y), what eq 14 predicts κx to be;
+    * a dotted line at ρ_xy across the normalized κx bar: normalized κx ≈ ρ_xy (§4.5, Fig. 7).
+
+    Returns the matplotlib ``Axes`` (a new figure's when ``ax`` is None).
+    """
+    from .report import xrr_report
+
+    if isinstance(report_or_x, pd.DataFrame) and {"quantity", "value"} <= set(
+            report_or_x.columns):
+        if y is not None:
+            raise InvalidParameterError("give a report, or the two replications x and y")
+        report = report_or_x
+    else:
+        if y is None:
+            raise InvalidParameterError(
+                "xrr needs a table from xrr_report, or the two replications x and y")
+        report = xrr_report(report_or_x, y, level, n_splits=n_splits, seed=seed,
+                            categories=categories)
+    values = report.set_index("quantity")["value"]
+    missing = [q for q, _, _ in _XRR_BARS if q not in values.index]
+    if missing:
+        raise InvalidParameterError(f"the report has no row {missing[0]!r}: pass a table from "
+                                    "kappalab.report.xrr_report")
+    heights = np.array([float(values[q]) for q, _, _ in _XRR_BARS])
+
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        ax = Figure(figsize=(6.4, 4.2), layout="constrained").add_subplot()
+    positions = np.arange(len(_XRR_BARS))
+    finite = np.isfinite(heights)
+    ax.bar(positions, np.where(finite, heights, 0.0), width=0.62,
+           color=[c for _, _, c in _XRR_BARS], edgecolor="black", linewidth=0.6)
+    irr_x, irr_y, kx, nkx, rho = heights
+    predicted = rho * np.sqrt(irr_x * irr_y) if irr_x > 0 and irr_y > 0 else np.nan
+    for k, (pos, h) in enumerate(zip(positions, heights)):
+        text = f"{h:.3f}" if np.isfinite(h) else "n/a"
+        top = h if np.isfinite(h) else 0.0
+        if k == 2 and np.isfinite(predicted):  # keep the label clear of the eq 14 marker
+            top = max(top, predicted)
+        ax.annotate(text, (pos, top), xytext=(0, 5 if top >= 0 else -14),
+                    textcoords="offset points", ha="center", fontsize=9, zorder=5,
+                    bbox=dict(facecolor="white", edgecolor="none", pad=0.6, alpha=0.85))
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    if np.isfinite(irr_x) or np.isfinite(irr_y):
+        cap = np.nanmax([irr_x, irr_y])
+        ax.axhline(cap, color="#555555", linestyle="--", linewidth=1.0,
+                   label=r"max IRR: ceiling of $\kappa_x$ (eq 14)")
+    if np.isfinite(predicted):
+        ax.plot([positions[2]], [predicted], marker="D", color="black",
+                linestyle="none", markersize=6,
+                label=r"$\rho_{xy}\sqrt{\mathrm{IRR}_X\mathrm{IRR}_Y}$ (eq 14)")
+    if np.isfinite(rho):
+        ax.hlines(rho, positions[3] - 0.45, positions[4] + 0.45, colors="#7a5195",
+                  linestyles=":", linewidth=1.5, label=r"normalized $\kappa_x \approx \rho_{xy}$")
+
+    ax.set_xticks(positions, [label for _, label, _ in _XRR_BARS])
+    shown = heights[finite]
+    low = min(0.0, float(shown.min()) - 0.1) if shown.size else 0.0
+    high = max(1.05, float(shown.max()) + 0.1) if shown.size else 1.05
+    ax.set_ylim(low, high)
+    ax.set_ylabel("coefficient")
+    counts = {q: values.get(q, np.nan) for q in ("items_common", "items_dropped_x",
+                                                   "items_dropped_y")}
+    if all(np.isfinite(v) for v in counts.values()):
+        ax.set_xlabel(f"{int(counts['items_common'])} items in common "
+                      f"({int(counts['items_dropped_x'])} dropped from X, "
+                      f"{int(counts['items_dropped_y'])} from Y)")
+    ax.set_title(title if title is not None else
+                 "Cross-replication reliability (Wong, Paritosh & Aroyo 2021)", fontsize=10)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8, loc="upper left", frameon=False)
+    return ax
