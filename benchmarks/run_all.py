@@ -24,6 +24,8 @@ HERE = Path(__file__).resolve().parent
 BENCHMARKS = [
     ("bench_alpha_nominal.py", [], ["--items", "20000", "--repeat", "3"]),
     ("bench_alpha_interval.py", [], ["--items", "20000", "--repeat", "3"]),
+    ("bench_cross_kappa.py", [], ["--sizes", "200,500", "--annotations", "100000",
+                                  "--repeat", "3"]),
 ]
 
 

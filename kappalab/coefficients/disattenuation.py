@@ -312,8 +312,11 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
     :func:`~kappalab.cross_kappa`; ``details`` counts the items dropped from each side).
     ``reliability`` gives rel_x and rel_y, the reliabilities of each side's *mean* scores:
 
-    * ``"split_half"`` (default): :func:`split_half_reliability` of each side on those items
-      (``n_splits`` random splits, ``seed``), Spearman–Brown stepped up, 2r_h/(1 + r_h);
+    * ``"split_half"`` (default): :func:`split_half_reliability` of each side (``n_splits``
+      random splits, ``seed``), Spearman–Brown stepped up, 2r_h/(1 + r_h); r and both
+      reliabilities then use the items with two or more annotations on both sides, the means
+      whose reliability a split can measure (mixing in single-annotation means would make r
+      less reliable than the correction assumes and bias ρ down);
     * ``"spearman_brown"``: Krippendorff's interval α of each side on those items as the
       reliability of one annotation, stepped up to the side's mean number of annotations per
       item m̄: m̄α/(1 + (m̄ − 1)α);
@@ -343,11 +346,15 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
     aligned = _Aligned(ax, ay)  # EmptyDataError when no item label is shared
     mx, mean_x = _item_means(ax, aligned.x_rows, purpose)
     my, mean_y = _item_means(ay, aligned.y_rows, purpose)
-    both = (mx > 0) & (my > 0)
+    # a split-half reliability describes means of ≥ 2 annotations: r uses the same items, so
+    # that the correction divides by the reliability of the means it correlates
+    minimum = 2 if isinstance(reliability, str) and reliability == "split_half" else 1
+    both = (mx >= minimum) & (my >= minimum)
     n_both = int(both.sum())
     if n_both == 0:
-        raise EmptyDataError("no item has annotations in both replications: the correlation "
-                             "of mean scores needs items annotated on both sides")
+        raise EmptyDataError(f"no item has {minimum} or more annotations in both replications: "
+                             "the correlation of mean scores needs items annotated on both "
+                             "sides")
     labels = aligned.items[both]
     details: dict[str, Any] = {
         "n_items_x": ax.n_items, "n_items_y": ay.n_items,
