@@ -8,8 +8,9 @@ prevalence 0.6/0.3/0.1, population κ = α = 0.5), over a grid of the number of 
 
 * Krippendorff's α, Fleiss' κ and Conger's κ (Cohen's κ when two raters annotate every item)
   against the population κ = α (``truth.alpha``);
-* percent agreement against the population P_o of items with two or more annotations
-  (``truth.p_o_pairable``).
+* percent agreement and SPA with flat weights (the same estimator: the mean item agreement
+  over items with two or more annotations) against the population P_o of those items
+  (``truth.p_o_pairable``; ``experiments/spa_bias.py`` covers SPA's other weightings).
 
 The table also carries each estimator's large-sample limit under the design
 (``truth.details["estimator_limits"]``): under MNAR Krippendorff's α converges to the
@@ -39,9 +40,11 @@ ESTIMATORS = {
     "fleiss_kappa": (kl.fleiss_kappa, "alpha"),
     "conger_kappa": (kl.conger_kappa, "alpha"),
     "percent_agreement": (kl.percent_agreement, "p_o_pairable"),
+    "spa_flat": (lambda ann: kl.spa(ann, "flat"), "p_o_pairable"),
 }
 LIMIT_KEYS = {"krippendorff_alpha": "alpha_nominal", "fleiss_kappa": "fleiss_kappa",
-              "conger_kappa": "conger_kappa", "percent_agreement": "percent_agreement"}
+              "conger_kappa": "conger_kappa", "percent_agreement": "percent_agreement",
+              "spa_flat": "percent_agreement"}
 
 
 def run(args) -> pd.DataFrame:

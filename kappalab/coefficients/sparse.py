@@ -136,11 +136,20 @@ class SparseAgreement(ItemSumCoefficient):
         self.class_distribution = (pooled / pooled.sum() if class_distribution is None
                                    else _distribution(class_distribution, ann.n_categories))
         self.scheme = weights if isinstance(weights, str) else "custom"
+        self.fallback = None
+        if isinstance(weights, str) and weights in ("inv_var", "inv_var_class") and (
+                ann.n_categories < 2 or self.class_distribution.max() >= 1.0):
+            # one class: every item agrees surely (P_i = 1), its variance is 0 and any weights
+            # give SPA = 1; inverse-variance weights are ∝ edges for every C, so use those
+            self.fallback = "edges"
+            weights = "edges"
         if isinstance(weights, str):
             self.k = spa_weights(m, weights, n_classes=ann.n_categories,
                                  class_distribution=self.class_distribution)
         else:
             self.k = _custom_weights(weights, ann.n_items, self.pairable)
+        # the chance agreement pools the labels of the items that carry weight
+        self.counts = np.where((self.k > 0)[:, None], counts, 0.0)
         agree = (counts * (counts - 1)).sum(axis=1)
         self.p = np.where(self.pairable, agree / np.where(self.pairable, m * (m - 1), 1.0), 0.0)
         self.chance_corrected = chance_corrected
@@ -167,6 +176,8 @@ class SparseAgreement(ItemSumCoefficient):
         return {"value": value, "observed": value, "expected": p_e, "variance": spread}
 
     def undefined_reason(self, parts: Components) -> str | None:
+        if not (self.k > 0).any():
+            return "every item with two or more annotations has weight 0"
         if self.chance_corrected and float(np.asarray(parts["expected"]).reshape(-1)[0]) >= 1:
             return "every annotation falls in one category (chance agreement is 1)"
         return None
@@ -177,7 +188,7 @@ class SparseAgreement(ItemSumCoefficient):
         return {"n_items": int(used.sum()), "n_annotations": int(m[used].sum())}
 
     def details(self) -> dict[str, Any]:
-        return {"weights": self.scheme,
+        return {"weights": self.scheme, "weights_used": self.fallback or self.scheme,
                 "n_items_dropped": int(self.ann.n_items - (self.pairable & (self.k > 0)).sum()),
                 "class_distribution": tuple(float(v) for v in self.class_distribution)}
 
