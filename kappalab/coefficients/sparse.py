@@ -20,8 +20,9 @@ pairs sharing both, one or no annotation):
 For uniform p over C classes, b = a² = 1/C², so Var[P] = 2(C−1)/(C² n(n−1)): the
 inverse-variance weights are *exactly* the edges weights n(n−1)/2 up to a constant, for every
 C — the two observations the paper made numerically (its Fig. 4) and left unproven. In general
-the weight is ∝ n(n−1)/(A + nB), A = 2a + 6a² − 8b, B = 4(b − a²) ≥ 0: edges when B = 0,
-close to annotations / annotations_m1 when B dominates (the paper's Fig. 5).
+the weight is ∝ n(n−1)/(A + nB), A = 2a + 6a² − 8b, B = 4(b − a²) ≥ 0: exactly edges when
+B = 0, exactly annotations_m1 when A = 0 and exactly annotations when A = −B (A can be
+negative, e.g. p = (0.9, 0.1)): the family of curves of the paper's Fig. 5.
 """
 
 from __future__ import annotations
