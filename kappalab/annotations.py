@@ -754,6 +754,9 @@ class _SmallIntegerTable(NamedTuple):
     wide_codes: Callable[[], np.ndarray]  # makes the items × raters codes (-1 = missing)
 
 
+_BLOCK_CELLS = 1 << 17  # cells per block of the counting pass (≈ 1 MiB of float64)
+
+
 def _count_small_integers(table: np.ndarray, lo: float, hi: float) -> _SmallIntegerTable | None:
     """Counts of a float items × raters table of whole numbers (NaN = missing), with one
     bincount and no sort; None for other values (then the caller sorts the values)."""
@@ -762,17 +765,23 @@ def _count_small_integers(table: np.ndarray, lo: float, hi: float) -> _SmallInte
         return None
     n_items, n_raters = table.shape
     missing = int(span) + 1  # NaN cells get this code: an extra column, dropped below
-    offsets = table - lo
-    np.fmin(offsets, missing, out=offsets)  # fmin returns the number where a cell is NaN
     dtype = np.int8 if missing < 2**7 else np.int16 if missing < 2**15 else np.int32
-    codes = offsets.astype(dtype)
-    if not (codes == offsets).all():  # not all whole numbers
-        return None
-    # category-major keys: each category's counts come out as one contiguous row
-    key = np.multiply(codes, n_items, dtype=np.intp)
-    key += np.arange(n_items, dtype=np.intp)[:, None]
-    counts = np.bincount(key.ravel(), minlength=n_items * (missing + 1))
-    counts = counts.reshape(missing + 1, n_items)
+    codes = np.empty(table.shape, dtype=dtype)
+    counts = np.empty((missing + 1, n_items), dtype=np.int64)  # category-major
+    # blocks of rows small enough for the temporaries to stay in cache; one bincount each
+    block = max(1, _BLOCK_CELLS // max(n_raters, 1))
+    for start in range(0, n_items, block):
+        rows = slice(start, min(start + block, n_items))
+        offsets = table[rows] - lo
+        np.fmin(offsets, missing, out=offsets)  # fmin returns the number where a cell is NaN
+        codes[rows] = offsets
+        if not (codes[rows] == offsets).all():  # not all whole numbers
+            return None
+        size = offsets.shape[0]
+        key = np.multiply(codes[rows], size, dtype=np.intp)
+        key += np.arange(size, dtype=np.intp)[:, None]
+        counts[:, rows] = np.bincount(key.ravel(), minlength=size * (missing + 1)).reshape(
+            missing + 1, size)
     per_item = n_raters - counts[missing]
     seen = counts[:missing].sum(axis=1) > 0
     # most raters show up in the first rows; scan the rest only for those that do not
