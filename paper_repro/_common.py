@@ -46,13 +46,15 @@ ANNOTATIONS_PER_ITEM = ((1, 5), (1, 5))
 
 
 def parse_args(description: str, argv: list[str] | None = None,
-               extra: Iterable[tuple[str, dict]] = ()) -> argparse.Namespace:
+               extra: Iterable[tuple[str, dict]] = (), *,
+               default_seed: int = 20210801) -> argparse.Namespace:
+    """--quick, --out, --seed and the script's ``extra`` options (every paper_repro script)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true",
                         help="a small run that finishes in seconds (used by the tests)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help=f"output folder (default {DEFAULT_OUT})")
-    parser.add_argument("--seed", type=int, default=20210801)
+    parser.add_argument("--seed", type=int, default=default_seed)
     for flag, options in extra:
         parser.add_argument(flag, **options)
     args = parser.parse_args(argv)

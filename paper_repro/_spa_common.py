@@ -58,6 +58,8 @@ import pandas as pd  # noqa: E402
 import kappalab as kl  # noqa: E402
 from kappalab import simulate  # noqa: E402
 
+from _common import parse_args as _shared_parse_args  # noqa: E402
+
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "results" / "paper_repro"
 
 PAPER = ("Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement. "
@@ -121,17 +123,8 @@ QUICK_MIN_ITEMS = 200
 # ============================================================================== arguments, io
 def parse_args(description: str, argv: list[str] | None = None,
                extra: Iterable[tuple[str, dict]] = ()) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--quick", action="store_true",
-                        help="a tiny run that finishes in seconds (used by the tests)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help=f"output folder (default {DEFAULT_OUT})")
-    parser.add_argument("--seed", type=int, default=20220812)
-    for flag, options in extra:
-        parser.add_argument(flag, **options)
-    args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    return args
+    """The shared paper_repro arguments, with the SPA scripts' seed."""
+    return _shared_parse_args(description, argv, extra, default_seed=20220812)
 
 
 def fmt(value: Any, digits: int = 4) -> str:
