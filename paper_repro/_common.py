@@ -83,11 +83,14 @@ def load_disattenuated_correlation() -> Callable | None:
 
 
 def fmt(value: Any, digits: int = 4) -> str:
+    """A table cell: fixed point, or scientific for very small or large numbers."""
     if value is None:
         return ""
     if isinstance(value, (float, np.floating)):
         if math.isnan(value):
             return "NaN"
+        if value != 0 and (abs(value) < 10 ** -(digits - 1) or abs(value) >= 1e6):
+            return f"{value:.{digits - 1}e}"
         return f"{value:.{digits}f}"
     return str(value)
 

@@ -58,7 +58,7 @@ import pandas as pd  # noqa: E402
 import kappalab as kl  # noqa: E402
 from kappalab import simulate  # noqa: E402
 
-from _common import parse_args as _shared_parse_args  # noqa: E402
+from _common import fmt, parse_args as _shared_parse_args  # noqa: E402, F401
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "results" / "paper_repro"
 
@@ -125,18 +125,6 @@ def parse_args(description: str, argv: list[str] | None = None,
                extra: Iterable[tuple[str, dict]] = ()) -> argparse.Namespace:
     """The shared paper_repro arguments, with the SPA scripts' seed."""
     return _shared_parse_args(description, argv, extra, default_seed=20220812)
-
-
-def fmt(value: Any, digits: int = 4) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, (float, np.floating)):
-        if math.isnan(value):
-            return "NaN"
-        if value != 0 and (abs(value) < 10 ** -(digits - 1) or abs(value) >= 1e6):
-            return f"{value:.{digits - 1}e}"
-        return f"{value:.{digits}f}"
-    return str(value)
 
 
 def markdown_table(frame: pd.DataFrame, digits: int = 4) -> str:
