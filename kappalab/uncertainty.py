@@ -30,7 +30,7 @@ from scipy.special import ndtr, ndtri
 
 from .errors import InvalidParameterError
 
-__all__ = ["Interval", "replicate_values", "resampling_interval", "METHODS"]
+__all__ = ["Interval", "replicate_values", "resampling_interval", "resampling_method", "METHODS"]
 
 METHODS = ("bootstrap", "bayesian-bootstrap", "jackknife")
 INTERVALS = ("percentile", "basic", "bca")
@@ -48,6 +48,18 @@ class Interval:
     interval: str
     n_resamples: int
     confidence: float
+
+
+def resampling_method(ci: str) -> str:
+    """The resampling method named by an estimator's ``ci=``; a clear error otherwise."""
+    if ci in METHODS:
+        return ci
+    if ci == "analytic":
+        raise InvalidParameterError(
+            "analytic standard errors are not available yet; use ci='bootstrap', "
+            "'bayesian-bootstrap' or 'jackknife'")
+    raise InvalidParameterError(
+        f"unknown ci {ci!r}; choose one of {', '.join(METHODS)}")
 
 
 def _rng(seed: Any) -> np.random.Generator:

@@ -94,3 +94,42 @@ def test_bad_options():
         replicate_values(core, "bootstrapp")
     with pytest.raises(InvalidParameterError, match="confidence"):
         resampling_interval(core, confidence=1.5)
+
+
+ESTIMATORS = [kl.krippendorff_alpha, kl.fleiss_kappa, kl.conger_kappa, kl.janson_olsson_iota,
+              kl.gwet_ac, kl.brennan_prediger, kl.percent_agreement, kl.light_kappa, kl.spa,
+              kl.spa_kappa]
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda f: f.__name__)
+def test_ci_keyword_gives_se_and_interval(estimator):
+    x = table(10, n_items=120)
+    plain = estimator(x)
+    est = estimator(x, ci="bootstrap", n_resamples=200, seed=5)
+    assert est.value == plain.value and plain.ci is None
+    assert est.se > 0 and est.ci[0] <= est.value <= est.ci[1]
+    again = estimator(x, ci="bootstrap", n_resamples=200, seed=5)
+    assert again.ci == est.ci  # same seed, same interval
+
+
+def test_jackknife_se_is_the_jackknife_formula_on_recomputed_values():
+    x = table(11, n_items=30)
+    n = x.shape[0]
+    leave_one_out = np.array([float(kl.fleiss_kappa(np.delete(x, i, axis=0))) for i in range(n)])
+    expected = np.sqrt((n - 1) / n * ((leave_one_out - leave_one_out.mean()) ** 2).sum())
+    assert kl.fleiss_kappa(x, ci="jackknife").se == pytest.approx(expected, rel=1e-10)
+
+
+def test_two_rater_and_cross_estimators_take_ci():
+    x = table(12, n_items=80, n_raters=2, missing=0.0)
+    assert kl.cohen_kappa(x, ci="jackknife").se > 0
+    y = table(13, n_items=80, n_raters=3)
+    est = kl.cross_kappa(x, y, ci="bayesian-bootstrap", n_resamples=100, seed=1)
+    assert est.ci[0] <= est.value <= est.ci[1]
+
+
+@pytest.mark.parametrize("ci, fragment", [("analytic", "not available yet"),
+                                          ("bootstrapp", "unknown ci")])
+def test_unknown_or_unavailable_ci(ci, fragment):
+    with pytest.raises(InvalidParameterError, match=fragment):
+        kl.fleiss_kappa(table(14), ci=ci)

@@ -61,13 +61,28 @@ class ItemSumCoefficient(ABC):
     def details(self) -> dict[str, Any]:
         return {}
 
-    def estimate(self) -> Estimate:
+    def estimate(self, ci: str | None = None, *, n_resamples: int = 2000,
+                 confidence: float = 0.95, seed: Any = None) -> Estimate:
+        """The coefficient on the data; with ``ci`` ("bootstrap", "bayesian-bootstrap",
+        "jackknife") also its standard error and interval by resampling items
+        (:mod:`kappalab.uncertainty`)."""
         parts = self.combine(self.totals())
         reason = self.undefined_reason(parts)
         if reason is not None:
             warn(f"{self.name} is undefined: {reason}; returning NaN",
                  UndefinedCoefficientWarning)
             parts = dict(parts, value=np.nan)
+        se, interval = None, None
+        if ci is not None and reason is None:
+            from ..uncertainty import resampling_method, resampling_interval
+
+            result = resampling_interval(self, resampling_method(ci), n_resamples=n_resamples,
+                                         confidence=confidence, seed=seed)
+            se, interval = result.se, (result.low, result.high)
+        elif ci is not None:
+            from ..uncertainty import resampling_method
+
+            resampling_method(ci)  # still reject an unknown name
         used = self.counts_used()
         return Estimate(
             coefficient=self.name,
@@ -77,6 +92,8 @@ class ItemSumCoefficient(ABC):
             observed_disagreement=_optional(parts.get("observed_disagreement")),
             expected_disagreement=_optional(parts.get("expected_disagreement")),
             level=self.level,
+            se=se,
+            ci=interval,
             details=self.details(),
             **used,
         )

@@ -216,7 +216,9 @@ def _cross_distance(a: _Aligned, distance: Any) -> Disagreement:
 
 
 def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
-                categories: Sequence[Any] | None = None) -> Estimate:
+                categories: Sequence[Any] | None = None, ci: str | None = None,
+                n_resamples: int = 2000, confidence: float = 0.95,
+                seed: Any = None) -> Estimate:
     r"""κx, the cross-replication reliability of Wong, Paritosh & Aroyo (2021), eqs 6–11.
 
     ``x`` and ``y`` are the two replications (Annotations, or anything
@@ -229,6 +231,8 @@ def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
 
     With one annotation per item on each side, nominal κx is Cohen's κ; interval κx on equally
     spaced categories is Cohen's quadratic-weighted κ. κx is symmetric in X and Y.
+    ``ci="bootstrap" | "bayesian-bootstrap" | "jackknife"`` adds a standard error and an
+    interval from resampling the common items, paired across the two sides.
 
     Reference: Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An
     Empirical Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065,
@@ -240,8 +244,10 @@ def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
     >>> round(float(kl.cross_kappa(x, y)), 4)  # d_o = (3·0 + 3·0 + 3·½)/9, d_e = 9/18
     0.6667
     """
-    return CrossKappa(as_annotations(x, categories=categories),
-                      as_annotations(y, categories=categories), level).estimate()
+    core = CrossKappa(as_annotations(x, categories=categories),
+                      as_annotations(y, categories=categories), level)
+    # resampling draws common items: both replications keep their pairing
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def normalized_cross_kappa(x: Any, y: Any, level: Any = "nominal", *,

@@ -317,7 +317,9 @@ def weights_for(ann: Annotations, weights: Any) -> Disagreement:
 
 def agreement_estimate(data: Any, *, categories: Sequence[Any] | None, weights: Any,
                        chance: str, name: str, weighted_name: str | None = None,
-                       item_weighting: str = "item", use_distance: bool = False) -> Estimate:
+                       item_weighting: str = "item", use_distance: bool = False,
+                       ci: str | None = None, n_resamples: int = 2000,
+                       confidence: float = 0.95, seed: Any = None) -> Estimate:
     """Build and run the core for one named coefficient (the wrappers below)."""
     ann = as_annotations(data, categories=categories)
     dis = distance_for(ann, weights) if use_distance else weights_for(ann, weights)
@@ -325,12 +327,14 @@ def agreement_estimate(data: Any, *, categories: Sequence[Any] | None, weights: 
         name = weighted_name
     core = ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting=item_weighting,
                                     name=name)
-    return core.estimate()
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 # ---------------------------------------------------------------------- named coefficients
 def krippendorff_alpha(data: Any, level: Any = "nominal", *,
-                       categories: Sequence[Any] | None = None) -> Estimate:
+                       categories: Sequence[Any] | None = None, ci: str | None = None,
+                       n_resamples: int = 2000, confidence: float = 0.95,
+                       seed: Any = None) -> Estimate:
     r"""Krippendorff's α for any number of raters, missing data and any distance.
 
     .. math::  α = 1 - \frac{D_o}{D_e}, \quad
@@ -352,11 +356,14 @@ def krippendorff_alpha(data: Any, level: Any = "nominal", *,
     """
     return agreement_estimate(data, categories=categories, weights=level, chance="pooled",
                               name="Krippendorff's alpha", item_weighting="annotation",
-                              use_distance=True)
+                              use_distance=True,
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def fleiss_kappa(data: Any, *, weights: Any = None,
-                 categories: Sequence[Any] | None = None) -> Estimate:
+                 categories: Sequence[Any] | None = None, ci: str | None = None,
+                 n_resamples: int = 2000, confidence: float = 0.95,
+                 seed: Any = None) -> Estimate:
     r"""Fleiss' κ (1971), generalised to missing ratings and weights (Gwet 2014, §2.3).
 
     .. math::  P_o = \operatorname{mean}_{i: m_i\ge 2}
@@ -370,11 +377,14 @@ def fleiss_kappa(data: Any, *, weights: Any = None,
     """
     return agreement_estimate(data, categories=categories, weights=weights,
                               chance="item_marginal", name="Fleiss' kappa",
-                              weighted_name="Fleiss' kappa (weighted)")
+                              weighted_name="Fleiss' kappa (weighted)",
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def conger_kappa(data: Any, *, weights: Any = None,
-                 categories: Sequence[Any] | None = None) -> Estimate:
+                 categories: Sequence[Any] | None = None, ci: str | None = None,
+                 n_resamples: int = 2000, confidence: float = 0.95,
+                 seed: Any = None) -> Estimate:
     r"""Conger's κ (1980): Fleiss' P_o with chance from each rater's own marginals.
 
     .. math::  P_e = \frac{1}{r(r-1)} \sum_{g \ne h} \sum_{kl} w_{kl}\, p_{gk}\, p_{hl},
@@ -387,11 +397,14 @@ def conger_kappa(data: Any, *, weights: Any = None,
     """
     return agreement_estimate(data, categories=categories, weights=weights,
                               chance="rater_marginal", name="Conger's kappa",
-                              weighted_name="Conger's kappa (weighted)")
+                              weighted_name="Conger's kappa (weighted)",
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def janson_olsson_iota(data: Any, level: Any = "nominal", *,
-                       categories: Sequence[Any] | None = None) -> Estimate:
+                       categories: Sequence[Any] | None = None, ci: str | None = None,
+                       n_resamples: int = 2000, confidence: float = 0.95,
+                       seed: Any = None) -> Estimate:
     r"""Janson & Olsson's (2001) ι: multi-rater κ for any distance, raters kept distinct.
 
     Wong, Paritosh & Aroyo (2021), eqs 1–5:
@@ -409,11 +422,14 @@ def janson_olsson_iota(data: Any, level: Any = "nominal", *,
     """
     return agreement_estimate(data, categories=categories, weights=level,
                               chance="rater_marginal", name="Janson-Olsson iota",
-                              use_distance=True)
+                              use_distance=True,
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def gwet_ac(data: Any, *, weights: Any = None,
-            categories: Sequence[Any] | None = None) -> Estimate:
+            categories: Sequence[Any] | None = None, ci: str | None = None,
+            n_resamples: int = 2000, confidence: float = 0.95,
+            seed: Any = None) -> Estimate:
     r"""Gwet's AC1 (unweighted) and AC2 (weighted), any number of raters, missing data.
 
     .. math::  P_e = \frac{T_w}{K(K-1)} \sum_k π_k (1 - π_k), \qquad T_w = \sum_{kl} w_{kl},
@@ -423,11 +439,14 @@ def gwet_ac(data: Any, *, weights: Any = None,
     and Statistical Psychology 61(1), 29–48, doi:10.1348/000711006X126600.
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="gwet",
-                              name="Gwet's AC1", weighted_name="Gwet's AC2")
+                              name="Gwet's AC1", weighted_name="Gwet's AC2",
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def brennan_prediger(data: Any, *, weights: Any = None,
-                     categories: Sequence[Any] | None = None) -> Estimate:
+                     categories: Sequence[Any] | None = None, ci: str | None = None,
+                     n_resamples: int = 2000, confidence: float = 0.95,
+                     seed: Any = None) -> Estimate:
     r"""Brennan & Prediger's (1981) κ_n (Bennett's S): chance agreement P_e = T_w / K².
 
     With Fleiss' P_o; K is the number of categories (pass ``categories=`` to count unused
@@ -435,11 +454,14 @@ def brennan_prediger(data: Any, *, weights: Any = None,
     Measurement 41(3), 687–699, doi:10.1177/001316448104100307.
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="uniform",
-                              name="Brennan-Prediger", weighted_name="Brennan-Prediger (weighted)")
+                              name="Brennan-Prediger", weighted_name="Brennan-Prediger (weighted)",
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def percent_agreement(data: Any, *, weights: Any = None,
-                      categories: Sequence[Any] | None = None) -> Estimate:
+                      categories: Sequence[Any] | None = None, ci: str | None = None,
+                      n_resamples: int = 2000, confidence: float = 0.95,
+                      seed: Any = None) -> Estimate:
     r"""Percent (observed) agreement P_o: the share of agreeing pairs within an item,
     averaged over items with two or more annotations (weighted agreement with ``weights=``).
 
@@ -447,4 +469,5 @@ def percent_agreement(data: Any, *, weights: Any = None,
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="none",
                               name="percent agreement",
-                              weighted_name="percent agreement (weighted)")
+                              weighted_name="percent agreement (weighted)",
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)

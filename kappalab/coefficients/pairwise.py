@@ -52,18 +52,21 @@ def two_raters(x: Any, y: Any = None, *, categories: Sequence[Any] | None = None
     return ann
 
 
-def _two_rater_estimate(x, y, categories, weights, chance, name, weighted_name) -> Estimate:
+def _two_rater_estimate(x, y, categories, weights, chance, name, weighted_name, *,
+                        ci: str | None, **resampling: Any) -> Estimate:
     ann = two_raters(x, y, categories=categories, coefficient=name)
     dis = weights_for(ann, weights)
     core = ChanceCorrectedAgreement(
         ann, dis, chance=chance, item_weighting="item",
         name=weighted_name if dis.name != "nominal" else name,
     )
-    return core.estimate()
+    return core.estimate(ci, **resampling)
 
 
 def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
-                categories: Sequence[Any] | None = None) -> Estimate:
+                categories: Sequence[Any] | None = None, ci: str | None = None,
+                n_resamples: int = 2000, confidence: float = 0.95,
+                seed: Any = None) -> Estimate:
     r"""Cohen's κ (1960) and weighted κ (1968) for two raters.
 
     .. math::  κ = \frac{P_o - P_e}{1 - P_e}, \quad P_o = \sum_{kl} w_{kl} T_{kl}/n, \quad
@@ -80,29 +83,39 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
     0.5
     """
     return _two_rater_estimate(x, y, categories, weights, "rater_marginal", "Cohen's kappa",
-                               "Cohen's weighted kappa")
+                               "Cohen's weighted kappa",
+                               ci=ci, n_resamples=n_resamples, confidence=confidence,
+                               seed=seed)
 
 
 def scott_pi(x: Any, y: Any = None, *, weights: Any = None,
-             categories: Sequence[Any] | None = None) -> Estimate:
+             categories: Sequence[Any] | None = None, ci: str | None = None,
+             n_resamples: int = 2000, confidence: float = 0.95,
+             seed: Any = None) -> Estimate:
     r"""Scott's π (1955): two raters sharing one marginal, P_e = Σ w_kl π_k π_l.
 
     π_k is the mean of the two raters' proportions (Fleiss' κ for two raters).
     Reference: Scott, W. A. (1955), Public Opinion Quarterly 19(3), 321–325.
     """
     return _two_rater_estimate(x, y, categories, weights, "item_marginal", "Scott's pi",
-                               "Scott's pi (weighted)")
+                               "Scott's pi (weighted)",
+                               ci=ci, n_resamples=n_resamples, confidence=confidence,
+                               seed=seed)
 
 
 def bennett_s(x: Any, y: Any = None, *, weights: Any = None,
-              categories: Sequence[Any] | None = None) -> Estimate:
+              categories: Sequence[Any] | None = None, ci: str | None = None,
+              n_resamples: int = 2000, confidence: float = 0.95,
+              seed: Any = None) -> Estimate:
     r"""Bennett, Alpert & Goldstein's S (1954) = Brennan–Prediger for two raters: P_e = T_w/K².
 
     Reference: Bennett, E. M., Alpert, R. & Goldstein, A. C. (1954), Public Opinion Quarterly
     18(3), 303–308.
     """
     return _two_rater_estimate(x, y, categories, weights, "uniform", "Bennett's S",
-                               "Bennett's S (weighted)")
+                               "Bennett's S (weighted)",
+                               ci=ci, n_resamples=n_resamples, confidence=confidence,
+                               seed=seed)
 
 
 class PairwiseMeanKappa(ItemSumCoefficient):
@@ -185,7 +198,9 @@ class PairwiseMeanKappa(ItemSumCoefficient):
 
 
 def light_kappa(data: Any, *, weights: Any = None,
-                categories: Sequence[Any] | None = None) -> Estimate:
+                categories: Sequence[Any] | None = None, ci: str | None = None,
+                n_resamples: int = 2000, confidence: float = 0.95,
+                seed: Any = None) -> Estimate:
     r"""Light's κ (1971): the mean of Cohen's κ over all pairs of raters.
 
     .. math::  κ_L = \binom{R}{2}^{-1} \sum_{g<h} κ_{gh}
@@ -199,4 +214,4 @@ def light_kappa(data: Any, *, weights: Any = None,
     core = PairwiseMeanKappa(ann, weights)
     if core.level != "nominal":
         core.name = "Light's kappa (weighted)"
-    return core.estimate()
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed)

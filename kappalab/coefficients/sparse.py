@@ -193,8 +193,10 @@ class SparseAgreement(ItemSumCoefficient):
                 "n_items_dropped": int(self.ann.n_items - (self.pairable & (self.k > 0)).sum()),
                 "class_distribution": tuple(float(v) for v in self.class_distribution)}
 
-    def estimate(self) -> Estimate:
-        est = super().estimate()
+    def estimate(self, ci: str | None = None, **resampling: Any) -> Estimate:
+        est = super().estimate(ci, **resampling)
+        if ci is not None:  # the resampling standard error replaces the item-spread one
+            return est
         parts = self.combine(self.totals())
         n_used = est.n_items
         # n/(n−1): the usual small-sample correction of a variance of a mean
@@ -206,7 +208,8 @@ class SparseAgreement(ItemSumCoefficient):
 
 
 def spa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
-        categories: Sequence[Any] | None = None) -> Estimate:
+        categories: Sequence[Any] | None = None, ci: str | None = None,
+        n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None) -> Estimate:
     r"""Sparse Probability of Agreement: SPA = Σ_i k_i P_i / Σ_i k_i over items with ≥ 2
     annotations (Nørregaard & Derczynski 2022, eqs 7–8).
 
@@ -226,11 +229,13 @@ def spa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
     arXiv:2208.06161.
     """
     ann = as_annotations(data, categories=categories)
-    return SparseAgreement(ann, weights, class_distribution).estimate()
+    return SparseAgreement(ann, weights, class_distribution).estimate(
+        ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def spa_kappa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
-              categories: Sequence[Any] | None = None) -> Estimate:
+              categories: Sequence[Any] | None = None, ci: str | None = None,
+              n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None) -> Estimate:
     r"""Chance-corrected SPA, (SPA − P_e)/(1 − P_e), P_e = Σ_c p_c² of the pooled labels of
     pairable items.
 
@@ -240,7 +245,8 @@ def spa_kappa(data: Any, weights: Any = "flat", *, class_distribution: Any = Non
     fixed.
     """
     ann = as_annotations(data, categories=categories)
-    return SparseAgreement(ann, weights, class_distribution, chance_corrected=True).estimate()
+    return SparseAgreement(ann, weights, class_distribution, chance_corrected=True).estimate(
+        ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def _distribution(p: Any, n_categories: int | None = None) -> np.ndarray:
