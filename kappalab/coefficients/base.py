@@ -107,6 +107,22 @@ def _optional(x: Any) -> float | None:
     return None if x is None else _scalar(x)
 
 
+def disagreement_components(d_o: np.ndarray, d_e: np.ndarray, scale: float) -> Components:
+    """The components of a coefficient 1 − D_o/D_e (NaN where D_e ≤ 0), with the agreements
+    P = 1 − D/scale beside the disagreements (see :mod:`kappalab.distances`)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = np.where(d_e > 0, 1.0 - d_o / np.where(d_e > 0, d_e, 1.0), np.nan)
+    return {"value": value, "observed": 1.0 - d_o / scale, "expected": 1.0 - d_e / scale,
+            "observed_disagreement": d_o, "expected_disagreement": d_e}
+
+
+def interval_score_map(interval_factor: float, values: np.ndarray) -> tuple[float, float]:
+    """(factor, shift) turning category values into the scores of an interval distance
+    δ = (factor·(c − k))²; shifting by the midrange (δ is shift-invariant) keeps the moment
+    differences m Σx² − (Σx)² free of cancellation."""
+    return interval_factor, 0.5 * (values.min() + values.max())
+
+
 def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """numerator / denominator, NaN where the denominator is 0 (no RuntimeWarning)."""
     numerator = np.asarray(numerator, dtype=float)

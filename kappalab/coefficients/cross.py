@@ -34,7 +34,8 @@ from ..annotations import Annotations, as_annotations
 from ..distances import Disagreement, resolve_distance
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
-from .base import Components, ItemSumCoefficient, safe_divide
+from .base import (Components, ItemSumCoefficient, disagreement_components,
+                   interval_score_map, safe_divide)
 from .multirater import krippendorff_alpha
 
 __all__ = ["CrossKappa", "cross_kappa", "normalized_cross_kappa", "reference_agreement"]
@@ -125,8 +126,8 @@ class CrossKappa(ItemSumCoefficient):
             raise InvalidParameterError("the moment path needs the interval distance")
 
     def _score_map(self) -> tuple[float, float]:
-        v = self.aligned.category_values("the interval distance")
-        return self.dis.interval_factor, 0.5 * (v.min() + v.max())
+        return interval_score_map(self.dis.interval_factor,
+                                  self.aligned.category_values("the interval distance"))
 
     def _blocks(self) -> list[tuple[np.ndarray, np.ndarray]]:
         """(row weights, per-item columns) pairs: item_stats = [w·C …], totals = [w @ C …]."""
@@ -167,12 +168,7 @@ class CrossKappa(ItemSumCoefficient):
             nx, ny = t[..., 2:2 + K], t[..., 2 + K:2 + 2 * K]
             R, S = nx.sum(axis=-1), ny.sum(axis=-1)
             between = np.einsum("...k,kl,...l->...", nx, self.dis.matrix, ny)
-        d_e = safe_divide(between, R * S)
-        value = 1.0 - safe_divide(d_o, d_e)
-        scale = self.dis.scale
-        return {"value": np.where(d_e > 0, value, np.nan), "observed": 1.0 - d_o / scale,
-                "expected": 1.0 - d_e / scale, "observed_disagreement": d_o,
-                "expected_disagreement": d_e}
+        return disagreement_components(d_o, safe_divide(between, R * S), self.dis.scale)
 
     def undefined_reason(self, parts: Components) -> str | None:
         d_e = float(np.asarray(parts["expected_disagreement"]).reshape(-1)[0])
@@ -183,23 +179,24 @@ class CrossKappa(ItemSumCoefficient):
                     "falls in one category")
         return None
 
-    def counts_used(self) -> dict[str, Any]:
+    def _annotations_per_side(self) -> tuple[np.ndarray, np.ndarray]:
+        """Annotations of each common item in X and in Y (all common items have both)."""
         a = self.aligned
-        mx = a.x.annotations_per_item_array[a.x_rows]
-        my = a.y.annotations_per_item_array[a.y_rows]
-        both = (mx > 0) & (my > 0)
-        return {"n_items": int(both.sum()), "n_annotations": int(mx[both].sum() + my[both].sum())}
+        return (a.x.annotations_per_item_array[a.x_rows],
+                a.y.annotations_per_item_array[a.y_rows])
+
+    def counts_used(self) -> dict[str, Any]:
+        mx, my = self._annotations_per_side()
+        return {"n_items": int(mx.size), "n_annotations": int(mx.sum() + my.sum())}
 
     def details(self) -> dict[str, Any]:
         a = self.aligned
-        mx = a.x.annotations_per_item_array[a.x_rows]
-        my = a.y.annotations_per_item_array[a.y_rows]
-        both = (mx > 0) & (my > 0)
+        mx, my = self._annotations_per_side()
         return {
             "n_items_x": a.x.n_items, "n_items_y": a.y.n_items,
-            "n_items_dropped_x": int(a.x.n_items - both.sum()),
-            "n_items_dropped_y": int(a.y.n_items - both.sum()),
-            "n_annotations_x": int(mx[both].sum()), "n_annotations_y": int(my[both].sum()),
+            "n_items_dropped_x": int(a.x.n_items - mx.size),
+            "n_items_dropped_y": int(a.y.n_items - my.size),
+            "n_annotations_x": int(mx.sum()), "n_annotations_y": int(my.sum()),
             "moment_path": self.use_moments,
         }
 

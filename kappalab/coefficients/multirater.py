@@ -44,7 +44,8 @@ from ..annotations import Annotations, as_annotations
 from ..distances import Disagreement, resolve_distance, resolve_weights
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
-from .base import Components, ItemSumCoefficient, safe_divide
+from .base import (Components, ItemSumCoefficient, disagreement_components,
+                   interval_score_map, safe_divide)
 
 __all__ = [
     "ChanceCorrectedAgreement",
@@ -166,10 +167,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         )
 
     def _score_map(self) -> tuple[float, float]:
-        """(factor, shift) with δ = (factor·(c − k))²; shifting by the midrange of the values
-        (δ is shift-invariant) keeps the moment differences free of cancellation."""
-        v = self.ann.category_values()
-        return self.dis.interval_factor, 0.5 * (v.min() + v.max())
+        return interval_score_map(self.dis.interval_factor, self.ann.category_values())
 
     # ------------------------------------------------------------------ protocol
     def _dense_blocks(self) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -198,16 +196,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         t = np.asarray(totals, dtype=float)
         scale = self.dis.scale
         d_o = safe_divide(t[..., 0], t[..., 1])
-        d_e = self._expected(t[..., 2:])
-        with np.errstate(invalid="ignore", divide="ignore"):
-            value = np.where(d_e > 0, 1.0 - d_o / np.where(d_e > 0, d_e, 1.0), np.nan)
-        return {
-            "value": value,
-            "observed": 1.0 - d_o / scale,
-            "expected": 1.0 - d_e / scale,
-            "observed_disagreement": d_o,
-            "expected_disagreement": d_e,
-        }
+        return disagreement_components(d_o, self._expected(t[..., 2:]), scale)
 
     def _expected(self, t: np.ndarray) -> np.ndarray:
         scale, K = self.dis.scale, self.K

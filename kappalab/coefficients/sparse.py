@@ -107,12 +107,17 @@ def item_agreement(data: Any, *, categories: Sequence[Any] | None = None) -> pd.
     r"""P_i = Σ_c n_ic(n_ic − 1)/(n_i(n_i − 1)) for every item with two or more annotations,
     indexed by item label."""
     ann = as_annotations(data, categories=categories)
-    counts = ann.count_matrix.astype(float)
-    m = ann.annotations_per_item_array.astype(float)
+    m = ann.annotations_per_item_array
     pairable = m >= 2
-    agree = (counts * (counts - 1)).sum(axis=1)
-    values = agree[pairable] / (m[pairable] * (m[pairable] - 1))
+    values = _pair_agreement(ann.count_matrix.astype(float), m.astype(float))[pairable]
     return pd.Series(values, index=ann.items[pairable], name="item_agreement")
+
+
+def _pair_agreement(counts: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """P_i = Σ_c n_ic(n_ic − 1)/(m_i(m_i − 1)); 0 for items with fewer than two annotations."""
+    agree = np.einsum("ik,ik->i", counts, counts) - m  # Σ n² − Σ n
+    pairable = m >= 2
+    return np.where(pairable, agree / np.where(pairable, m * (m - 1), 1.0), 0.0)
 
 
 class SparseAgreement(ItemSumCoefficient):
@@ -151,8 +156,7 @@ class SparseAgreement(ItemSumCoefficient):
             self.k = _custom_weights(weights, ann.n_items, self.pairable)
         # the chance agreement pools the labels of the items that carry weight
         self.counts = np.where((self.k > 0)[:, None], counts, 0.0)
-        agree = (counts * (counts - 1)).sum(axis=1)
-        self.p = np.where(self.pairable, agree / np.where(self.pairable, m * (m - 1), 1.0), 0.0)
+        self.p = _pair_agreement(counts, m)
         self.chance_corrected = chance_corrected
         if chance_corrected:
             self.name = "SPA kappa"
