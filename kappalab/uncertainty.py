@@ -1,45 +1,74 @@
-r"""Resampling intervals on the item-sum spine: bootstrap, Bayesian bootstrap, jackknife.
+r"""Standard errors and intervals on the item-sum spine: analytic (linearisation), bootstrap,
+Bayesian bootstrap, jackknife.
 
-Every coefficient is ``combine(Σ_i s_i)`` (:mod:`kappalab.coefficients.base`), so resampling
-items is reweighting the rows of the items × s statistics matrix S:
+Every coefficient is θ̂ = f(T), T = Σ_i s_i (:mod:`kappalab.coefficients.base`), so all four
+methods only need the items × s statistics matrix S and ``combine``:
 
-* item bootstrap (Efron 1979): totals ``W @ S`` with W the B × n multinomial counts of
-  n draws with replacement;
-* Bayesian bootstrap (Rubin 1981): W = n · Dirichlet(1, …, 1) weights;
-* jackknife: leave-one-item-out totals ``T − s_i`` for every item at once.
+* **analytic** (``ci="analytic"``): the first-order linearisation (delta method) of f. Item i's
+  influence is ``IF_i = n ∇f(T)·(s_i − T/n)`` and
 
-Replicates are computed in blocks of matrix products — no Python loop over replicates or
-items — and the coefficient's own ``combine`` maps the B × s stack to B values. For κx the
-rows are the items common to both replications, so items are drawn in pairs across the two
-sides.
+  .. math::  \widehat{\operatorname{Var}}(θ̂) = \frac{1}{n(n-1)} \sum_i IF_i^2 ,
 
-Intervals: ``percentile`` (the α/2 and 1 − α/2 quantiles of the replicates), ``basic``
-(2θ̂ − those quantiles) and ``bca`` (bias-corrected and accelerated, Efron 1987; the
-acceleration from the jackknife). The standard error is the replicates' standard deviation
-(jackknife: √((n−1)/n · Σ (θ_(i) − θ̄)²)).
+  the form of Gwet (2014, *Handbook of Inter-Rater Reliability*, 4th ed., ch. 5), whose
+  per-item "κ*_i − κ" terms are exactly these influences: the linearisation reproduces his
+  (and irrCAC's) standard errors of Fleiss', Conger's and Gwet's coefficients,
+  Brennan–Prediger and percent agreement, with or without missing data, and Fleiss, Cohen &
+  Everitt's (1969) large-sample variance of Cohen's κ up to its divisor n instead of n − 1.
+  Krippendorff's α is linearised as estimated, with its small-sample expected disagreement;
+  Gwet's formula linearises α without that factor, so on complete data (N annotations) this
+  standard error is exactly (1 − 1/N) times irrCAC's. The gradient ∇f is taken by central
+  differences on ``combine`` (one stacked call per block of columns; relative error ~1e-10).
+  The interval is θ̂ ± t_{n−1} SE (Student's t with n − 1 degrees of freedom, as Gwet).
+* **item bootstrap** (Efron 1979): totals ``W @ S`` with W the B × n multinomial counts of n
+  draws with replacement; intervals ``percentile`` (the α/2 and 1 − α/2 quantiles of the
+  replicates), ``basic`` (2θ̂ − those quantiles) or ``bca`` (bias-corrected and accelerated,
+  Efron 1987, with the jackknife acceleration).
+* **Bayesian bootstrap** (Rubin 1981): W = n · Dirichlet(1, …, 1) weights; percentile interval.
+* **jackknife**: leave-one-item-out totals ``T − s_i``; SE = √((n−1)/n · Σ (θ_(i) − θ̄)²),
+  interval θ̂ ± t_{n−1} SE.
+
+Identical rows of S (items with the same counts — most items of categorical data) are merged
+first: G distinct rows with multiplicities c_g. A bootstrap replicate is then a multinomial
+draw over the G groups (counts ~ Multinomial(n, c/n)), a Bayesian-bootstrap replicate a
+Gamma(c_g) weight per group (the sum of c_g unit exponentials), and the jackknife has one
+leave-one-out value per group. Replicates are formed in blocks of matrix products — no Python
+loop over replicates or items — so B replicates cost O(B·G·s), not O(B·n·s). Items without
+any annotation (an all-zero row) take no part. For κx the rows are the items common to both
+replications, so items are drawn in pairs across the two sides.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import ndtr, ndtri
+from scipy.stats import t as student_t
 
 from .errors import InvalidParameterError
 
-__all__ = ["Interval", "replicate_values", "resampling_interval", "resampling_method", "METHODS"]
+__all__ = ["Interval", "CI_METHODS", "bootstrap", "interval", "influence_values",
+           "replicate_values", "resampling_interval"]
 
-METHODS = ("bootstrap", "bayesian-bootstrap", "jackknife")
+RESAMPLING = ("bootstrap", "bayesian-bootstrap", "jackknife")
 INTERVALS = ("percentile", "basic", "bca")
-_BLOCK_CELLS = 4_000_000  # replicate rows per block × items: bounds the weight matrix memory
+#: the names ``ci=`` takes on every estimator: (method, interval)
+CI_METHODS = {
+    "analytic": ("analytic", "t"),
+    "bootstrap": ("bootstrap", "percentile"),
+    "bootstrap-basic": ("bootstrap", "basic"),
+    "bootstrap-bca": ("bootstrap", "bca"),
+    "bayesian-bootstrap": ("bayesian-bootstrap", "percentile"),
+    "jackknife": ("jackknife", "t"),
+}
+_BLOCK_CELLS = 4_000_000  # rows per block × columns: bounds the memory of a stacked block
 
 
 @dataclass(frozen=True)
 class Interval:
-    """A resampling standard error and confidence interval."""
+    """A standard error and confidence interval, with how they were obtained."""
 
     se: float
     low: float
@@ -50,16 +79,11 @@ class Interval:
     confidence: float
 
 
-def resampling_method(ci: str) -> str:
-    """The resampling method named by an estimator's ``ci=``; a clear error otherwise."""
-    if ci in METHODS:
-        return ci
-    if ci == "analytic":
-        raise InvalidParameterError(
-            "analytic standard errors are not available yet; use ci='bootstrap', "
-            "'bayesian-bootstrap' or 'jackknife'")
-    raise InvalidParameterError(
-        f"unknown ci {ci!r}; choose one of {', '.join(METHODS)}")
+def parse_ci(ci: str) -> tuple[str, str]:
+    """(method, interval) of an estimator's ``ci=`` name; a clear error for anything else."""
+    if isinstance(ci, str) and ci in CI_METHODS:
+        return CI_METHODS[ci]
+    raise InvalidParameterError(f"unknown ci {ci!r}; choose one of {', '.join(CI_METHODS)}")
 
 
 def _rng(seed: Any) -> np.random.Generator:
@@ -70,62 +94,205 @@ def _value(core, totals: np.ndarray) -> np.ndarray:
     return np.asarray(core.combine(totals)["value"], dtype=float)
 
 
+# ------------------------------------------------------------------------ item statistics
+@dataclass(frozen=True)
+class _Groups:
+    """The distinct non-zero rows of the item statistics and how many items share each."""
+
+    rows: np.ndarray | sp.csr_matrix  # G × s
+    counts: np.ndarray  # G multiplicities (float)
+    of_item: np.ndarray  # the group of each item with annotations, in item order
+    first: np.ndarray  # a representative item of each group (position among those items)
+
+    @property
+    def n_items(self) -> int:
+        return int(self.counts.sum())
+
+    def totals(self, weights: np.ndarray) -> np.ndarray:
+        """Totals for a B × G block of group weights."""
+        if sp.issparse(self.rows):
+            return np.asarray((self.rows.T @ weights.T).T)
+        return weights @ self.rows
+
+
+def _groups(core) -> _Groups:
+    stats = core.item_stats()
+    if sp.issparse(stats):  # sparse blocks (rater × category indicators) are not merged
+        stats = stats.tocsr()
+        nonzero = np.flatnonzero(np.diff(stats.indptr) > 0)
+        every = np.arange(nonzero.size)
+        return _Groups(stats[nonzero], np.ones(nonzero.size), every, every)
+    stats = np.asarray(stats, dtype=float)
+    stats = stats[(stats != 0).any(axis=1)]
+    n = stats.shape[0]
+    if n == 0:
+        none = np.zeros(0, dtype=np.intp)
+        return _Groups(stats, np.zeros(0), none, none)
+    first, of_item, counts = _distinct_rows(stats)
+    if first.size > 0.9 * n:  # hardly any repeats: keep the items as they are
+        return _Groups(stats, np.ones(n), np.arange(n), np.arange(n))
+    return _Groups(stats[first], counts.astype(float), of_item, first)
+
+
+def _distinct_rows(stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(first row of each distinct row, distinct row of each row, multiplicities).
+
+    Rows are keyed by one random projection, so the sort is of n numbers rather than a
+    lexicographic sort of n rows (~40× faster); the grouping is then verified exactly, with a
+    row-wise sort as the fallback should two distinct rows ever share a key."""
+    direction = np.random.default_rng(0x5EED).uniform(1.0, 2.0, size=stats.shape[1])
+    _, first, of_item, counts = np.unique(stats @ direction, return_index=True,
+                                          return_inverse=True, return_counts=True)
+    if not np.array_equal(stats[first][of_item], stats):
+        _, first, of_item, counts = np.unique(stats, axis=0, return_index=True,
+                                              return_inverse=True, return_counts=True)
+    return first, of_item.ravel(), counts
+
+
+def _require_items(groups: _Groups) -> None:
+    if groups.n_items < 2:
+        raise InvalidParameterError(
+            f"an interval needs at least two items with annotations, got {groups.n_items}")
+
+
+# ------------------------------------------------------------------------ analytic
+def _gradient(core, totals: np.ndarray) -> np.ndarray:
+    """∇f(T) by central differences, a stacked ``combine`` call per block of columns."""
+    s = totals.size
+    scale = np.abs(totals).mean() or 1.0
+    step = 1e-5 * np.maximum(np.abs(totals), 1e-3 * scale)
+    gradient = np.empty(s)
+    block = max(1, _BLOCK_CELLS // (2 * s))
+    for start in range(0, s, block):
+        columns = np.arange(start, min(s, start + block))
+        shifts = np.zeros((columns.size, s))
+        shifts[np.arange(columns.size), columns] = step[columns]
+        up = _value(core, totals + shifts)
+        down = _value(core, totals - shifts)
+        gradient[columns] = (up - down) / (2 * step[columns])
+    return gradient
+
+
+def _group_influence(core, groups: _Groups) -> np.ndarray:
+    """IF = n ∇f(T)·(s − T/n) of each distinct item-statistics row."""
+    totals = np.asarray(groups.counts @ groups.rows, dtype=float).ravel()
+    contributions = np.asarray(groups.rows @ _gradient(core, totals), dtype=float).ravel()
+    n = groups.n_items
+    return n * (contributions - (groups.counts @ contributions) / n)
+
+
+def influence_values(core) -> np.ndarray:
+    """The linearised influence IF_i = n ∇f(T)·(s_i − T/n) of every item with annotations,
+    in item order: θ̂ − θ ≈ mean IF and Var(θ̂) ≈ Σ IF_i² / (n(n − 1))."""
+    groups = _groups(core)
+    _require_items(groups)
+    return _group_influence(core, groups)[groups.of_item]
+
+
+def analytic_interval(core, confidence: float = 0.95) -> Interval:
+    """θ̂ ± t_{n−1} SE with the linearisation (delta-method) standard error."""
+    _check_confidence(confidence)
+    estimate = float(_value(core, core.totals()).reshape(-1)[0])
+    groups = _groups(core)
+    _require_items(groups)
+    influence, n = _group_influence(core, groups), groups.n_items
+    se = float(np.sqrt((groups.counts @ influence ** 2) / (n * (n - 1))))
+    half = float(student_t.ppf(0.5 + confidence / 2, n - 1)) * se
+    return Interval(se, estimate - half, estimate + half, "analytic", "t", n, confidence)
+
+
+# ------------------------------------------------------------------------ resampling
+def _resample_weights(rng: np.random.Generator, method: str, counts: np.ndarray,
+                      b: int) -> np.ndarray:
+    """B × G group weights of one block of replicates."""
+    n = counts.sum()
+    if method == "bootstrap":
+        if np.all(counts == 1):  # n draws with replacement, counted per item
+            G = counts.size
+            draws = rng.integers(0, G, size=(b, G))
+            keys = (np.arange(b)[:, None] * G + draws).ravel()
+            return np.bincount(keys, minlength=b * G).reshape(b, G).astype(float)
+        return rng.multinomial(int(n), counts / n, size=b).astype(float)
+    # Bayesian bootstrap: Dirichlet(1, …, 1) over items, scaled to sum to n; a group of c
+    # items carries the sum of c unit exponentials, a Gamma(c) variate
+    weights = rng.standard_gamma(counts, size=(b, counts.size))
+    return weights * (n / weights.sum(axis=1, keepdims=True))
+
+
+def _jackknife(core, groups: _Groups) -> np.ndarray:
+    """Leave-one-item-out values, one per group."""
+    rows = groups.rows.toarray() if sp.issparse(groups.rows) else groups.rows
+    totals = groups.counts @ rows
+    values = np.empty(rows.shape[0])
+    block = max(1, _BLOCK_CELLS // max(1, rows.shape[1]))
+    for start in range(0, rows.shape[0], block):
+        values[start:start + block] = _value(core, totals[None, :] - rows[start:start + block])
+    return values
+
+
 def replicate_values(core, method: str = "bootstrap", n_resamples: int = 2000,
                      seed: Any = None) -> np.ndarray:
     """Coefficient values of resampled item sets: B values (jackknife: one per item)."""
-    if method not in METHODS:
+    if method not in RESAMPLING:
         raise InvalidParameterError(f"unknown resampling method {method!r}; choose one of "
-                                    f"{', '.join(METHODS)}")
-    stats = core.item_stats()
-    stats = stats.tocsr() if sp.issparse(stats) else np.asarray(stats, dtype=float)
-    n_items = stats.shape[0]
-    if n_items < 2:
-        raise InvalidParameterError("resampling needs at least two items")
+                                    f"{', '.join(RESAMPLING)}")
+    groups = _groups(core)
+    _require_items(groups)
     if method == "jackknife":
-        total = np.asarray(stats.sum(axis=0), dtype=float).ravel()
-        dense = stats.toarray() if sp.issparse(stats) else stats
-        return _value(core, total[None, :] - dense)
-    if int(n_resamples) < 2:
-        raise InvalidParameterError(f"n_resamples must be at least 2, got {n_resamples}")
+        return _jackknife(core, groups)[groups.of_item]
+    return _replicates(core, groups, method, n_resamples, seed)
+
+
+def _replicates(core, groups: _Groups, method: str, n_resamples: int, seed: Any) -> np.ndarray:
+    if int(n_resamples) != n_resamples or n_resamples < 2:
+        raise InvalidParameterError(
+            f"n_resamples must be an integer of at least 2, got {n_resamples}")
     rng = _rng(seed)
-    block = max(1, _BLOCK_CELLS // n_items)
+    G = groups.counts.size
+    block = max(1, _BLOCK_CELLS // G)
     values = []
     for start in range(0, int(n_resamples), block):
         b = min(block, int(n_resamples) - start)
-        if method == "bootstrap":
-            draws = rng.integers(0, n_items, size=(b, n_items))
-            keys = (np.arange(b)[:, None] * n_items + draws).ravel()
-            weights = np.bincount(keys, minlength=b * n_items).reshape(b, n_items)
-            weights = weights.astype(float)
-        else:  # Bayesian bootstrap: Dirichlet(1, …, 1) weights scaled to sum to n
-            weights = rng.standard_exponential((b, n_items))
-            weights *= n_items / weights.sum(axis=1, keepdims=True)
-        totals = (stats.T @ weights.T).T if sp.issparse(stats) else weights @ stats
-        values.append(_value(core, np.asarray(totals)))
+        weights = _resample_weights(rng, method, groups.counts, b)
+        values.append(_value(core, groups.totals(weights)))
     return np.concatenate(values)
+
+
+def _check_confidence(confidence: float) -> None:
+    if not 0 < confidence < 1:
+        raise InvalidParameterError(f"confidence must be in (0, 1), got {confidence}")
 
 
 def resampling_interval(core, method: str = "bootstrap", *, interval: str = "percentile",
                         n_resamples: int = 2000, confidence: float = 0.95,
                         seed: Any = None) -> Interval:
     """Standard error and confidence interval of ``core``'s coefficient by resampling items."""
-    if not 0 < confidence < 1:
-        raise InvalidParameterError(f"confidence must be in (0, 1), got {confidence}")
+    _check_confidence(confidence)
     if interval not in INTERVALS:
         raise InvalidParameterError(f"unknown interval {interval!r}; choose one of "
                                     f"{', '.join(INTERVALS)}")
+    if method not in RESAMPLING:
+        raise InvalidParameterError(f"unknown resampling method {method!r}; choose one of "
+                                    f"{', '.join(RESAMPLING)}")
     estimate = float(_value(core, core.totals()).reshape(-1)[0])
-    replicates = replicate_values(core, method, n_resamples, seed)
-    replicates = replicates[np.isfinite(replicates)]
+    groups = _groups(core)
+    _require_items(groups)
     tail = (1 - confidence) / 2
+    if method == "jackknife":
+        values, counts = _jackknife(core, groups), groups.counts
+        finite = np.isfinite(values)
+        values, counts = values[finite], counts[finite]
+        n = counts.sum()
+        if n < 2:
+            return Interval(np.nan, np.nan, np.nan, method, "t", int(n), confidence)
+        mean = (counts @ values) / n
+        se = float(np.sqrt((n - 1) / n * (counts @ (values - mean) ** 2)))
+        half = float(student_t.ppf(1 - tail, n - 1)) * se
+        return Interval(se, estimate - half, estimate + half, method, "t", int(n), confidence)
+    replicates = _replicates(core, groups, method, n_resamples, seed)
+    replicates = replicates[np.isfinite(replicates)]
     if replicates.size < 2:
         return Interval(np.nan, np.nan, np.nan, method, interval, int(n_resamples), confidence)
-    if method == "jackknife":
-        n = replicates.size
-        se = float(np.sqrt((n - 1) / n * ((replicates - replicates.mean()) ** 2).sum()))
-        z = float(ndtri(1 - tail))
-        return Interval(se, estimate - z * se, estimate + z * se, method, "normal", n,
-                        confidence)
     se = float(replicates.std(ddof=1))
     if interval == "percentile":
         low, high = np.quantile(replicates, [tail, 1 - tail])
@@ -133,22 +300,63 @@ def resampling_interval(core, method: str = "bootstrap", *, interval: str = "per
         q_low, q_high = np.quantile(replicates, [tail, 1 - tail])
         low, high = 2 * estimate - q_high, 2 * estimate - q_low
     else:
-        low, high = _bca(core, estimate, replicates, tail)
+        low, high = _bca(core, groups, estimate, replicates, tail)
     return Interval(se, float(low), float(high), method, interval, int(n_resamples), confidence)
 
 
-def _bca(core, estimate: float, replicates: np.ndarray, tail: float) -> tuple[float, float]:
+def _bca(core, groups: _Groups, estimate: float, replicates: np.ndarray,
+         tail: float) -> tuple[float, float]:
     """Efron's (1987) bias-corrected and accelerated percentile interval."""
     below = (replicates < estimate).mean() + 0.5 * (replicates == estimate).mean()
     z0 = float(ndtri(np.clip(below, 1e-12, 1 - 1e-12)))
-    jack = replicate_values(core, "jackknife")
-    jack = jack[np.isfinite(jack)]
-    centred = jack.mean() - jack
-    denominator = 6.0 * (centred ** 2).sum() ** 1.5
-    acceleration = float((centred ** 3).sum() / denominator) if denominator > 0 else 0.0
+    jack, counts = _jackknife(core, groups), groups.counts
+    finite = np.isfinite(jack)
+    jack, counts = jack[finite], counts[finite]
+    centred = (counts @ jack) / counts.sum() - jack
+    denominator = 6.0 * (counts @ centred ** 2) ** 1.5
+    acceleration = float((counts @ centred ** 3) / denominator) if denominator > 0 else 0.0
     quantiles = []
     for z_alpha in (ndtri(tail), ndtri(1 - tail)):
         adjusted = z0 + (z0 + z_alpha) / (1 - acceleration * (z0 + z_alpha))
         quantiles.append(float(ndtr(adjusted)))
     low, high = np.quantile(replicates, quantiles)
     return float(low), float(high)
+
+
+def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95,
+             seed: Any = None) -> Interval:
+    """The interval an estimator's ``ci=`` names (see :data:`CI_METHODS`)."""
+    method, kind = parse_ci(ci)
+    if method == "analytic":
+        return analytic_interval(core, confidence)
+    return resampling_interval(core, method, interval=kind if kind != "t" else "percentile",
+                               n_resamples=n_resamples, confidence=confidence, seed=seed)
+
+
+# ------------------------------------------------------------------------ front end
+def bootstrap(estimator: Callable, *data: Any, n_resamples: int = 2000,
+              method: str = "percentile", confidence: float = 0.95, seed: Any = None,
+              **options: Any):
+    """Bootstrap any kappalab estimator: its value with the item-bootstrap SE and interval.
+
+    ``estimator`` is a kappalab function (``kl.krippendorff_alpha``, ``kl.cross_kappa``, …),
+    ``data`` its positional data arguments and ``options`` its other keywords; ``method`` is
+    ``"percentile"``, ``"basic"`` or ``"bca"``. Equivalent to
+    ``estimator(*data, ci="bootstrap" | "bootstrap-basic" | "bootstrap-bca", …)``.
+
+    >>> import kappalab as kl
+    >>> from kappalab.uncertainty import bootstrap
+    >>> ann, _ = kl.simulate.annotations(300, reliability=0.7, seed=0)
+    >>> est = bootstrap(kl.fleiss_kappa, ann, n_resamples=500, method="bca", seed=1)
+    >>> est.ci[0] < est.value < est.ci[1]
+    True
+    """
+    names = {"percentile": "bootstrap", "basic": "bootstrap-basic", "bca": "bootstrap-bca"}
+    if method not in names:
+        raise InvalidParameterError(
+            f"unknown bootstrap method {method!r}; choose one of {', '.join(names)}")
+    if "ci" in options:
+        raise InvalidParameterError("bootstrap() sets ci= itself; pass method= instead")
+    return estimator(*data, ci=names[method], n_resamples=n_resamples, confidence=confidence,
+                     seed=seed, **options)
+

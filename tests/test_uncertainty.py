@@ -8,7 +8,9 @@ import kappalab as kl
 from kappalab.coefficients.multirater import ChanceCorrectedAgreement, distance_for
 from kappalab.coefficients.cross import CrossKappa
 from kappalab.errors import InvalidParameterError
-from kappalab.uncertainty import replicate_values, resampling_interval
+import pandas as pd
+
+from kappalab.uncertainty import _groups, bootstrap, replicate_values, resampling_interval
 
 
 def table(seed, n_items=25, n_raters=4, missing=0.25):
@@ -27,22 +29,50 @@ def alpha_core(x, level="nominal"):
                                     item_weighting="annotation", name="alpha")
 
 
+def continuous(seed, n_items=25, n_raters=4, missing=0.25):
+    """Interval data with every value distinct: no two items share their statistics, so the
+    resampling draws are plain item indices."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n_items, 1)) + 0.7 * rng.normal(size=(n_items, n_raters))
+    x[rng.random(x.shape) < missing] = np.nan
+    x[:, :2] = np.where(np.isnan(x[:, :2]), rng.normal(size=(n_items, 2)), x[:, :2])
+    return x
+
+
 @pytest.mark.parametrize("level", ["nominal", "interval"])
 def test_jackknife_replicates_are_leave_one_item_out(level):
+    """One value per item that enters α (two or more annotations), in item order."""
     x = table(1)
     replicates = replicate_values(alpha_core(x, level), "jackknife")
-    direct = [float(kl.krippendorff_alpha(np.delete(x, i, axis=0), level))
-              for i in range(x.shape[0])]
+    pairable = np.flatnonzero((~np.isnan(x)).sum(axis=1) >= 2)
+    direct = [float(kl.krippendorff_alpha(np.delete(x, i, axis=0), level)) for i in pairable]
     np.testing.assert_allclose(replicates, direct, atol=1e-12)
 
 
 def test_bootstrap_replicates_are_the_coefficient_of_resampled_items():
     """Same generator, same draws: rebuild each bootstrap sample explicitly."""
-    x = table(2)
+    x = continuous(2)
     n = x.shape[0]
-    replicates = replicate_values(alpha_core(x), "bootstrap", n_resamples=30, seed=7)
+    replicates = replicate_values(alpha_core(x, "interval"), "bootstrap", n_resamples=30,
+                                  seed=7)
     draws = np.random.default_rng(7).integers(0, n, size=(30, n))
-    direct = [float(kl.krippendorff_alpha(x[d])) for d in draws]
+    direct = [float(kl.krippendorff_alpha(x[d], "interval")) for d in draws]
+    np.testing.assert_allclose(replicates, direct, atol=1e-12)
+
+
+def test_bootstrap_of_repeated_items_draws_a_multinomial_over_distinct_items():
+    """Items with identical counts are merged: a replicate draws how many of each distinct
+    count pattern it holds, Multinomial(n, share of each pattern); rebuild the samples."""
+    rng = np.random.default_rng(3)
+    patterns = np.array([[1, 1, 1], [1, 1, 2], [2, 2, 2], [1, 2, 3], [3, 3, np.nan]])
+    x = patterns[rng.integers(0, patterns.shape[0], size=200)]
+    core = alpha_core(x)
+    replicates = replicate_values(core, "bootstrap", n_resamples=25, seed=5)
+    groups = _groups(core)  # the distinct count patterns, in the resampler's order
+    first, counts = groups.first, groups.counts
+    assert groups.counts.size == patterns.shape[0] and counts.sum() == x.shape[0]
+    draws = np.random.default_rng(5).multinomial(x.shape[0], counts / x.shape[0], size=25)
+    direct = [float(kl.krippendorff_alpha(np.repeat(x[first], d, axis=0))) for d in draws]
     np.testing.assert_allclose(replicates, direct, atol=1e-12)
 
 
@@ -58,12 +88,12 @@ def test_conger_replicates_with_sparse_rater_block():
 
 def test_cross_kappa_resamples_items_in_pairs():
     rng = np.random.default_rng(4)
-    x, y = table(5), table(6)
-    core = CrossKappa(kl.Annotations.from_wide(x), kl.Annotations.from_wide(y), "nominal")
+    x, y = continuous(5), continuous(6)
+    core = CrossKappa(kl.Annotations.from_wide(x), kl.Annotations.from_wide(y), "interval")
     replicates = replicate_values(core, "bootstrap", n_resamples=20, seed=11)
     draws = np.random.default_rng(11).integers(0, x.shape[0], size=(20, x.shape[0]))
     # a bootstrap sample repeats items: relabel them so both sides keep the pairing
-    direct = [float(kl.cross_kappa(x[d], y[d])) for d in draws]
+    direct = [float(kl.cross_kappa(x[d], y[d], "interval")) for d in draws]
     np.testing.assert_allclose(replicates, direct, atol=1e-12)
 
 
@@ -128,8 +158,75 @@ def test_two_rater_and_cross_estimators_take_ci():
     assert est.ci[0] <= est.value <= est.ci[1]
 
 
-@pytest.mark.parametrize("ci, fragment", [("analytic", "not available yet"),
-                                          ("bootstrapp", "unknown ci")])
-def test_unknown_or_unavailable_ci(ci, fragment):
-    with pytest.raises(InvalidParameterError, match=fragment):
-        kl.fleiss_kappa(table(14), ci=ci)
+def test_unknown_ci():
+    with pytest.raises(InvalidParameterError, match="unknown ci 'bootstrapp'"):
+        kl.fleiss_kappa(table(14), ci="bootstrapp")
+
+
+def test_normalized_cross_kappa_resamples_kx_and_both_alphas_together():
+    """Every jackknife replicate is κx/√(α_X α_Y) recomputed without that item."""
+    from kappalab.coefficients.cross import CrossKappa, NormalizedCrossKappa, _irrs
+
+    x, y = continuous(15, n_items=30), continuous(16, n_items=30)
+    ax, ay = kl.Annotations.from_wide(x), kl.Annotations.from_wide(y)
+    kx = CrossKappa(ax, ay, "interval")
+    core = NormalizedCrossKappa(kx, *_irrs(ax, ay, kx.aligned.items, "interval", "alpha"))
+    replicates = replicate_values(core, "jackknife")
+    direct = [float(kl.normalized_cross_kappa(np.delete(x, i, axis=0), np.delete(y, i, axis=0),
+                                              "interval")) for i in range(x.shape[0])]
+    np.testing.assert_allclose(replicates, direct, atol=1e-12)
+    est = kl.normalized_cross_kappa(x, y, "interval", ci="bootstrap", n_resamples=300, seed=2)
+    assert est.ci[0] <= est.value <= est.ci[1]
+    # given IRRs are constants: the interval is κx's, divided by √(IRR_X IRR_Y)
+    fixed = kl.normalized_cross_kappa(x, y, "interval", irr=(0.25, 0.64), ci="jackknife")
+    plain = kl.cross_kappa(x, y, "interval", ci="jackknife")
+    assert fixed.se == pytest.approx(plain.se / 0.4, rel=1e-12)
+    with pytest.raises(InvalidParameterError, match="callable irr"):
+        kl.normalized_cross_kappa(x, y, irr=lambda ann: 0.5, ci="bootstrap")
+
+
+def test_reference_agreement_takes_ci():
+    x = table(17, n_items=60)
+    expert = pd.Series(np.nan_to_num(x[:, 0], nan=1.0))
+    est = kl.reference_agreement(x[:, 1:], expert, ci="analytic")
+    plain = kl.cross_kappa(x[:, 1:], expert.to_numpy()[:, None], ci="analytic")
+    assert est.coefficient == "reference agreement"
+    assert (est.value, est.se) == pytest.approx((plain.value, plain.se), rel=1e-12)
+
+
+@pytest.mark.parametrize("method, ci", [("percentile", "bootstrap"), ("basic", "bootstrap-basic"),
+                                        ("bca", "bootstrap-bca")])
+def test_bootstrap_front_end_is_the_ci_keyword(method, ci):
+    x = table(18, n_items=80)
+    est = bootstrap(kl.fleiss_kappa, x, n_resamples=300, method=method, seed=4,
+                    weights="linear")
+    assert est == kl.fleiss_kappa(x, weights="linear", ci=ci, n_resamples=300, seed=4)
+    y = table(19, n_items=80)
+    pair = bootstrap(kl.cross_kappa, x, y, n_resamples=300, method=method, seed=4)
+    assert pair.ci == kl.cross_kappa(x, y, ci=ci, n_resamples=300, seed=4).ci
+
+
+def test_bootstrap_front_end_bad_method():
+    with pytest.raises(InvalidParameterError, match="unknown bootstrap method"):
+        bootstrap(kl.fleiss_kappa, table(20), method="studentized")
+
+
+def test_basic_interval_reflects_the_percentile_one():
+    x = table(21, n_items=100)
+    percentile = kl.fleiss_kappa(x, ci="bootstrap", n_resamples=400, seed=9)
+    basic = kl.fleiss_kappa(x, ci="bootstrap-basic", n_resamples=400, seed=9)
+    assert basic.ci == pytest.approx((2 * percentile.value - percentile.ci[1],
+                                      2 * percentile.value - percentile.ci[0]), abs=1e-14)
+
+
+def test_distinct_rows_survive_a_key_collision():
+    """Rows are grouped by a random projection; two distinct rows with the same projection
+    must still be told apart (the exact check falls back to a row-wise sort)."""
+    from kappalab.uncertainty import _distinct_rows
+
+    direction = np.random.default_rng(0x5EED).uniform(1.0, 2.0, size=2)
+    colliding = np.array([[1.0, 0.0], [0.0, direction[0] / direction[1]], [1.0, 0.0]])
+    assert colliding[0] @ direction == pytest.approx(colliding[1] @ direction, rel=1e-15)
+    first, of_item, counts = _distinct_rows(colliding)
+    assert sorted(counts) == [1, 2]
+    np.testing.assert_array_equal(colliding[first][of_item], colliding)

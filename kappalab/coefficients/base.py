@@ -63,26 +63,25 @@ class ItemSumCoefficient(ABC):
 
     def estimate(self, ci: str | None = None, *, n_resamples: int = 2000,
                  confidence: float = 0.95, seed: Any = None) -> Estimate:
-        """The coefficient on the data; with ``ci`` ("bootstrap", "bayesian-bootstrap",
-        "jackknife") also its standard error and interval by resampling items
-        (:mod:`kappalab.uncertainty`)."""
+        """The coefficient on the data; with ``ci`` (a name of
+        :data:`kappalab.uncertainty.CI_METHODS`: ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-bca"``, ``"bootstrap-basic"``, ``"bayesian-bootstrap"``,
+        ``"jackknife"``) also its standard error and interval (:mod:`kappalab.uncertainty`)."""
+        from ..uncertainty import interval, parse_ci
+
+        if ci is not None:
+            parse_ci(ci)  # reject an unknown name before any work
         parts = self.combine(self.totals())
         reason = self.undefined_reason(parts)
         if reason is not None:
             warn(f"{self.name} is undefined: {reason}; returning NaN",
                  UndefinedCoefficientWarning)
             parts = dict(parts, value=np.nan)
-        se, interval = None, None
+        se, bounds = None, None
         if ci is not None and reason is None:
-            from ..uncertainty import resampling_method, resampling_interval
-
-            result = resampling_interval(self, resampling_method(ci), n_resamples=n_resamples,
-                                         confidence=confidence, seed=seed)
-            se, interval = result.se, (result.low, result.high)
-        elif ci is not None:
-            from ..uncertainty import resampling_method
-
-            resampling_method(ci)  # still reject an unknown name
+            result = interval(self, ci, n_resamples=n_resamples, confidence=confidence,
+                              seed=seed)
+            se, bounds = result.se, (result.low, result.high)
         used = self.counts_used()
         return Estimate(
             coefficient=self.name,
@@ -93,7 +92,7 @@ class ItemSumCoefficient(ABC):
             expected_disagreement=_optional(parts.get("expected_disagreement")),
             level=self.level,
             se=se,
-            ci=interval,
+            ci=bounds,
             details=self.details(),
             **used,
         )

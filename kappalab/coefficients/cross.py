@@ -25,6 +25,7 @@ continuous values with every value distinct cost O(N).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -36,7 +37,7 @@ from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficient
 from ..estimate import Estimate
 from .base import (Components, ItemSumCoefficient, disagreement_components,
                    interval_score_map, safe_divide)
-from .multirater import krippendorff_alpha
+from .multirater import alpha_core
 
 __all__ = ["CrossKappa", "cross_kappa", "normalized_cross_kappa", "reference_agreement"]
 
@@ -247,9 +248,77 @@ def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
+class NormalizedCrossKappa(ItemSumCoefficient):
+    r"""Normalized κx = κx / √(IRR_X·IRR_Y) on the item-sum spine.
+
+    With ``irr="alpha"`` the statistics of each common item are κx's beside those of each
+    side's Krippendorff α on the common items, so resampling an item moves all three
+    together; given IRRs are constants.
+    """
+
+    name = "normalized cross-kappa"
+
+    def __init__(self, kx: CrossKappa, irr_x: Any, irr_y: Any):
+        self.kx = kx
+        self.level = kx.level
+        # each IRR: a core on the common items (its coefficient moves with the items) or a
+        # fixed number
+        self.irrs = (irr_x, irr_y)
+        self.cores = [kx] + [irr for irr in self.irrs if isinstance(irr, ItemSumCoefficient)]
+
+    def item_stats(self) -> np.ndarray:
+        return np.column_stack([core.item_stats() for core in self.cores])
+
+    def totals(self) -> np.ndarray:
+        return np.concatenate([core.totals() for core in self.cores])
+
+    def _split(self, t: np.ndarray) -> list[np.ndarray]:
+        widths = np.cumsum([core.totals().size for core in self.cores])
+        return np.split(t, widths[:-1], axis=-1)
+
+    def combine(self, totals: np.ndarray) -> Components:
+        t = np.asarray(totals, dtype=float)
+        parts = self._split(t)
+        kx = self.kx.combine(parts[0])
+        irr = [np.full(t.shape[:-1], value) if totals_part is None
+               else np.asarray(value.combine(totals_part)["value"], dtype=float)
+               for value, totals_part in zip(self.irrs, self._irr_parts(parts))]
+        irr_x, irr_y = irr
+        positive = (irr_x > 0) & (irr_y > 0)
+        with np.errstate(invalid="ignore"):
+            value = np.where(positive, kx["value"] / np.sqrt(np.where(positive,
+                                                                      irr_x * irr_y, 1.0)),
+                             np.nan)
+        return dict(kx, value=value, cross_kappa=kx["value"], irr_x=irr_x, irr_y=irr_y)
+
+    def _irr_parts(self, parts: list[np.ndarray]) -> list[np.ndarray | None]:
+        """The totals slice of each IRR core (None for a fixed IRR)."""
+        rest = iter(parts[1:])
+        return [next(rest) if isinstance(irr, ItemSumCoefficient) else None
+                for irr in self.irrs]
+
+    def undefined_reason(self, parts: Components) -> str | None:
+        reason = self.kx.undefined_reason(parts)
+        irr_x, irr_y = (float(np.asarray(parts[k]).reshape(-1)[0]) for k in ("irr_x", "irr_y"))
+        if reason is None and not (irr_x > 0 and irr_y > 0):
+            reason = (f"it needs both IRRs > 0, got IRR_X = {irr_x:.4g} and IRR_Y = "
+                      f"{irr_y:.4g}")
+        return reason
+
+    def counts_used(self) -> dict[str, Any]:
+        return self.kx.counts_used()
+
+    def details(self) -> dict[str, Any]:
+        parts = self.combine(self.totals())
+        return dict(self.kx.details(), **{k: float(np.asarray(parts[k]).reshape(-1)[0])
+                                          for k in ("cross_kappa", "irr_x", "irr_y")})
+
+
 def normalized_cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
                            irr: str | Callable | tuple[float, float] = "alpha",
-                           categories: Sequence[Any] | None = None) -> Estimate:
+                           categories: Sequence[Any] | None = None, ci: str | None = None,
+                           n_resamples: int = 2000, confidence: float = 0.95,
+                           seed: Any = None) -> Estimate:
     r"""Normalized κx (eq 13): κx / √(IRR_X · IRR_Y), an experimental-similarity measure.
 
     ``irr="alpha"`` (default) uses Krippendorff's α of each replication with the same distance,
@@ -257,31 +326,24 @@ def normalized_cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
     replaces α; a pair of numbers gives the two IRRs directly. Undefined (NaN with a warning)
     when an IRR is ≤ 0 or undefined. It behaves like Spearman's disattenuated correlation: ≈ 1
     for a faithful replication, whatever the IRR (Wong et al. 2021, §3.4).
+
+    ``ci=`` resamples the common items, paired across the sides, with κx and both α moving
+    together (given numbers stay fixed); a callable ``irr`` cannot be resampled this way.
     """
     ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
     kx = CrossKappa(ax, ay, level)
-    kx_estimate = kx.estimate()
+    if callable(irr) and ci is not None:
+        raise InvalidParameterError(
+            "ci= resamples the IRRs with the items, which needs irr='alpha' or a pair of "
+            "numbers; a callable irr is computed once")
     irr_x, irr_y = _irrs(ax, ay, kx.aligned.items, level, irr)
-    value = np.nan
-    if not (np.isfinite(irr_x) and np.isfinite(irr_y)) or irr_x <= 0 or irr_y <= 0:
-        warn(f"normalized cross-kappa is undefined: it needs both IRRs > 0, got IRR_X = "
-             f"{irr_x:.4g} and IRR_Y = {irr_y:.4g}; returning NaN", UndefinedCoefficientWarning)
-    else:
-        value = kx_estimate.value / np.sqrt(irr_x * irr_y)
-    return Estimate(
-        coefficient="normalized cross-kappa", value=float(value),
-        observed=kx_estimate.observed, expected=kx_estimate.expected,
-        observed_disagreement=kx_estimate.observed_disagreement,
-        expected_disagreement=kx_estimate.expected_disagreement,
-        n_items=kx_estimate.n_items, n_annotations=kx_estimate.n_annotations,
-        level=kx_estimate.level,
-        details=dict(kx_estimate.details, cross_kappa=kx_estimate.value, irr_x=irr_x,
-                     irr_y=irr_y),
-    )
+    return NormalizedCrossKappa(kx, irr_x, irr_y).estimate(
+        ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
-          irr: Any) -> tuple[float, float]:
+          irr: Any) -> tuple[Any, Any]:
+    """Each side's IRR: an α core on the common items (irr="alpha") or a number."""
     if isinstance(irr, tuple) or (isinstance(irr, Sequence) and not isinstance(irr, str)):
         if len(irr) != 2:
             raise InvalidParameterError(f"irr as numbers must be a pair (IRR_X, IRR_Y), got {irr}")
@@ -290,28 +352,25 @@ def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
         if irr != "alpha":
             raise InvalidParameterError(
                 f"unknown irr {irr!r}: use 'alpha', a callable, or a pair of numbers")
-        function = lambda ann: krippendorff_alpha(ann, level)  # noqa: E731
-    elif callable(irr):
-        function = irr
-    else:
+        return tuple(alpha_core(ann.subset_items(common), level) for ann in (x, y))
+    if not callable(irr):
         raise InvalidParameterError(
             f"irr must be 'alpha', a callable or a pair of numbers, got {type(irr).__name__}")
-    values = []
-    for ann in (x, y):
-        subset = ann.subset_items(common)
-        values.append(float(function(subset)))
-    return values[0], values[1]
+    return tuple(float(irr(ann.subset_items(common))) for ann in (x, y))
 
 
 def reference_agreement(ann: Any, reference: Any, level: Any = "nominal", *,
-                        categories: Sequence[Any] | None = None) -> Estimate:
+                        categories: Sequence[Any] | None = None, ci: str | None = None,
+                        n_resamples: int = 2000, confidence: float = 0.95,
+                        seed: Any = None) -> Estimate:
     r"""Agreement of coders with a reference (an expert), as κx against a one-annotation
     replication (Carletta 1996, §4: "naive coders against an expert").
 
     ``reference`` is an Annotations with one annotation per item, or a mapping / Series
     item → label (items missing from it are dropped and counted, as in :func:`cross_kappa`).
     The chance correction uses the coders' pooled distribution and the reference's own one,
-    as Cohen's κ does for two raters (with one coder it *is* Cohen's κ).
+    as Cohen's κ does for two raters (with one coder it *is* Cohen's κ). ``ci=`` resamples
+    the items, each with its coders' annotations and its reference label.
 
     Reference: Carletta, J. (1996). Assessing agreement on classification tasks: the kappa
     statistic. Computational Linguistics 22(2), 249–254.
@@ -334,5 +393,6 @@ def reference_agreement(ann: Any, reference: Any, level: Any = "nominal", *,
         raise InvalidParameterError(
             f"the reference must give one label per item; {int((per_item > 1).sum())} items "
             "have more")
-    estimate = CrossKappa(coders, expert, level).estimate()
-    return Estimate(**{**estimate.to_dict(), "coefficient": "reference agreement"})
+    estimate = CrossKappa(coders, expert, level).estimate(
+        ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    return replace(estimate, coefficient="reference agreement")

@@ -304,18 +304,22 @@ def weights_for(ann: Annotations, weights: Any) -> Disagreement:
                            marginals=lambda: pairable_marginals(ann))
 
 
+def alpha_core(ann: Annotations, level: Any = "nominal") -> ChanceCorrectedAgreement:
+    """The core of Krippendorff's α on ``ann`` (annotation-weighted, pooled chance)."""
+    return ChanceCorrectedAgreement(ann, distance_for(ann, level), chance="pooled",
+                                    item_weighting="annotation", name="Krippendorff's alpha")
+
+
 def agreement_estimate(data: Any, *, categories: Sequence[Any] | None, weights: Any,
                        chance: str, name: str, weighted_name: str | None = None,
-                       item_weighting: str = "item", use_distance: bool = False,
-                       ci: str | None = None, n_resamples: int = 2000,
+                       use_distance: bool = False, ci: str | None = None, n_resamples: int = 2000,
                        confidence: float = 0.95, seed: Any = None) -> Estimate:
     """Build and run the core for one named coefficient (the wrappers below)."""
     ann = as_annotations(data, categories=categories)
     dis = distance_for(ann, weights) if use_distance else weights_for(ann, weights)
     if weighted_name is not None and dis.name != "nominal":
         name = weighted_name
-    core = ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting=item_weighting,
-                                    name=name)
+    core = ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting="item", name=name)
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
@@ -343,10 +347,9 @@ def krippendorff_alpha(data: Any, level: Any = "nominal", *,
     >>> round(float(kl.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2]])), 4)
     0.5333
     """
-    return agreement_estimate(data, categories=categories, weights=level, chance="pooled",
-                              name="Krippendorff's alpha", item_weighting="annotation",
-                              use_distance=True,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    ann = as_annotations(data, categories=categories)
+    return alpha_core(ann, level).estimate(ci, n_resamples=n_resamples, confidence=confidence,
+                                           seed=seed)
 
 
 def fleiss_kappa(data: Any, *, weights: Any = None,

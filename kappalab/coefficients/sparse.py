@@ -27,6 +27,7 @@ negative, e.g. p = (0.9, 0.1)): the family of curves of the paper's Fig. 5.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -121,9 +122,8 @@ def _pair_agreement(counts: np.ndarray, m: np.ndarray) -> np.ndarray:
 
 
 class SparseAgreement(ItemSumCoefficient):
-    """SPA on the item-sum spine: item statistics [k_i P_i, k_i, k_i² P_i², k_i², k_i² P_i]
-    (the last three for the item-level standard error), plus the pooled category counts of
-    pairable items [n_i] for the chance agreement of :func:`spa_kappa`."""
+    """SPA on the item-sum spine: item statistics [k_i P_i, k_i] and the category counts n_i
+    of the weighted items, pooled for the chance agreement of :func:`spa_kappa`."""
 
     name = "SPA"
 
@@ -164,21 +164,18 @@ class SparseAgreement(ItemSumCoefficient):
 
     def item_stats(self) -> np.ndarray:
         k, p = self.k, self.p
-        return np.column_stack([k * p, k, k * k * p * p, k * k, k * k * p, self.counts])
+        return np.column_stack([k * p, k, self.counts])
 
     def combine(self, totals: np.ndarray) -> Components:
         t = np.asarray(totals, dtype=float)
-        kp, k, k2p2, k2, k2p = (t[..., j] for j in range(5))
-        pooled = t[..., 5:]
-        value = safe_divide(kp, k)
+        value = safe_divide(t[..., 0], t[..., 1])
+        pooled = t[..., 2:]
         share = safe_divide(pooled, pooled.sum(axis=-1, keepdims=True))
         p_e = (share * share).sum(axis=-1)
-        # Σ k_i²(P_i − SPA)² / (Σ k_i)², the spread of a weighted mean of independent items
-        spread = safe_divide(k2p2 - 2 * value * k2p + value * value * k2, k * k)
         if self.chance_corrected:
             kappa = safe_divide(value - p_e, 1 - p_e)
-            return {"value": kappa, "observed": value, "expected": p_e, "variance": spread}
-        return {"value": value, "observed": value, "expected": p_e, "variance": spread}
+            return {"value": kappa, "observed": value, "expected": p_e}
+        return {"value": value, "observed": value, "expected": p_e}
 
     def undefined_reason(self, parts: Components) -> str | None:
         if not (self.k > 0).any():
@@ -198,17 +195,15 @@ class SparseAgreement(ItemSumCoefficient):
                 "class_distribution": tuple(float(v) for v in self.class_distribution)}
 
     def estimate(self, ci: str | None = None, **resampling: Any) -> Estimate:
+        """Without ``ci`` the estimate still carries the analytic (linearisation) standard
+        error; for SPA it is the spread of a weighted mean of independent items,
+        √(n/(n−1) · Σ k_i²(P_i − SPA)²)/Σ k_i."""
         est = super().estimate(ci, **resampling)
-        if ci is not None:  # the resampling standard error replaces the item-spread one
+        if ci is not None or not np.isfinite(est.value) or est.n_items < 2:
             return est
-        parts = self.combine(self.totals())
-        n_used = est.n_items
-        # n/(n−1): the usual small-sample correction of a variance of a mean
-        variance = float(np.asarray(parts["variance"]).reshape(-1)[0])
-        variance *= n_used / (n_used - 1) if n_used > 1 else np.nan
-        if self.chance_corrected:  # delta method through the ratio's numerator only
-            variance /= (1 - est.expected) ** 2
-        return Estimate(**{**est.to_dict(), "se": float(np.sqrt(variance))})
+        from ..uncertainty import analytic_interval
+
+        return replace(est, se=analytic_interval(self).se)
 
 
 def spa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
@@ -221,9 +216,9 @@ def spa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
     ``"inv_var"``, ``"inv_var_class"`` (see :func:`spa_weights`; the class distribution is
     estimated from the pooled labels of pairable items unless ``class_distribution`` is
     given) or an array of non-negative weights, one per item. The estimate carries the number
-    of items used and dropped (fewer than two annotations) and a standard error from the
-    item-level spread, √(n/(n−1) · Σ k_i²(P_i − SPA)²)/Σ k_i, treating items as independent
-    and the weights as fixed.
+    of items used and dropped (fewer than two annotations) and, always, a standard error from
+    the item-level spread, √(n/(n−1) · Σ k_i²(P_i − SPA)²)/Σ k_i, treating items as
+    independent and the weights as fixed (the linearisation of ``ci="analytic"``).
 
     With ``weights="annotations"`` SPA equals 1 − D_o of Krippendorff's nominal α on the same
     data: both weigh items by their number of annotations. With the same number of annotations
@@ -245,8 +240,8 @@ def spa_kappa(data: Any, weights: Any = "flat", *, class_distribution: Any = Non
 
     A ratio of two estimates that share the data: biased in small samples (Jensen's
     inequality, and SPA and P_e are dependent), with bias of order 1/n (the paper's §chance
-    correction; ``experiments/spa_bias.py`` measures it). The standard error treats P_e as
-    fixed.
+    correction; ``experiments/spa_bias.py`` measures it). The standard error, reported always,
+    is the linearisation (delta method) of the ratio through both SPA and P_e.
     """
     ann = as_annotations(data, categories=categories)
     return SparseAgreement(ann, weights, class_distribution, chance_corrected=True).estimate(
