@@ -34,6 +34,7 @@ from .coefficients.sparse import (
 )
 from .estimate import Estimate
 from .report import agreement_report, xrr_report
+from .uncertainty import bootstrap
 from . import datasets, distances, errors, plots, simulate, uncertainty
 
 __version__ = "0.1.0"
@@ -45,6 +46,7 @@ __all__ = [
     "Estimate",
     "agreement_report",
     "bennett_s",
+    "bootstrap",
     "brennan_prediger",
     "cohen_kappa",
     "conger_kappa",

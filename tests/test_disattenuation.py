@@ -422,3 +422,50 @@ def test_plot_xrr(binary_replications, tmp_path):
         plot_xrr(ax_data)
     with pytest.raises(InvalidParameterError):
         plot_xrr(pd.DataFrame({"quantity": ["IRR_X"], "value": [0.5]}))
+
+
+# ====================================================================== intervals (ci=)
+def _replication_pair(seed, n_items=40):
+    ann_x, ann_y, _ = simulate.replications(n_items, level="interval", rho=0.7,
+                                            annotations_per_item=(3, 4), seed=seed)
+    return ann_x.wide.to_numpy(dtype=float), ann_y.wide.to_numpy(dtype=float)
+
+
+@pytest.mark.parametrize("reliability", [(0.7, 0.8), "spearman_brown"])
+def test_disattenuated_jackknife_replicates_are_leave_one_item_out(reliability):
+    from kappalab.uncertainty import _groups
+
+    x, y = _replication_pair(1)
+    n = x.shape[0]
+    est = disattenuated_correlation(x, y, reliability, ci="jackknife")
+    loo = np.array([disattenuated_correlation(np.delete(x, i, 0), np.delete(y, i, 0),
+                                              reliability).rho for i in range(n)])
+    # the jackknife standard error of those recomputed values
+    expected = np.sqrt((n - 1) / n * ((loo - loo.mean()) ** 2).sum())
+    assert est.se == pytest.approx(expected, rel=1e-9)
+    assert est.ci[0] < est.rho < est.ci[1]
+
+
+def test_split_half_interval_reuses_the_splits_of_the_estimate():
+    """Leave-one-item-out values recomputed with numpy from the same splits' half means."""
+    from kappalab.coefficients.disattenuation import SplitHalfCoefficient, _split_half
+    from kappalab.uncertainty import replicate_values
+
+    x, _ = _replication_pair(2, n_items=25)
+    ann = kl.Annotations.from_wide(x)
+    result, means = _split_half(ann, 7, np.random.default_rng(5), keep_means=True)
+    core = SplitHalfCoefficient(means)
+    assert float(core.combine(core.totals())["value"]) == pytest.approx(result.value, rel=1e-12)
+    loo = []
+    for i in range(x.shape[0]):
+        a, b = np.delete(means[..., 0], i, axis=1), np.delete(means[..., 1], i, axis=1)
+        r = np.array([np.corrcoef(a[s], b[s])[0, 1] for s in range(a.shape[0])])
+        loo.append((2 * r / (1 + r)).mean())
+    np.testing.assert_allclose(replicate_values(core, "jackknife"), loo, rtol=1e-10)
+    est = split_half_reliability(ann, 7, seed=5, ci="bootstrap", n_resamples=300)
+    assert est.value == result.value and est.ci[0] < est.value < est.ci[1]
+    both = disattenuated_correlation(*_replication_pair(3), ci="bootstrap-bca", n_resamples=300,
+                                     n_splits=20, seed=1)
+    assert both.ci[0] < both.rho < both.ci[1]
+    with pytest.raises(InvalidParameterError, match="unknown ci"):
+        split_half_reliability(ann, ci="bootstrapp")

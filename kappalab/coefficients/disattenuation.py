@@ -41,7 +41,7 @@ Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065 (eq 12, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -50,7 +50,9 @@ import pandas as pd
 from ..annotations import Annotations, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
 from .cross import _Aligned
-from .multirater import krippendorff_alpha
+from ..uncertainty import interval, parse_ci
+from .base import Components, ItemSumCoefficient
+from .multirater import alpha_core, krippendorff_alpha
 
 __all__ = [
     "DisattenuatedCorrelation",
@@ -86,7 +88,8 @@ class SplitHalfReliability:
     ``value`` is the mean over splits of the Spearman–Brown stepped-up correlation
     2r/(1 + r); ``half_correlation`` the mean over splits of r itself (splits where r is
     undefined are left out of both means). ``split_values`` and ``split_correlations`` hold
-    every split's values (NaN where undefined). ``float(result)`` is ``value``.
+    every split's values (NaN where undefined). ``float(result)`` is ``value``. ``se`` and
+    ``ci`` are set when an interval was asked for (``ci=``).
     """
 
     value: float
@@ -96,12 +99,15 @@ class SplitHalfReliability:
     n_annotations: int
     split_values: np.ndarray = field(compare=False)
     split_correlations: np.ndarray = field(compare=False)
+    se: float | None = None
+    ci: tuple[float, float] | None = None
 
     def __float__(self) -> float:
         return float(self.value)
 
     def __repr__(self) -> str:
-        return (f"SplitHalfReliability(value={self.value:.4f}, "
+        interval = "" if self.ci is None else f"ci=({self.ci[0]:.4f}, {self.ci[1]:.4f}), "
+        return (f"SplitHalfReliability(value={self.value:.4f}, {interval}"
                 f"half_correlation={self.half_correlation:.4f}, items={self.n_items}, "
                 f"splits={self.n_splits})")
 
@@ -131,8 +137,10 @@ def _check_splits(n_splits: Any) -> int:
 
 
 def _split_half_core(items: np.ndarray, scores: np.ndarray, n_items: int, n_splits: int,
-                     rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
-    """Half correlations r (one per split), items used, annotations used."""
+                     rng: np.random.Generator, keep_means: bool = False
+                     ) -> tuple[np.ndarray, int, int, np.ndarray | None]:
+    """Half correlations r (one per split), items used, annotations used, and (with
+    ``keep_means``) the splits × items × 2 half means, for resampling items."""
     m = np.bincount(items, minlength=n_items)
     pairable = m >= 2
     n_used = int(pairable.sum())
@@ -158,6 +166,7 @@ def _split_half_core(items: np.ndarray, scores: np.ndarray, n_items: int, n_spli
     total = np.bincount(item, weights=x, minlength=n_used)
     high = item << 32  # the item in the high bits, a random 32-bit key in the low bits
     r = np.empty(n_splits)
+    means = np.empty((n_splits, n_used, 2)) if keep_means else None
     block = max(1, _BLOCK // N)
     for first in range(0, n_splits, block):
         rows = min(block, n_splits - first)
@@ -169,7 +178,9 @@ def _split_half_core(items: np.ndarray, scores: np.ndarray, n_items: int, n_spli
         mean_a = sum_a / a
         mean_b = (total - sum_a) / b
         r[first:first + rows] = _row_pearson(mean_a, mean_b)
-    return r, n_used, N
+        if keep_means:
+            means[first:first + rows, :, 0], means[first:first + rows, :, 1] = mean_a, mean_b
+    return r, n_used, N, means
 
 
 def _row_pearson(u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -186,7 +197,9 @@ def _row_pearson(u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 def split_half_reliability(ann: Any, n_splits: int = 100, seed: Any = None, *,
-                           categories: Sequence[Any] | None = None) -> SplitHalfReliability:
+                           categories: Sequence[Any] | None = None, ci: str | None = None,
+                           n_resamples: int = 2000, confidence: float = 0.95
+                           ) -> SplitHalfReliability:
     r"""Split-half reliability of the item mean scores, stepped up by Spearman–Brown.
 
     For each of ``n_splits`` random splits, every item with m_i ≥ 2 annotations has its
@@ -217,11 +230,23 @@ def split_half_reliability(ann: Any, n_splits: int = 100, seed: Any = None, *,
     >>> res.value, res.n_items   # halves always equal: r = 1, 2·1/(1 + 1) = 1
     (1.0, 4)
     """
+    if ci is not None:
+        parse_ci(ci)  # an unknown name fails before any work
     ann = as_annotations(ann, categories=categories)
-    n_splits = _check_splits(n_splits)
     rng = np.random.default_rng(seed)
+    result, means = _split_half(ann, _check_splits(n_splits), rng, keep_means=ci is not None)
+    if ci is None or not np.isfinite(result.value):
+        return result
+    interval = _interval(SplitHalfCoefficient(means), ci, n_resamples, confidence, rng)
+    return replace(result, se=interval.se, ci=(interval.low, interval.high))
+
+
+def _split_half(ann: Annotations, n_splits: int, rng: np.random.Generator, *,
+                keep_means: bool) -> tuple[SplitHalfReliability, np.ndarray | None]:
+    """The split-half result and (with ``keep_means``) its splits × items × 2 half means."""
     items, scores = _annotation_scores(ann, "split-half reliability")
-    r, n_used, n_annotations = _split_half_core(items, scores, ann.n_items, n_splits, rng)
+    r, n_used, n_annotations, means = _split_half_core(items, scores, ann.n_items, n_splits,
+                                                       rng, keep_means=keep_means)
     defined = np.isfinite(r) & (r > -1.0)
     stepped = np.full_like(r, np.nan)
     stepped[defined] = 2.0 * r[defined] / (1.0 + r[defined])
@@ -240,7 +265,112 @@ def split_half_reliability(ann: Any, n_splits: int = 100, seed: Any = None, *,
     r.flags.writeable = False
     return SplitHalfReliability(value=value, half_correlation=half, n_items=n_used,
                                 n_splits=n_splits, n_annotations=n_annotations,
-                                split_values=stepped, split_correlations=r)
+                                split_values=stepped, split_correlations=r), means
+
+
+def _interval(core: ItemSumCoefficient, ci: str, n_resamples: int, confidence: float,
+              seed: Any):
+    return interval(core, ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+
+
+# ----------------------------------------------------------------- the same on the spine
+# For resampling items (``ci=``) the correlations are written as item sums (DESIGN.md §1):
+# Pearson's r of (u_i, v_i) is a function of Σ1, Σu, Σv, Σu², Σv², Σuv, with each split's half
+# means held fixed for its items, so a resample reuses the splits of the items it draws.
+def _pearson_stats(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Items × 5·S sums [u, v, u², v², uv] of S paired columns (u, v: items × S), centred
+    per column (Pearson's r does not depend on the centre)."""
+    u = u - u.mean(axis=0)
+    v = v - v.mean(axis=0)
+    return np.column_stack([u, v, u * u, v * v, u * v])
+
+
+def _pearson_from_sums(n: np.ndarray, sums: np.ndarray) -> np.ndarray:
+    """r of each of the S pairs from (…, 5·S) sums laid out as :func:`_pearson_stats`."""
+    su, sv, suu, svv, suv = np.split(sums, 5, axis=-1)
+    n = np.asarray(n)[..., None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cov = suv - su * sv / n
+        var = (suu - su * su / n) * (svv - sv * sv / n)
+        r = np.where(var > 0, cov / np.sqrt(np.where(var > 0, var, 1.0)), np.nan)
+    return np.clip(r, -1.0, 1.0)
+
+
+class SplitHalfCoefficient(ItemSumCoefficient):
+    """The split-half reliability on the spine: item statistics [1, Pearson sums of each
+    split's half means], value = mean over defined splits of 2r/(1 + r)."""
+
+    name = "split-half reliability"
+    level = "interval"
+
+    def __init__(self, means: np.ndarray):
+        self.means = means  # splits × items × 2
+
+    def item_stats(self) -> np.ndarray:
+        a, b = self.means[..., 0].T, self.means[..., 1].T
+        return np.column_stack([np.ones(a.shape[0]), _pearson_stats(a, b)])
+
+    def combine(self, totals: np.ndarray) -> Components:
+        t = np.asarray(totals, dtype=float)
+        r = _pearson_from_sums(t[..., 0], t[..., 1:])
+        defined = np.isfinite(r) & (r > -1.0)
+        stepped = np.where(defined, 2.0 * r / np.where(defined, 1.0 + r, 1.0), 0.0)
+        count = defined.sum(axis=-1)
+        value = np.where(count > 0, stepped.sum(axis=-1) / np.maximum(count, 1), np.nan)
+        return {"value": value, "observed": value, "expected": np.zeros_like(value)}
+
+
+class _SpearmanBrownAlpha(ItemSumCoefficient):
+    """m̄α/(1 + (m̄ − 1)α) with α the interval α of the items: statistics [1, m_i, α's]."""
+
+    def __init__(self, ann: Annotations, m: np.ndarray):
+        self.alpha, self.m = alpha_core(ann, "interval"), m
+
+    def item_stats(self) -> np.ndarray:
+        return np.column_stack([np.ones_like(self.m), self.m, self.alpha.item_stats()])
+
+    def combine(self, totals: np.ndarray) -> Components:
+        t = np.asarray(totals, dtype=float)
+        m_bar = t[..., 1] / t[..., 0]
+        alpha = np.asarray(self.alpha.combine(t[..., 2:])["value"])
+        value = spearman_brown(alpha, m_bar)
+        return {"value": value, "observed": value, "expected": np.zeros_like(value)}
+
+
+class DisattenuationCoefficient(ItemSumCoefficient):
+    """ρ = r/√(rel_x rel_y) on the spine: [1, Pearson sums of (x̄, ȳ)] beside each
+    reliability's statistics (a reliability core on the same items, or a fixed number)."""
+
+    name = "disattenuated correlation"
+    level = "interval"
+
+    def __init__(self, mean_x: np.ndarray, mean_y: np.ndarray, rel_x: Any, rel_y: Any):
+        self.pearson = np.column_stack([np.ones_like(mean_x),
+                                        _pearson_stats(mean_x[:, None], mean_y[:, None])])
+        self.reliabilities = (rel_x, rel_y)
+        self.widths = [rel.item_stats().shape[1] if isinstance(rel, ItemSumCoefficient) else 0
+                       for rel in self.reliabilities]
+
+    def item_stats(self) -> np.ndarray:
+        return np.column_stack([self.pearson] + [rel.item_stats() for rel in self.reliabilities
+                                                 if isinstance(rel, ItemSumCoefficient)])
+
+    def combine(self, totals: np.ndarray) -> Components:
+        t = np.asarray(totals, dtype=float)
+        r = _pearson_from_sums(t[..., 0], t[..., 1:6])[..., 0]
+        start, rel = 6, []
+        for reliability, width in zip(self.reliabilities, self.widths):
+            if width:
+                part = t[..., start:start + width]
+                rel.append(np.asarray(reliability.combine(part)["value"], dtype=float))
+                start += width
+            else:
+                rel.append(np.full(r.shape, float(reliability)))
+        positive = (rel[0] > 0) & (rel[1] > 0)
+        with np.errstate(invalid="ignore"):
+            rho = np.where(positive, r / np.sqrt(np.where(positive, rel[0] * rel[1], 1.0)),
+                           np.nan)
+        return {"value": rho, "observed": r, "expected": np.zeros_like(r)}
 
 
 # ====================================================================== disattenuation
@@ -253,7 +383,8 @@ class DisattenuatedCorrelation:
     sides' mean scores, ``rho`` = r/√(reliability_x·reliability_y) (eq 12 of Wong et al.
     2021), ``method`` how the reliabilities were obtained ("split_half", "spearman_brown" or
     "given"). ``details`` holds the item counts of each side and what each reliability was
-    computed from. ``float(result)`` is ``rho``.
+    computed from. ``float(result)`` is ``rho``; ``se`` and ``ci`` are set when an interval
+    was asked for (``ci=``).
     """
 
     r: float
@@ -263,6 +394,8 @@ class DisattenuatedCorrelation:
     n_items: int
     method: str
     details: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    se: float | None = None
+    ci: tuple[float, float] | None = None
 
     def __float__(self) -> float:
         return float(self.rho)
@@ -273,7 +406,8 @@ class DisattenuatedCorrelation:
         return float(self.rho)
 
     def __repr__(self) -> str:
-        return (f"DisattenuatedCorrelation(rho={self.rho:.4f}, r={self.r:.4f}, "
+        interval = "" if self.ci is None else f"ci=({self.ci[0]:.4f}, {self.ci[1]:.4f}), "
+        return (f"DisattenuatedCorrelation(rho={self.rho:.4f}, {interval}r={self.r:.4f}, "
                 f"reliability_x={self.reliability_x:.4f}, "
                 f"reliability_y={self.reliability_y:.4f}, items={self.n_items}, "
                 f"method={self.method!r})")
@@ -301,7 +435,8 @@ def _spearman_brown_reliability(ann: Annotations, m: np.ndarray) -> dict[str, An
 
 def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *,
                               n_splits: int = 100, seed: Any = None,
-                              categories: Sequence[Any] | None = None
+                              categories: Sequence[Any] | None = None, ci: str | None = None,
+                              n_resamples: int = 2000, confidence: float = 0.95
                               ) -> DisattenuatedCorrelation:
     r"""Spearman's correction for attenuation of the correlation of item mean scores (eq 12).
 
@@ -339,6 +474,8 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
     >>> round(res.r, 6), round(res.rho, 6)    # ρ = r/√(0.81·0.64) = r/0.72
     (0.980609, 1.361956)
     """
+    if ci is not None:
+        parse_ci(ci)  # an unknown name fails before any work
     ax = as_annotations(x, categories=categories)
     ay = as_annotations(y, categories=categories)
     purpose = "disattenuated correlation of mean scores"
@@ -366,15 +503,19 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
         if method == "split_half":
             n_splits = _check_splits(n_splits)
             rng = np.random.default_rng(seed)
-            halves = [split_half_reliability(ann.subset_items(labels), n_splits, rng)
-                      for ann in (ax, ay)]
-            rel_x, rel_y = (h.value for h in halves)
-            details["split_half_x"], details["split_half_y"] = halves
+            halves = [_split_half(ann.subset_items(labels), n_splits, rng,
+                                  keep_means=ci is not None) for ann in (ax, ay)]
+            rel_x, rel_y = (h.value for h, _ in halves)
+            details["split_half_x"], details["split_half_y"] = (h for h, _ in halves)
+            cores = [SplitHalfCoefficient(means) for _, means in halves]
         elif method == "spearman_brown":
-            parts = [_spearman_brown_reliability(ax.subset_items(labels), mx[both]),
-                     _spearman_brown_reliability(ay.subset_items(labels), my[both])]
+            subsets = [ax.subset_items(labels), ay.subset_items(labels)]
+            parts = [_spearman_brown_reliability(subsets[0], mx[both]),
+                     _spearman_brown_reliability(subsets[1], my[both])]
             rel_x, rel_y = (p["reliability"] for p in parts)
             details["spearman_brown_x"], details["spearman_brown_y"] = parts
+            cores = [_SpearmanBrownAlpha(subsets[0], mx[both].astype(float)),
+                     _SpearmanBrownAlpha(subsets[1], my[both].astype(float))]
         else:
             raise InvalidParameterError(
                 f"unknown reliability {reliability!r}: use 'split_half', 'spearman_brown' or "
@@ -386,6 +527,7 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
         except (TypeError, ValueError):
             raise InvalidParameterError(
                 f"reliability as numbers must be a pair of numbers, got {reliability!r}")
+        cores = [rel_x, rel_y]
     else:
         raise InvalidParameterError(
             "reliability must be 'split_half', 'spearman_brown' or a pair of numbers "
@@ -402,6 +544,12 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
              UndefinedCoefficientWarning)
     else:
         rho = r / np.sqrt(rel_x * rel_y)
-    return DisattenuatedCorrelation(r=r, reliability_x=float(rel_x),
-                                    reliability_y=float(rel_y), rho=float(rho),
-                                    n_items=n_both, method=method, details=details)
+    result = DisattenuatedCorrelation(r=r, reliability_x=float(rel_x),
+                                      reliability_y=float(rel_y), rho=float(rho),
+                                      n_items=n_both, method=method, details=details)
+    if ci is None or not np.isfinite(rho):
+        return result
+    core = DisattenuationCoefficient(mean_x[both], mean_y[both], *cores)
+    interval = _interval(core, ci, n_resamples, confidence,
+                         rng if method == "split_half" else seed)
+    return replace(result, se=interval.se, ci=(interval.low, interval.high))
