@@ -26,6 +26,7 @@ BENCHMARKS = [
     ("bench_alpha_interval.py", [], ["--items", "20000", "--repeat", "3"]),
     ("bench_cross_kappa.py", [], ["--sizes", "200,500", "--annotations", "100000",
                                   "--repeat", "3"]),
+    ("bench_bootstrap.py", [], ["--items", "10000", "--repeat", "2", "--peer-replicates", "2"]),
 ]
 
 
@@ -71,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         if result["benchmark"] == "alpha_nominal":
             measured = (f"kappalab {ms(result['kappalab_s'])} vs krippendorff "
                         f"{ms(result['krippendorff_s'])}: {result['speedup']:.2f}x faster")
+        elif result["benchmark"] == "bootstrap_alpha":
+            measured = (f"2000 replicates {ms(result['bootstrap_s'])} / one estimate "
+                        f"{ms(result['one_estimate_s'])} = {result['ratio']:.1f}x; "
+                        f"peer route {result['peer_extrapolated_s']:.0f} s")
         else:
             ratio = result["ratio"]
             error = result.get("estimator_error")

@@ -131,15 +131,19 @@ ESTIMATORS = [kl.krippendorff_alpha, kl.fleiss_kappa, kl.conger_kappa, kl.janson
               kl.spa_kappa]
 
 
+@pytest.mark.parametrize("ci", ["analytic", "bootstrap", "bayesian-bootstrap", "jackknife"])
 @pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda f: f.__name__)
-def test_ci_keyword_gives_se_and_interval(estimator):
+def test_ci_keyword_gives_se_and_interval(estimator, ci):
     x = table(10, n_items=120)
     plain = estimator(x)
-    est = estimator(x, ci="bootstrap", n_resamples=200, seed=5)
+    est = estimator(x, ci=ci, n_resamples=200, seed=5)
     assert est.value == plain.value and plain.ci is None
     assert est.se > 0 and est.ci[0] <= est.value <= est.ci[1]
-    again = estimator(x, ci="bootstrap", n_resamples=200, seed=5)
+    again = estimator(x, ci=ci, n_resamples=200, seed=5)
     assert again.ci == est.ci  # same seed, same interval
+    # every method estimates the same standard error: within a factor of 1.5 at 120 items
+    reference = estimator(x, ci="jackknife").se
+    assert 1 / 1.5 < est.se / reference < 1.5
 
 
 def test_jackknife_se_is_the_jackknife_formula_on_recomputed_values():
