@@ -13,6 +13,7 @@ import pandas as pd
 from .annotations import Annotations
 from .errors import AnnotationError, DroppedAnnotationsWarning
 from .report import agreement_report
+from .uncertainty import CI_METHODS
 
 FORMATS = ("table", "json", "csv")
 
@@ -50,7 +51,7 @@ def _report_command(args: argparse.Namespace) -> str:
         ann = Annotations.from_long(frame, item=args.item, rater=rater, value=args.value)
     for w in caught:
         print(f"kappalab: note: {w.message}", file=sys.stderr)
-    return _render(agreement_report(ann, level=args.level), args.format)
+    return _render(agreement_report(ann, level=args.level, ci=_ci(args)), args.format)
 
 
 def _demo_command(args: argparse.Namespace) -> str:
@@ -61,8 +62,12 @@ def _demo_command(args: argparse.Namespace) -> str:
         ann = datasets.load(name)
         blocks.append(f"== {name} (level={level}): {ann}\n   source: "
                       f"{datasets.provenance(name)[:160]}...")
-        blocks.append(_render(agreement_report(ann, level=level), args.format))
+        blocks.append(_render(agreement_report(ann, level=level, ci=_ci(args)), args.format))
     return "\n\n".join(blocks)
+
+
+def _ci(args: argparse.Namespace) -> str | None:
+    return None if args.ci == "none" else args.ci
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(run=_report_command)
     demo = sub.add_parser("demo", help="the report on bundled datasets")
     demo.add_argument("--format", default="table", choices=FORMATS)
+    for command in (report, demo):
+        command.add_argument("--ci", default="analytic", choices=["none", *CI_METHODS],
+                             help="standard errors and 95%% intervals (default: analytic; "
+                                  "resampling methods use 2000 replicates, seed 0)")
     demo.set_defaults(run=_demo_command)
     return parser
 

@@ -10,24 +10,31 @@ import pandas as pd
 
 from .annotations import as_annotations
 from .coefficients import multirater, pairwise
-from .errors import UndefinedCoefficientWarning
+from .errors import InvalidParameterError, UndefinedCoefficientWarning
+from .uncertainty import parse_ci
 
 __all__ = ["agreement_report"]
 
-_COLUMNS = ["coefficient", "value", "observed", "expected", "level", "n_items",
-            "n_annotations", "n_raters", "note"]
+_COLUMNS = ["coefficient", "value", "se", "ci_low", "ci_high", "observed", "expected",
+            "level", "n_items", "n_annotations", "n_raters", "note"]
 
 
 def agreement_report(data: Any, level: Any = "nominal", *,
-                     categories: Sequence[Any] | None = None) -> pd.DataFrame:
+                     categories: Sequence[Any] | None = None, ci: str | None = None,
+                     n_resamples: int = 2000, confidence: float = 0.95,
+                     seed: Any = None) -> pd.DataFrame:
     """A table of every coefficient that applies to ``data``.
 
     ``level`` is the distance of Krippendorff's α and Janson–Olsson's ι and, through
     ``w = 1 − δ/max δ``, the weights of the kappa family. Two-rater coefficients appear only
     for two raters, rater-specific ones only when raters are known. Columns: coefficient,
-    value, observed and expected agreement (P_o, P_e on the weighted 0–1 scale), level, the
-    items, annotations and raters used, and a note where a value is undefined.
+    value, its standard error and interval (NaN unless ``ci=`` names a method of
+    :data:`kappalab.uncertainty.CI_METHODS`), observed and expected agreement (P_o, P_e on the
+    weighted 0–1 scale), level, the items, annotations and raters used, and a note where a
+    value or its interval is undefined.
     """
+    if ci is not None:
+        parse_ci(ci)
     ann = as_annotations(data, categories=categories)
     weights = None if level == "nominal" else level
     rows = [
@@ -54,13 +61,24 @@ def agreement_report(data: Any, level: Any = "nominal", *,
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UndefinedCoefficientWarning)
             est = function(ann, **options)
-        note = "; ".join(str(w.message) for w in caught
-                         if issubclass(w.category, UndefinedCoefficientWarning))
+            notes = []
+            if ci is not None and np.isfinite(est.value):
+                try:
+                    est = function(ann, **options, ci=ci, n_resamples=n_resamples,
+                                   confidence=confidence, seed=seed)
+                except InvalidParameterError as exc:  # e.g. too few items for an interval
+                    notes.append(f"no interval: {exc}")
+        notes[:0] = [str(w.message) for w in caught
+                     if issubclass(w.category, UndefinedCoefficientWarning)]
+        low, high = est.ci if est.ci is not None else (np.nan, np.nan)
         records.append({
-            "coefficient": est.coefficient, "value": est.value, "observed": est.observed,
+            "coefficient": est.coefficient, "value": est.value,
+            "se": np.nan if est.se is None else est.se, "ci_low": low, "ci_high": high,
+            "observed": est.observed,
             "expected": est.expected, "level": est.level, "n_items": est.n_items,
             "n_annotations": est.n_annotations,
-            "n_raters": np.nan if est.n_raters is None else est.n_raters, "note": note,
+            "n_raters": np.nan if est.n_raters is None else est.n_raters,
+            "note": "; ".join(notes),
         })
     return pd.DataFrame.from_records(records, columns=_COLUMNS)
 

@@ -18,14 +18,16 @@ methods only need the items × s statistics matrix S and ``combine``:
   Gwet's formula linearises α without that factor, so on complete data (N annotations) this
   standard error is exactly (1 − 1/N) times irrCAC's. The gradient ∇f is taken by central
   differences on ``combine`` (one stacked call per block of columns; relative error ~1e-10).
-  The interval is θ̂ ± t_{n−1} SE (Student's t with n − 1 degrees of freedom, as Gwet).
+  The interval is θ̂ ± t_{n−1} SE (Student's t with n − 1 degrees of freedom, as Gwet), its
+  upper end capped at the coefficient's largest possible value (1 for agreement
+  coefficients; no cap for normalized κx and disattenuated correlations, which may exceed 1).
 * **item bootstrap** (Efron 1979): totals ``W @ S`` with W the B × n multinomial counts of n
   draws with replacement; intervals ``percentile`` (the α/2 and 1 − α/2 quantiles of the
   replicates), ``basic`` (2θ̂ − those quantiles) or ``bca`` (bias-corrected and accelerated,
   Efron 1987, with the jackknife acceleration).
 * **Bayesian bootstrap** (Rubin 1981): W = n · Dirichlet(1, …, 1) weights; percentile interval.
 * **jackknife**: leave-one-item-out totals ``T − s_i``; SE = √((n−1)/n · Σ (θ_(i) − θ̄)²),
-  interval θ̂ ± t_{n−1} SE.
+  interval θ̂ ± t_{n−1} SE (capped as the analytic one).
 
 Identical rows of S (items with the same counts — most items of categorical data) are merged
 first: G distinct rows with multiplicities c_g. A bootstrap replicate is then a multinomial
@@ -39,7 +41,7 @@ replications, so items are drawn in pairs across the two sides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -328,9 +330,17 @@ def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95
     """The interval an estimator's ``ci=`` names (see :data:`CI_METHODS`)."""
     method, kind = parse_ci(ci)
     if method == "analytic":
-        return analytic_interval(core, confidence)
-    return resampling_interval(core, method, interval=kind if kind != "t" else "percentile",
-                               n_resamples=n_resamples, confidence=confidence, seed=seed)
+        result = analytic_interval(core, confidence)
+    else:
+        result = resampling_interval(core, method,
+                                     interval=kind if kind != "t" else "percentile",
+                                     n_resamples=n_resamples, confidence=confidence, seed=seed)
+    bound = getattr(core, "upper_bound", None)
+    if kind == "t" and bound is not None and result.high > bound:
+        # a symmetric θ̂ ± t·SE can pass the coefficient's largest possible value (1 for
+        # every agreement coefficient); the interval stops there, as irrCAC's does
+        result = replace(result, high=float(bound))
+    return result
 
 
 # ------------------------------------------------------------------------ front end

@@ -188,3 +188,34 @@ def test_analytic_and_resampling_standard_errors_agree_at_scale():
 def test_too_few_items():
     with pytest.raises(InvalidParameterError, match="at least two items"):
         kl.fleiss_kappa([[1, 1, 2]], ci="analytic")
+
+
+def test_worked_example_report_standard_errors_are_irrcacs():
+    """The bundled 10 × 3 worked example is complete: every SE is irrCAC's (α: × (1 − 1/N))."""
+    ann = kl.datasets.load("worked_example")
+    report = kl.agreement_report(ann, ci="analytic").set_index("coefficient")
+    wide = ann.wide
+    cac = CAC(wide, digits=15)
+    assert report.loc["Fleiss' kappa", "se"] == pytest.approx(cac.fleiss()["est"]["se"], rel=1e-8)
+    assert report.loc["Conger's kappa", "se"] == pytest.approx(cac.conger()["est"]["se"],
+                                                               rel=1e-8)
+    assert report.loc["Gwet's AC1", "se"] == pytest.approx(cac.gwet()["est"]["se"], rel=1e-8)
+    assert report.loc["Krippendorff's alpha", "se"] == pytest.approx(
+        (1 - 1 / 30) * cac.krippendorff()["est"]["se"], rel=1e-8)
+    assert report["ci_low"].lt(report["value"]).all()
+    plain = kl.agreement_report(ann)
+    assert plain["se"].isna().all() and list(plain.columns) == list(report.reset_index().columns)
+
+
+def test_symmetric_intervals_stop_at_one():
+    """Krippendorff (2011)'s data: α = 0.849 on 11 pairable items, SE ≈ 0.13, so θ̂ + t·SE > 1."""
+    ann = kl.datasets.load("krippendorff_2011")
+    for ci in ("analytic", "jackknife"):
+        est = kl.krippendorff_alpha(ann, "interval", ci=ci)
+        half = student_t.ppf(0.975, est.n_items - 1) * est.se
+        assert est.value + half > 1 and est.ci == (pytest.approx(est.value - half), 1.0)
+    # normalized κx may exceed 1: no cap
+    x, y = ratings(1, n_items=20), ratings(1, n_items=20)
+    est = kl.normalized_cross_kappa(x, y, ci="analytic")
+    half = student_t.ppf(0.975, est.n_items - 1) * est.se
+    assert est.ci[1] == pytest.approx(est.value + half)

@@ -37,6 +37,8 @@ class ItemSumCoefficient(ABC):
     name: str = "coefficient"
     #: what ``level`` to report (distance or weights name)
     level: str = "nominal"
+    #: the largest value the coefficient can take (caps symmetric intervals), None if none
+    upper_bound: float | None = 1.0
 
     @abstractmethod
     def item_stats(self) -> np.ndarray | sp.spmatrix:

@@ -257,6 +257,7 @@ class NormalizedCrossKappa(ItemSumCoefficient):
     """
 
     name = "normalized cross-kappa"
+    upper_bound = None  # κx/√(IRR_X IRR_Y) may exceed 1
 
     def __init__(self, kx: CrossKappa, irr_x: Any, irr_y: Any):
         self.kx = kx

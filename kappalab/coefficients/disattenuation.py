@@ -343,6 +343,7 @@ class DisattenuationCoefficient(ItemSumCoefficient):
 
     name = "disattenuated correlation"
     level = "interval"
+    upper_bound = None  # ρ may exceed 1 through sampling error
 
     def __init__(self, mean_x: np.ndarray, mean_y: np.ndarray, rel_x: Any, rel_y: Any):
         self.pearson = np.column_stack([np.ones_like(mean_x),
