@@ -51,8 +51,8 @@ from scipy.stats import t as student_t
 
 from .errors import InvalidParameterError
 
-__all__ = ["Interval", "CI_METHODS", "bootstrap", "interval", "influence_values",
-           "replicate_values", "resampling_interval"]
+__all__ = ["Interval", "CI_METHODS", "analytic_interval", "bootstrap", "influence_values",
+           "interval", "parse_ci", "replicate_values", "resampling_interval"]
 
 RESAMPLING = ("bootstrap", "bayesian-bootstrap", "jackknife")
 INTERVALS = ("percentile", "basic", "bca")
@@ -223,12 +223,14 @@ def _resample_weights(rng: np.random.Generator, method: str, counts: np.ndarray,
 
 def _jackknife(core, groups: _Groups) -> np.ndarray:
     """Leave-one-item-out values, one per group."""
-    rows = groups.rows.toarray() if sp.issparse(groups.rows) else groups.rows
-    totals = groups.counts @ rows
+    rows = groups.rows
+    totals = np.asarray(groups.counts @ rows, dtype=float).ravel()
     values = np.empty(rows.shape[0])
     block = max(1, _BLOCK_CELLS // max(1, rows.shape[1]))
     for start in range(0, rows.shape[0], block):
-        values[start:start + block] = _value(core, totals[None, :] - rows[start:start + block])
+        part = rows[start:start + block]
+        part = part.toarray() if sp.issparse(part) else part  # one block dense at a time
+        values[start:start + block] = _value(core, totals[None, :] - part)
     return values
 
 
