@@ -27,19 +27,10 @@ import sys
 import numpy as np
 
 import _common as common
+from bench_alpha_nominal import make_data  # the same data generator
 
 TARGET_RATIO = 50.0
 N_RESAMPLES = 2000
-
-
-def make_data(n_items: int, n_raters: int, n_categories: int, missing: float,
-              seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    truth = rng.integers(1, n_categories + 1, size=(n_items, 1))
-    noise = rng.integers(1, n_categories + 1, size=(n_items, n_raters))
-    x = np.where(rng.random((n_items, n_raters)) < 0.6, truth, noise).astype(float)
-    x[rng.random(x.shape) < missing] = np.nan
-    return x
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,8 +26,14 @@ SEED = 20220812
 
 
 def load(name: str):
+    """A paper_repro script as a module. Its helpers are top-level modules (``_common``),
+    a name experiments/ uses too: a ``_common`` imported from elsewhere is evicted first."""
     if str(REPRO) not in sys.path:
         sys.path.insert(0, str(REPRO))
+    for helper in ("_common", "_spa_common"):
+        module = sys.modules.get(helper)
+        if module is not None and Path(module.__file__).parent != REPRO:
+            del sys.modules[helper]
     return importlib.import_module(name)
 
 

@@ -1,0 +1,43 @@
+r"""Bayesian reliability models (PyMC + ArviZ): posterior distributions of agreement.
+
+Imported only on request (``from kappalab import bayes``); PyMC itself is imported when a
+model is first fitted. Every model is written on per-item sufficient statistics with the
+item-level latent quantities integrated out analytically (no per-item parameters), and
+returns a :class:`Posterior`: ``.idata`` (an ``arviz.InferenceData`` with posterior, sample
+statistics, posterior predictive and observed data), ``.summary()``, ``.interval(name)``
+(highest-density interval), ``.mean(name)``, ``post[name]`` (the draws) and
+``.ppc_pvalue(name)``. Divergent transitions, R̂ > 1.01 and low effective sample sizes are
+reported as :class:`SamplingWarning`.
+
+Models
+------
+:func:`nominal_reliability`
+    Dirichlet–multinomial items: κ = population Fleiss κ = nominal α, P_o, P_e, π.
+:func:`cohen_kappa`
+    Two raters, multinomial K × K table with a Dirichlet prior: (weighted) Cohen κ.
+:func:`interval_reliability`
+    One-way random effects: ICC = population interval α.
+:func:`cross_replication`
+    Two replications (rater pools) of the same items, ``level="interval"`` (bivariate random
+    effects) or ``"binary"`` (bivariate latent thresholds): IRR of each side, κx, normalized
+    κx and the correlation ρ of the item true scores.
+
+Every model takes ``draws``, ``tune``, ``chains``, ``seed`` (an int reproduces the draws
+exactly) and ``sampler`` (``"auto"``: nutpie when installed, else PyMC's NUTS).
+
+Example
+-------
+>>> from kappalab import bayes, simulate
+>>> ann, truth = simulate.annotations(1000, level="interval", reliability=0.7, seed=0)
+>>> post = bayes.interval_reliability(ann, draws=500, tune=500, seed=1)  # doctest: +SKIP
+>>> post.interval("icc")  # the 95% HDI; truth.alpha = 0.7             # doctest: +SKIP
+(0.656..., 0.710...)
+>>> table = post.summary(["icc", "sigma_between"])  # mean, sd, HDI, R-hat, ESS # doctest: +SKIP
+"""
+
+from .cross import cross_replication
+from .models import cohen_kappa, interval_reliability, nominal_reliability
+from .posterior import Posterior, SamplingWarning, diagnose
+
+__all__ = ["Posterior", "SamplingWarning", "cohen_kappa", "cross_replication", "diagnose",
+           "interval_reliability", "nominal_reliability"]

@@ -1,0 +1,170 @@
+"""Running NUTS quietly and reproducibly; option validation shared by the models."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import inspect
+import logging
+import sys
+import warnings
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import InvalidParameterError
+
+SAMPLERS = ("auto", "pymc", "nutpie")
+_QUIET_LOGGERS = ("pymc", "pytensor", "nutpie", "arviz")
+_QUIET_MODULES = r"(pymc|pytensor|nutpie|arviz|numba)(\..*)?"
+
+
+def require_pymc():
+    """Import pymc, with a clear message when it is missing."""
+    try:
+        import arviz  # noqa: F401
+        import pymc
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("kappalab.bayes needs PyMC and ArviZ: pip install pymc arviz "
+                          f"({exc})") from exc
+    return pymc
+
+
+def check_count(value: Any, name: str, minimum: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidParameterError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise InvalidParameterError(f"{name} must be ≥ {minimum}, got {value}")
+    return int(value)
+
+
+def resolve_sampler(sampler: Any) -> str:
+    """'auto' → 'nutpie' when it can be imported, else 'pymc'."""
+    if not isinstance(sampler, str) or sampler not in SAMPLERS:
+        raise InvalidParameterError(
+            f"unknown sampler {sampler!r}; choose one of {', '.join(map(repr, SAMPLERS))}")
+    has_nutpie = importlib.util.find_spec("nutpie") is not None
+    if sampler == "auto":
+        return "nutpie" if has_nutpie else "pymc"
+    if sampler == "nutpie" and not has_nutpie:
+        raise ImportError("sampler='nutpie' needs the nutpie package (pip install nutpie); "
+                          "or use sampler='pymc'")
+    return sampler
+
+
+def make_rng(seed: Any) -> np.random.Generator:
+    """A numpy Generator from an int, None or a Generator (the simulation module's rule)."""
+    if isinstance(seed, (bool, np.bool_)):
+        raise InvalidParameterError(
+            f"seed must be an int, None or a numpy Generator, got {seed!r}")
+    try:
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError(
+            f"seed must be an int, None or a numpy Generator, got {seed!r} ({exc})") from exc
+
+
+class SamplingOptions:
+    """Validated ``draws``, ``tune``, ``chains``, ``seed`` and ``sampler`` of one fit.
+
+    ``rng`` drives everything random: the sampler's seed is its first draw, posterior
+    predictive replicates use the rest, so an int ``seed`` reproduces the whole result.
+    """
+
+    def __init__(self, draws: Any, tune: Any, chains: Any, seed: Any, sampler: Any):
+        self.draws = check_count(draws, "draws", 1)
+        self.tune = check_count(tune, "tune", 0)
+        self.chains = check_count(chains, "chains", 1)
+        self.sampler = resolve_sampler(sampler)
+        self.seed = seed
+        self.rng = make_rng(seed)
+        self.sampler_seed = int(self.rng.integers(0, 2**31 - 1))
+
+    def attrs(self) -> dict[str, Any]:
+        """What was used, for ``idata.posterior.attrs`` (netCDF-friendly types)."""
+        seed = self.seed if isinstance(self.seed, (int, np.integer)) else repr(self.seed)
+        return {"sampler": self.sampler, "draws": self.draws, "tune": self.tune,
+                "chains": self.chains, "seed": seed if seed is not None else "None"}
+
+
+@contextlib.contextmanager
+def quiet():
+    """Silence PyMC's, PyTensor's and nutpie's own logging and warnings (chain-count advice,
+    BLAS notices, progress messages): the user sees kappalab's diagnostics only."""
+    loggers = [logging.getLogger(name) for name in _QUIET_LOGGERS]
+    arviz = sys.modules.get("arviz")
+    if isinstance(getattr(arviz, "_log", None), logging.Logger):
+        loggers.append(arviz._log)  # ArviZ's own Logger instance, outside logging's registry
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", module=_QUIET_MODULES)
+            yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+
+
+def sample(model, options: SamplingOptions, keep: Sequence[str]):
+    """NUTS on ``model``; returns (posterior Dataset restricted to ``keep``, sample_stats).
+
+    Chains run one after the other in this process (``cores=1``): for these small models
+    (sufficient statistics, a handful of parameters) starting worker processes costs more
+    than it saves, and nothing can hang in a notebook or under pytest. nutpie runs its
+    chains in parallel threads itself.
+    """
+    pm = require_pymc()
+    kwargs: dict[str, Any] = dict(
+        draws=options.draws, tune=options.tune, chains=options.chains, cores=1,
+        random_seed=options.sampler_seed, progressbar=False,
+        compute_convergence_checks=False, return_inferencedata=True, model=model,
+        nuts_sampler=options.sampler)
+    if "quiet" in inspect.signature(pm.sample).parameters:  # recent PyMC only
+        kwargs["quiet"] = True
+    if options.sampler == "pymc":
+        kwargs["idata_kwargs"] = {"log_likelihood": False}
+    with quiet():
+        idata = pm.sample(**kwargs)
+    posterior = idata.posterior[list(keep)]
+    return posterior, idata.sample_stats
+
+
+def validate_prior(prior: Mapping[str, Any] | None, defaults: Mapping[str, Any],
+                   model: str) -> dict[str, Any]:
+    """``defaults`` updated by ``prior``; each value checked for its kind.
+
+    A default that is a pair means Beta(a, b) shape parameters (both > 0); a default that is
+    a number means a positive scale or concentration.
+    """
+    out = dict(defaults)
+    if prior is None:
+        return out
+    if not isinstance(prior, Mapping):
+        raise InvalidParameterError(f"prior must be a mapping (dict), got {prior!r}")
+    for key, value in prior.items():
+        if key not in defaults:
+            raise InvalidParameterError(
+                f"unknown prior {key!r} for {model}; it takes "
+                f"{', '.join(f'{k}={v!r}' for k, v in defaults.items())}")
+        if isinstance(defaults[key], tuple):
+            try:
+                a, b = (float(v) for v in value)
+            except (TypeError, ValueError):
+                raise InvalidParameterError(
+                    f"prior {key!r} must be a pair of Beta shape parameters (a, b), got "
+                    f"{value!r}") from None
+            if not (np.isfinite(a) and np.isfinite(b) and a > 0 and b > 0):
+                raise InvalidParameterError(
+                    f"prior {key!r}: Beta shape parameters must be finite and > 0, got "
+                    f"{value!r}")
+            out[key] = (a, b)
+        else:
+            if isinstance(value, (bool, np.bool_)) or not isinstance(
+                    value, (int, float, np.integer, np.floating)) or not (
+                    np.isfinite(value) and value > 0):
+                raise InvalidParameterError(
+                    f"prior {key!r} must be a positive number, got {value!r}")
+            out[key] = float(value)
+    return out

@@ -1,0 +1,508 @@
+r"""Bayesian models of one pool of annotations: nominal reliability (Dirichlet–multinomial),
+Cohen's κ (two raters) and interval reliability (one-way random effects).
+
+Every model is written on per-item sufficient statistics (DESIGN.md §1) with the item-level
+latent quantities integrated out analytically, so there are no per-item parameters and no
+Python loop over items: identical rows of statistics are grouped and their log-likelihood
+weighted by their multiplicity. Derived quantities (κ, P_o, P_e, …) are deterministic
+functions of the parameters, one value per posterior draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, NamedTuple, Sequence
+
+import numpy as np
+
+from ..annotations import as_annotations
+from ..coefficients.multirater import weights_for
+from ..coefficients.pairwise import two_raters
+from ..errors import DroppedAnnotationsWarning, EmptyDataError, warn
+from . import _build
+from ._sampling import SamplingOptions, require_pymc, sample, validate_prior
+from .posterior import Posterior
+
+__all__ = ["nominal_reliability", "cohen_kappa", "interval_reliability"]
+
+_LOG_2PI = float(np.log(2 * np.pi))
+
+
+def as_float(pt, *values):
+    """Parameters as float64 tensors (a Python float would become a float32 constant when
+    float32 holds it exactly, and Γ of it would be computed in single precision)."""
+    from pytensor.graph.basic import Variable
+
+    return tuple(v if isinstance(v, Variable) else pt.constant(np.asarray(v, dtype=np.float64))
+                 for v in values)
+
+
+def _category_coords(categories) -> list:
+    return [c.item() if hasattr(c, "item") else c for c in categories]
+
+
+# ====================================================================== nominal
+def dirichlet_multinomial_loglik(pt, rows: np.ndarray, weight: np.ndarray, pi, tau):
+    r"""Σ_g w_g log DM(n_g | m_g, τπ), without the multinomial coefficients (constants).
+
+    ``rows`` are the distinct count rows n_g (G × K), ``weight`` their multiplicities;
+    ``pi`` and ``tau`` are tensors (or numbers). Γ(τ)/Γ(m + τ) ∏ Γ(n_c + τπ_c)/Γ(τπ_c).
+    """
+    pi, tau = as_float(pt, pi, tau)
+    a = tau * pi
+    m_rows = rows.sum(axis=1).astype(float)
+    per_row = (pt.gammaln(tau) - pt.gammaln(m_rows + tau)
+               + (pt.gammaln(rows + a[None, :]) - pt.gammaln(a)[None, :]).sum(axis=1))
+    return (weight * per_row).sum()
+
+
+def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chains: int = 2,
+                        seed: Any = None, sampler: str = "auto",
+                        prior: Mapping[str, Any] | None = None,
+                        categories: Sequence[Any] | None = None) -> Posterior:
+    r"""Posterior of nominal reliability under the hierarchical Dirichlet–multinomial model.
+
+    Each item i has a category distribution θ_i drawn around the prevalence π; its m_i
+    annotations are draws from θ_i (any m_i: items with one annotation inform π only, items
+    with none are ignored). θ_i is integrated out, so each item's count row n_i is
+    Dirichlet–multinomial (Mosimann 1962):
+
+    .. math::  θ_i \sim \operatorname{Dirichlet}(τπ), \qquad
+               n_i \mid θ_i \sim \operatorname{Multinomial}(m_i, θ_i),
+
+    .. math::  p(n_i \mid π, τ) = \frac{m_i!}{\prod_c n_{ic}!}
+               \frac{Γ(τ)}{Γ(m_i + τ)} \prod_c \frac{Γ(n_{ic} + τπ_c)}{Γ(τπ_c)},
+
+    with priors π ~ Dirichlet(c·1) (c = ``prior["pi"]``, default 1) and κ ~ Beta(a, b)
+    (``prior["kappa"]``, default (1, 1), uniform), τ = 1/κ − 1. The count rows are grouped
+    (identical rows once, weighted by their number), so the cost does not grow with the
+    number of items.
+
+    Parameters
+    ----------
+    data : Annotations, or anything :meth:`Annotations.from_wide` takes (counts too: raters
+        are not needed). All categories of the Annotations enter π, also unused ones.
+    draws, tune, chains : posterior draws and tuning steps per chain, number of chains.
+    seed : int, None or ``numpy.random.Generator``; an int reproduces the draws exactly.
+    sampler : ``"auto"`` (nutpie when installed, else PyMC's NUTS), ``"pymc"``, ``"nutpie"``.
+    prior : ``{"kappa": (a, b), "pi": c}``, any subset.
+    categories : passed to :meth:`Annotations.from_wide` when ``data`` is not Annotations.
+
+    Returns
+    -------
+    Posterior
+        Variables:
+
+        * ``kappa`` — κ = 1/(1 + τ), the population Fleiss κ = Krippendorff's nominal α of
+          the model (DESIGN.md §5): two annotations of an item agree with probability
+          P_o = P_e + (1 − P_e)κ. Krippendorff's α and Fleiss' κ are estimators of it.
+        * ``pi`` — π, dim ``category`` (labelled with the categories): the prevalence.
+        * ``p_o`` — P_o = Σ_c π_c(τπ_c + 1)/(τ + 1), the probability that two annotations
+          of an item agree.
+        * ``p_e`` — P_e = Σ_c π_c², chance agreement; κ = (P_o − P_e)/(1 − P_e).
+        * ``tau`` — τ, the Dirichlet precision (large τ: items look alike, κ near 0).
+
+        Posterior predictive check: for every draw, count tables are replicated with the
+        observed m_i and the mean and standard deviation over items (m_i ≥ 2) of the item
+        agreement P_i = Σ_c n_ic(n_ic − 1)/(m_i(m_i − 1)) are computed:
+        ``item_agreement`` (whose observed value is Fleiss' P_o) and ``item_agreement_sd``
+        in ``idata.posterior_predictive`` and ``idata.observed_data``
+        (:meth:`Posterior.ppc_pvalue`). A small p-value of ``item_agreement_sd`` flags items
+        more heterogeneous than one κ allows (e.g. easy and hard items).
+
+    Raises
+    ------
+    EmptyDataError
+        No item with two annotations (κ is not identified), or fewer than two categories used.
+
+    References
+    ----------
+    Mosimann, J. E. (1962). On the compound multinomial distribution, the multivariate
+    β-distribution, and correlations among proportions. Biometrika 49(1/2), 65–82,
+    doi:10.2307/2333468. Fleiss, J. L. (1971). Measuring nominal scale agreement among many
+    raters. Psychological Bulletin 76(5), 378–382, doi:10.1037/h0031619.
+
+    Examples
+    --------
+    >>> from kappalab import bayes, simulate
+    >>> ann, truth = simulate.annotations(1000, reliability=0.6, seed=0)
+    >>> post = bayes.nominal_reliability(ann, seed=1)   # doctest: +SKIP
+    >>> post.interval("kappa")                           # doctest: +SKIP
+    """
+    options = SamplingOptions(draws, tune, chains, seed, sampler)
+    prior = validate_prior(prior, {"kappa": (1.0, 1.0), "pi": 1.0}, "nominal_reliability")
+    ann = as_annotations(data, categories=categories)
+    counts = ann.count_matrix
+    m = counts.sum(axis=1)
+    used = np.flatnonzero(counts.sum(axis=0) > 0)
+    if used.size < 2:
+        raise EmptyDataError(
+            "the nominal model needs annotations in at least 2 categories; all "
+            f"{int(m.sum())} annotations are in category "
+            f"{_category_coords(ann.categories[used])[0]!r}, so κ is undefined")
+    pairable = m >= 2
+    if not pairable.any():
+        raise EmptyDataError(
+            "the nominal model needs at least one item with 2 or more annotations: with one "
+            "annotation per item, agreement (κ) is not identified")
+    rows, weight = np.unique(counts[m > 0], axis=0, return_counts=True)
+    K = ann.n_categories
+    cats = _category_coords(ann.categories)
+
+    pm = require_pymc()
+    import pytensor.tensor as pt
+
+    with pm.Model(coords={"category": cats}) as model:
+        pi = pm.Dirichlet("pi", a=np.full(K, prior["pi"]), dims="category")
+        kappa = pm.Beta("kappa", *prior["kappa"])
+        tau = pm.Deterministic("tau", 1.0 / kappa - 1.0)
+        pm.Potential("loglik", dirichlet_multinomial_loglik(pt, rows, weight, pi, tau))
+        p_e = pm.Deterministic("p_e", (pi * pi).sum())
+        pm.Deterministic("p_o", (pi * (tau * pi + 1.0)).sum() / (tau + 1.0))
+    posterior, stats = sample(model, options, ["kappa", "pi", "p_o", "p_e", "tau"])
+
+    # posterior predictive: replicated item agreements with the observed m_i
+    mp = m[pairable].astype(float)
+    observed_p = _build.item_agreement(counts[pairable], mp)
+    pi_draws, tau_draws = _build.flat(posterior, "pi"), _build.flat(posterior, "tau")
+    S = tau_draws.size
+    rep_mean, rep_sd = np.empty(S), np.full(S, np.nan)
+    for block in _build.blocks(S, mp.size * K):
+        alpha = tau_draws[block, None, None] * pi_draws[block, None, :]
+        theta = _build.dirichlet(options.rng, np.broadcast_to(alpha, alpha.shape[:1] + (
+            mp.size, K)))
+        replicate = options.rng.multinomial(m[pairable], theta)
+        p_i = _build.item_agreement(replicate, mp)
+        rep_mean[block] = p_i.mean(axis=-1)
+        if mp.size >= 2:
+            rep_sd[block] = _build.sample_sd(p_i)
+    replicated = {"item_agreement": rep_mean}
+    observed = {"item_agreement": observed_p.mean()}
+    if mp.size >= 2:
+        replicated["item_agreement_sd"] = rep_sd
+        observed["item_agreement_sd"] = _build.sample_sd(observed_p)
+    return _build.assemble(
+        posterior, stats, options, model="nominal_reliability", replicated=replicated,
+        observed=observed, headline=("kappa", "p_o", "p_e"),
+        attrs={"n_items": int((m > 0).sum()), "n_pairable_items": int(pairable.sum()),
+               "n_annotations": int(m.sum()), "n_categories": K,
+               "distinct_count_rows": int(rows.shape[0])})
+
+
+# ====================================================================== Cohen
+def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000,
+                tune: int = 1000, chains: int = 2, seed: Any = None, sampler: str = "auto",
+                prior: Mapping[str, Any] | None = None,
+                categories: Sequence[Any] | None = None) -> Posterior:
+    r"""Posterior of Cohen's κ (or weighted κ) for two raters: Dirichlet–multinomial table.
+
+    The K × K table T of the items both raters annotated (T_kl: rater 1 said k, rater 2 said
+    l) is multinomial with cell probabilities p, which get a flat Dirichlet prior:
+
+    .. math::  T \sim \operatorname{Multinomial}(N, p), \qquad
+               p \sim \operatorname{Dirichlet}(c\,\mathbf 1_{K^2}),
+
+    so the posterior is Dirichlet(c + T) (conjugate; c = ``prior["p"]``, default 1). κ is the
+    population (weighted) Cohen κ of p, with rater marginals p_{k·} = Σ_l p_kl and
+    p_{·l} = Σ_k p_kl and agreement weights w (1 on the diagonal):
+
+    .. math::  κ_w = \frac{\sum_{kl} w_{kl} p_{kl} - \sum_{kl} w_{kl} p_{k·} p_{·l}}
+                          {1 - \sum_{kl} w_{kl} p_{k·} p_{·l}}
+
+    (the Bayesian κ of Basu, Banerjee & Sen 2000). Unweighted (w = I) it is the population
+    value that :func:`kappalab.cohen_kappa` estimates. The posterior is sampled through the
+    equivalent Poisson form: p = g/Σg with g_kl ~ Gamma(c, 1) and T_kl ~ Poisson(g_kl) has
+    the same prior and posterior of p, and independent Gamma(c + T_kl, 2) posteriors of g
+    that NUTS explores in a few steps.
+
+    Parameters
+    ----------
+    x, y : one items × 2 table (or Annotations with two raters), or the two raters' label
+        sequences. Items that only one of the two annotated are left out of the table with a
+        :class:`~kappalab.errors.DroppedAnnotationsWarning` (:func:`kappalab.cohen_kappa`
+        uses them for the marginals; the table model cannot).
+    weights : ``None``, ``"linear"``, ``"quadratic"`` (on the category values), a level name,
+        a K × K agreement-weight matrix or a callable, as in :func:`kappalab.cohen_kappa`.
+    draws, tune, chains, seed, sampler : as in :func:`nominal_reliability`.
+    prior : ``{"p": c}``, the Dirichlet concentration of every cell.
+    categories : passed to :meth:`Annotations.from_wide`.
+
+    Returns
+    -------
+    Posterior
+        Variables ``kappa``; ``p_o`` = Σ w∘p (observed agreement); ``p_e`` =
+        Σ_kl w_kl p_{k·}p_{·l} (chance agreement); ``p`` (dims ``category_1``,
+        ``category_2``: the cell probabilities, rater 1 by rater 2); ``marginals`` (dims
+        ``rater``, ``category``). Posterior predictive: replicated tables ``table`` and their
+        weighted observed agreement ``agreement``.
+
+    Raises
+    ------
+    RaterCountError
+        Not exactly two raters with annotations.
+    EmptyDataError
+        No item annotated by both raters, or all of them in one category.
+
+    References
+    ----------
+    Cohen, J. (1960), Educational and Psychological Measurement 20(1), 37–46,
+    doi:10.1177/001316446002000104. Cohen, J. (1968), Psychological Bulletin 70(4), 213–220,
+    doi:10.1037/h0026256. Basu, S., Banerjee, M. & Sen, A. (2000). Bayesian inference for
+    kappa from single and multiple studies. Biometrics 56(2), 577–582,
+    doi:10.1111/j.0006-341X.2000.00577.x.
+    """
+    options = SamplingOptions(draws, tune, chains, seed, sampler)
+    prior = validate_prior(prior, {"p": 1.0}, "cohen_kappa")
+    ann = two_raters(x, y, categories=categories, coefficient="the Bayesian Cohen's kappa")
+    agreement = weights_for(ann, weights).weights
+    items, raters, cats = ann.codes()
+    pair = np.unique(raters)  # the two raters with annotations
+    table_codes = np.full((ann.n_items, 2), -1, dtype=np.intp)
+    table_codes[items, np.searchsorted(pair, raters)] = cats
+    n_rated = (table_codes >= 0).sum(axis=1)
+    both = n_rated == 2
+    dropped = int((n_rated == 1).sum())
+    if not both.any():
+        raise EmptyDataError("the two raters have no item in common: Cohen's κ needs items "
+                             "that both raters annotated")
+    if dropped:
+        warn(f"{dropped} item(s) annotated by only one of the two raters were left out of the "
+             f"table ({int(both.sum())} items remain)", DroppedAnnotationsWarning)
+    K = ann.n_categories
+    table = np.bincount(table_codes[both, 0] * K + table_codes[both, 1],
+                        minlength=K * K).reshape(K, K)
+    used = (table.sum(axis=0) + table.sum(axis=1)) > 0
+    if used.sum() < 2:
+        raise EmptyDataError("Cohen's κ needs ratings in at least 2 categories; every rating "
+                             "of the common items is in one category")
+    labels = _category_coords(ann.categories)
+    rater_labels = _category_coords(ann.raters[pair])
+
+    pm = require_pymc()
+    import pytensor.tensor as pt
+
+    coords = {"category_1": labels, "category_2": labels, "rater": rater_labels,
+              "category": labels}
+    with pm.Model(coords=coords) as model:
+        # the Poisson device: g_kl ~ Gamma(c, 1), T_kl ~ Poisson(g_kl) make p = g/Σg
+        # Dirichlet(c) a priori and Dirichlet(c + T) a posteriori, exactly as the multinomial
+        # model does, with independent Gamma(c + T_kl, 2) posteriors that NUTS samples easily
+        rate = pm.Gamma("cell_rate", alpha=prior["p"], beta=1.0, shape=K * K)
+        pm.Potential("loglik", (table.ravel() * pt.log(rate) - rate).sum())
+        p = pm.Deterministic("p", (rate / rate.sum()).reshape((K, K)),
+                             dims=("category_1", "category_2"))
+        row, col = p.sum(axis=1), p.sum(axis=0)
+        pm.Deterministic("marginals", pt.stack([row, col]), dims=("rater", "category"))
+        p_o = pm.Deterministic("p_o", (agreement * p).sum())
+        p_e = pm.Deterministic("p_e", (agreement * row[:, None] * col[None, :]).sum())
+        pm.Deterministic("kappa", (p_o - p_e) / (1.0 - p_e))
+    posterior, stats = sample(model, options, ["kappa", "p_o", "p_e", "p", "marginals"])
+
+    N = int(table.sum())
+    p_draws = _build.flat(posterior, "p").reshape(-1, K * K)
+    replicate = options.rng.multinomial(N, p_draws / p_draws.sum(axis=1, keepdims=True))
+    replicate = replicate.reshape(-1, K, K)
+    return _build.assemble(
+        posterior, stats, options, model="cohen_kappa",
+        replicated={"table": replicate,
+                    "agreement": (replicate * agreement).sum(axis=(1, 2)) / N},
+        observed={"table": table, "agreement": float((table * agreement).sum() / N)},
+        observed_dims={"table": ("category_1", "category_2")},
+        coords={"category_1": labels, "category_2": labels},
+        headline=("kappa", "p_o", "p_e"),
+        attrs={"n_items": N, "n_dropped_items": dropped, "raters": [str(r) for r in
+                                                                    rater_labels],
+               "weights": weights if isinstance(weights, str) else
+               "identity" if weights is None else "custom"})
+
+
+# ====================================================================== interval
+class OneWayStatistics(NamedTuple):
+    """Sufficient statistics of the one-way model on standardised values: items grouped by
+    their number of annotations m_g (n_g items, Σ x̄, Σ x̄² of their means), and the pooled
+    within-item sum of squares with its degrees of freedom Σ(m_i − 1)."""
+
+    m: np.ndarray
+    n: np.ndarray
+    sum_mean: np.ndarray
+    sum_mean2: np.ndarray
+    df_within: float
+    ss_within: float
+
+    @classmethod
+    def from_items(cls, m: np.ndarray, mean: np.ndarray, ss: np.ndarray) -> "OneWayStatistics":
+        present = m > 0
+        m, mean, ss = m[present], mean[present], ss[present]
+        values, inverse = np.unique(m, return_inverse=True)
+        inverse = inverse.ravel()
+        return cls(values.astype(float), np.bincount(inverse).astype(float),
+                   np.bincount(inverse, weights=mean), np.bincount(inverse, weights=mean * mean),
+                   float((m - 1).sum()), float(ss.sum()))
+
+
+def item_statistics(ann, center: float, scale: float):
+    """Per item: (m_i, mean x̄_i, within SS_i) of the standardised values (x − center)/scale
+    (x̄_i = 0, SS_i = 0 for items without annotations)."""
+    m, s1, s2 = ann.item_moments(factor=1.0 / scale, shift=center)
+    mean = s1 / np.where(m > 0, m, 1.0)
+    return m, mean, np.maximum(s2 - s1 * mean, 0.0)
+
+
+def location_scale(*anns) -> tuple[float, float]:
+    """Pooled mean and standard deviation of all annotation values of ``anns``."""
+    n = total = 0.0
+    for ann in anns:
+        m, s1, _ = ann.item_moments()
+        n, total = n + m.sum(), total + s1.sum()
+    center = total / n
+    ss = 0.0
+    for ann in anns:
+        _, _, s2 = ann.item_moments(shift=center)
+        ss += s2.sum()
+    return float(center), float(np.sqrt(ss / n))
+
+
+def normal_means_loglik(pt, stats: OneWayStatistics, mu, var_b, var_w):
+    """Σ_g log-likelihood of the item means: n_g iid N(μ, σ_b² + σ_w²/m_g) values."""
+    mu, var_b, var_w = as_float(pt, mu, var_b, var_w)
+    var = var_b + var_w / stats.m
+    return (-0.5 * stats.n * (_LOG_2PI + pt.log(var))
+            - (stats.sum_mean2 - 2.0 * mu * stats.sum_mean + stats.n * mu * mu)
+            / (2.0 * var)).sum()
+
+
+def within_loglik(pt, stats: OneWayStatistics, var_w):
+    """log-likelihood of the pooled within-item SS: SS/σ_w² ~ χ²_df, up to a constant
+    (the Jacobian-free density of SS, dropping Γ and power-of-SS terms)."""
+    (var_w,) = as_float(pt, var_w)
+    return -0.5 * stats.df_within * pt.log(var_w) - stats.ss_within / (2.0 * var_w)
+
+
+def one_way_loglik(pt, stats: OneWayStatistics, mu, var_b, var_w):
+    r"""log-likelihood of the one-way random-effects model with the item effects integrated
+    out, up to a constant: Σ_i log N(x̄_i; μ, σ_b² + σ_w²/m_i) + log p(SS | σ_w²)."""
+    return normal_means_loglik(pt, stats, mu, var_b, var_w) + within_loglik(pt, stats, var_w)
+
+
+def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chains: int = 2,
+                         seed: Any = None, sampler: str = "auto",
+                         prior: Mapping[str, Any] | None = None,
+                         categories: Sequence[Any] | None = None) -> Posterior:
+    r"""Posterior of interval reliability (ICC) under the one-way random-effects model.
+
+    .. math::  x_{ij} = μ + b_i + e_{ij}, \qquad b_i \sim N(0, σ_b^2), \qquad
+               e_{ij} \sim N(0, σ_w^2),
+
+    with the item effects b_i integrated out: per item, the mean x̄_i and the within-item sum
+    of squares SS_i = Σ_j (x_ij − x̄_i)² are independent, with
+
+    .. math::  \bar x_i \sim N\!\left(μ,\; σ_b^2 + σ_w^2/m_i\right), \qquad
+               SS_i/σ_w^2 \sim χ^2_{m_i - 1},
+
+    so the likelihood needs only (m_i, Σ_j x_ij, Σ_j x_ij²) (``Annotations.item_moments``):
+    items are grouped by m_i and the within part is the pooled SS on Σ(m_i − 1) degrees of
+    freedom. Items with one annotation inform μ and σ_b² + σ_w² only. Priors, on the data
+    standardised by the mean and standard deviation s of all annotations:
+    icc ~ Beta(a, b) (``prior["icc"]``, default (1, 1)); total standard deviation
+    σ = √(σ_b² + σ_w²) ~ HalfNormal(``prior["sd"]``·s) (default 2); μ ~
+    N(mean, ``prior["mu"]``·s) (default 10); σ_b² = icc·σ², σ_w² = (1 − icc)·σ².
+
+    Parameters
+    ----------
+    data : Annotations with numeric values, or anything :meth:`Annotations.from_wide` takes.
+    draws, tune, chains, seed, sampler : as in :func:`nominal_reliability`.
+    prior : ``{"icc": (a, b), "sd": s, "mu": s}``, any subset.
+    categories : passed to :meth:`Annotations.from_wide`.
+
+    Returns
+    -------
+    Posterior
+        Variables:
+
+        * ``icc`` — σ_b²/(σ_b² + σ_w²), the intraclass correlation ICC(1) of Shrout & Fleiss
+          (1979).
+        * ``alpha`` — the same quantity: the population Krippendorff α with the interval
+          distance of this model (D_o = 2σ_w², D_e = 2(σ_b² + σ_w²)), which
+          ``kappalab.krippendorff_alpha(level="interval")`` estimates.
+        * ``mu``, ``sigma_between``, ``sigma_within`` — μ, σ_b, σ_w on the data's scale.
+
+        Posterior predictive: ``between_variance`` (variance of the item means over items)
+        and ``within_variance_sd`` (standard deviation over items with m_i ≥ 2 of the item
+        variances SS_i/(m_i − 1); a small p-value flags items of unequal difficulty).
+
+    Raises
+    ------
+    NonNumericError
+        Non-numeric categories.
+    EmptyDataError
+        Fewer than 2 annotated items, no item with 2 annotations, or all values equal.
+
+    References
+    ----------
+    Shrout, P. E. & Fleiss, J. L. (1979). Intraclass correlations: uses in assessing rater
+    reliability. Psychological Bulletin 86(2), 420–428, doi:10.1037/0033-2909.86.2.420.
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication, University of Pennsylvania.
+    """
+    options = SamplingOptions(draws, tune, chains, seed, sampler)
+    prior = validate_prior(prior, {"icc": (1.0, 1.0), "sd": 2.0, "mu": 10.0},
+                           "interval_reliability")
+    ann = as_annotations(data, categories=categories)
+    ann.category_values("the interval model")
+    m_all = ann.annotations_per_item_array
+    if (m_all > 0).sum() < 2 or not (m_all >= 2).any():
+        raise EmptyDataError(
+            "the interval model needs at least 2 annotated items and one item with 2 or more "
+            f"annotations; got {int((m_all > 0).sum())} annotated items, "
+            f"{int((m_all >= 2).sum())} with 2 or more")
+    center, scale = location_scale(ann)
+    if not scale > 0:
+        raise EmptyDataError(f"every annotation has the same value ({center:g}): the ICC is "
+                             "undefined")
+    m_all, mean_all, ss_all = item_statistics(ann, center, scale)
+    stats = OneWayStatistics.from_items(m_all, mean_all, ss_all)
+
+    pm = require_pymc()
+    import pytensor.tensor as pt
+
+    with pm.Model() as model:
+        icc = pm.Beta("icc", *prior["icc"])
+        sigma = pm.HalfNormal("sigma_total", prior["sd"])
+        mu = pm.Normal("mu_z", 0.0, prior["mu"])
+        var_b, var_w = icc * sigma**2, (1.0 - icc) * sigma**2
+        pm.Potential("loglik", one_way_loglik(pt, stats, mu, var_b, var_w))
+        pm.Deterministic("alpha", icc)
+        pm.Deterministic("mu", center + scale * mu)
+        pm.Deterministic("sigma_between", scale * pt.sqrt(var_b))
+        pm.Deterministic("sigma_within", scale * pt.sqrt(var_w))
+    posterior, sample_stats = sample(model, options,
+                                     ["icc", "alpha", "mu", "sigma_between", "sigma_within"])
+
+    # posterior predictive, on the standardised scale, reported on the data's
+    mu_d = (_build.flat(posterior, "mu") - center) / scale
+    sb = _build.flat(posterior, "sigma_between") / scale
+    sw = _build.flat(posterior, "sigma_within") / scale
+    S = mu_d.size
+    present = m_all > 0
+    m, mean, ss = m_all[present], mean_all[present], ss_all[present]
+    pairable = m >= 2
+    rep_between, rep_within = np.empty(S), np.full(S, np.nan)
+    for block in _build.blocks(S, m.size):
+        rng = options.rng
+        sd_mean = np.sqrt(sb[block, None] ** 2 + sw[block, None] ** 2 / m[None, :])
+        means = mu_d[block, None] + sd_mean * rng.standard_normal((sd_mean.shape[0], m.size))
+        rep_between[block] = _build.sample_sd(means) ** 2
+        if pairable.sum() >= 2:
+            df = m[pairable] - 1
+            chi2 = rng.chisquare(np.broadcast_to(df, (sd_mean.shape[0], df.size)))
+            rep_within[block] = _build.sample_sd(sw[block, None] ** 2 * chi2 / df)
+    replicated = {"between_variance": rep_between * scale**2}
+    observed = {"between_variance": float(_build.sample_sd(mean) ** 2 * scale**2)}
+    if pairable.sum() >= 2:
+        replicated["within_variance_sd"] = rep_within * scale**2
+        observed["within_variance_sd"] = float(
+            _build.sample_sd(ss[pairable] / (m[pairable] - 1)) * scale**2)
+    return _build.assemble(
+        posterior, sample_stats, options, model="interval_reliability", replicated=replicated,
+        observed=observed, headline=("icc", "mu", "sigma_between", "sigma_within"),
+        attrs={"n_items": int(m.size), "n_pairable_items": int(pairable.sum()),
+               "n_annotations": int(m.sum()), "data_mean": center, "data_sd": scale})
