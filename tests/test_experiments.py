@@ -92,3 +92,113 @@ def test_spa_bias_quick(tmp_path):
                                                                abs=1e-12)
     assert (table["bias"] - (table["mean"] - table["truth"])).abs().max() < 1e-12
     assert (table["finite_sample_bias"] - (table["mean"] - table["limit"])).abs().max() < 1e-12
+
+
+def test_coverage_quick(tmp_path, monkeypatch):
+    import importlib.util
+    import math
+
+    from scipy.integrate import quad
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    raw_csv = tmp_path / "intervals.csv"
+    result = subprocess.run([sys.executable, "coverage.py", "--quick", "--save-datasets",
+                             str(raw_csv), "--out", str(tmp_path)], cwd=EXPERIMENTS,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    stdout = result.stdout
+    table = pd.read_csv(tmp_path / "coverage.csv")
+    raw = pd.read_csv(raw_csv)
+    assert (tmp_path / "coverage.png").stat().st_size > 10_000
+    assert {"coefficient", "method", "n_items", "datasets", "coverage", "coverage_se",
+            "mean_width", "bias", "truth"} <= set(table.columns)
+    coefficients = {"krippendorff_alpha", "fleiss_kappa", "cohen_kappa", "kx_interval",
+                    "kx_binary", "spa_flat"}
+    methods = {"analytic", "bootstrap", "bootstrap-bca", "bayesian-bootstrap", "jackknife"}
+    assert set(table["coefficient"]) == coefficients
+    assert set(table["method"]) == methods  # --quick: no MCMC unless --mcmc
+    assert set(table["n_items"]) == {50, 200}
+    assert len(table) == len(coefficients) * len(methods) * 2
+    # --quick promises 20 datasets per cell, every one with a finite interval
+    assert (table["datasets"] == 20).all()
+    assert (table["n_invalid"] == 0).all()
+    assert table["coverage"].between(0, 1).all()
+    c = table["coverage"]
+    assert np.allclose(table["coverage_se"], np.sqrt(c * (1 - c) / 20), atol=1e-12)
+    assert (table["mean_width"] > 0).all()
+
+    # the aggregates are what the per-dataset intervals say
+    raw["covered"] = (raw["low"] <= raw["truth"]) & (raw["truth"] <= raw["high"])
+    raw["error_"] = raw["estimate"] - raw["truth"]
+    raw["width"] = raw["high"] - raw["low"]
+    cells = raw.groupby(["coefficient", "method", "n_items"]).agg(
+        datasets=("dataset", "nunique"), coverage=("covered", "mean"), bias=("error_", "mean"),
+        width=("width", "mean")).add_suffix("_raw").reset_index()
+    merged = table.merge(cells, on=["coefficient", "method", "n_items"], validate="1:1")
+    assert len(merged) == len(table)
+    assert (merged["datasets_raw"] == 20).all()
+    assert np.allclose(merged["coverage"], merged["coverage_raw"], atol=1e-12)
+    assert np.allclose(merged["bias"], merged["bias_raw"], atol=1e-12)
+    assert np.allclose(merged["mean_width"], merged["width_raw"], atol=1e-12)
+    by = table.set_index(["coefficient", "method", "n_items"])
+
+    # truths, by hand (DESIGN.md §5 and the simulate docstrings), to 1e-12:
+    # nominal Dirichlet–multinomial: α = Fleiss κ = 1/(1 + τ) = the reliability, 0.6
+    for name in ("krippendorff_alpha", "fleiss_kappa"):
+        assert by.xs(name)["truth"].to_numpy() == pytest.approx(0.6, abs=1e-12)
+    # SPA (flat): P_o = Σπ² + (1 − Σπ²)κ = 0.46 + 0.54·0.6 = 0.784 for π = (.6, .3, .1)
+    assert by.xs("spa_flat")["truth"].to_numpy() == pytest.approx(0.784, abs=1e-12)
+    # κx interval: 2ρσ_b² / (2σ_b² + 2σ_w²) = 2·0.8·0.6 / (0.6 + 0.6 + 0.4 + 0.4) = 0.48
+    assert by.xs("kx_interval")["truth"].to_numpy() == pytest.approx(0.48, abs=1e-12)
+
+    # binary latent-threshold truths from scratch (1-D quadrature, not kappalab._bvn):
+    # Φ₂(a, b; r) = ∫_{−∞}^{a} φ(x) Φ((b − r x)/√(1 − r²)) dx
+    def phi2(a, b, r):
+        return quad(lambda x: norm.pdf(x) * norm.cdf((b - r * x) / math.sqrt(1 - r * r)),
+                    -np.inf, a, epsabs=1e-14, epsrel=1e-13)[0]
+
+    t = norm.ppf(0.7)  # prevalence (0.7, 0.3): category 0 below t
+
+    def kappa_two(a, b, r):
+        """Cohen's κ of two annotations with thresholds a, b and latent correlation r."""
+        pa, pb = norm.cdf(a), norm.cdf(b)
+        both0 = phi2(a, b, r)
+        p_o = both0 + (1 - pa - pb + both0)
+        p_e = pa * pb + (1 - pa) * (1 - pb)
+        return (p_o - p_e) / (1 - p_e)
+
+    # the latent ICC ρ_L that makes the bias-free nominal κ = 0.6
+    rho_l = brentq(lambda r: kappa_two(t, t, r) - 0.6, 1e-6, 1 - 1e-9, xtol=1e-14)
+    # κx binary: one annotation per side, latent correlation r = ρ·ρ_L = 0.8 ρ_L; with equal
+    # marginals (0.7, 0.3) on both sides κx (nominal δ) is that two-annotation κ
+    assert by.xs("kx_binary")["truth"].to_numpy() == pytest.approx(
+        kappa_two(t, t, 0.8 * rho_l), abs=1e-9)
+    # Cohen's κ: each dataset draws its two raters' threshold shifts β_g; its truth is the
+    # two-rater κ with thresholds t + β_1, t + β_2. Recompute every dataset's truth from its
+    # shifts (the script's own dataset() gives the very data it used)
+    monkeypatch.syspath_prepend(str(EXPERIMENTS))
+    spec = importlib.util.spec_from_file_location("coverage_experiment",
+                                                  EXPERIMENTS / "coverage.py")
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "coverage_experiment", module)  # for its dataclass
+    spec.loader.exec_module(module)
+    cohen = raw[(raw["coefficient"] == "cohen_kappa") & (raw["method"] == "analytic")]
+    for _, row in cohen.iterrows():
+        (ann,), truth = module.dataset("cohen", int(row["n_items"]), int(row["dataset"]),
+                                       20261129)
+        beta = np.asarray(truth.details["rater_shifts"])
+        assert beta.shape == (2,) and ann.n_raters == 2
+        assert row["truth"] == pytest.approx(kappa_two(t + beta[0], t + beta[1], rho_l),
+                                             abs=1e-9)
+    assert cohen["truth"].std() > 0.01  # a new rater pair per dataset
+
+    # the verdicts: a cell with ≥ 200 items is called under (over)-covering exactly when its
+    # coverage is > 2 SE below 93% (above 97%), the SE at that edge, √(b(1 − b)/R)
+    for _, row in table[table["n_items"] >= 200].iterrows():
+        under = (0.93 - row["coverage"]) / math.sqrt(0.93 * 0.07 / 20) > 2
+        over = (row["coverage"] - 0.97) / math.sqrt(0.97 * 0.03 / 20) > 2
+        cell = f"{row['coefficient']} / {row['method']} at {row['n_items']} items"
+        assert (f"{cell} under-covers" in stdout) == under
+        assert (f"{cell} over-covers" in stdout) == over
+    assert "krippendorff_alpha" in stdout and "n=200" in stdout  # the printed table
