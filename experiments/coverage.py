@@ -64,11 +64,11 @@ methods run as shipped.
 Run: ``python experiments/coverage.py [--quick] [--no-mcmc] [--mcmc] [--workers 2]``.
 ``--quick``: 50 and 200 items, 20 datasets, 200 resamples, no MCMC unless ``--mcmc`` (then 2
 datasets, 50 draws, one chain); about 10 s (``--mcmc`` adds about 2 min, mostly compilation).
-On this 2-core machine (``--workers 2``) the frequentist part takes about 7 min (500 datasets
-per cell) and the MCMC part about an hour (600 fits; measured rates with two workers: the 120
-κx-binary fits took 25 min, κx-interval fits about 13 s each, nominal, Cohen and SPA fits about
-2.3 s each; a fit spends most of its time compiling its model). ``--mcmc-designs`` runs the
-PyMC models of some designs only.
+On this 2-core machine (``--workers 2``) the whole default run took 52 min: 4.7 min for the
+frequentist part (500 datasets per cell) and 46.8 min for the 600 PyMC fits (per fit, in one
+process: κx binary about 20 s, κx interval 9–25 s, nominal and SPA about 5 s, Cohen 2 s; a
+fit spends most of its time compiling its model). ``--mcmc-designs`` runs the PyMC models of
+some designs only.
 """
 
 from __future__ import annotations
