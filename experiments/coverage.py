@@ -68,11 +68,13 @@ On this 2-core machine (``--workers 2``) the whole default run took 52 min: 4.7 
 frequentist part (500 datasets per cell) and 46.8 min for the 600 PyMC fits (per fit, in one
 process: κx binary about 20 s, κx interval 9–25 s, nominal and SPA about 5 s, Cohen 2 s; a
 fit spends most of its time compiling its model). ``--mcmc-designs`` runs the PyMC models of
-some designs only.
+some designs only. ``--checkpoint CSV`` appends every finished dataset's intervals to CSV as
+the run goes; running the same command again resumes an interrupted run from there.
 """
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import sys
@@ -274,7 +276,8 @@ def mcmc_task(task) -> list[dict]:
             rows.append(_record(coefficient.name, MCMC, n_items, index, target, limit,
                                 _posterior_mean(posterior, variable), float(low), float(high),
                                 n_warnings=len(flagged), seconds=seconds,
-                                warning=" | ".join(str(w.message) for w in flagged)[:300]))
+                                warning=" | ".join(str(w.message) for w in flagged)
+                                .replace("\n", " ")[:300]))
         except Exception as exc:
             rows.append(_record(coefficient.name, MCMC, n_items, index, target, limit,
                                 error=_error(exc) + " | " + traceback.format_exc(limit=-2)
@@ -283,18 +286,83 @@ def mcmc_task(task) -> list[dict]:
     return rows
 
 
+class Checkpoint:
+    """Every finished task's rows, appended to a CSV as the run goes, so that a rerun with the
+    same file resumes an interrupted run instead of starting over.
+
+    A task is named by its function and its whole argument tuple (design, items, dataset,
+    seed and the resampling or sampler settings), so rows written under other settings are
+    never reused; each row also carries its task's row count, so a task whose rows were cut
+    short by the interruption is run again.
+    """
+
+    TASK, ROWS = "checkpoint_task", "checkpoint_rows"
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+
+    @staticmethod
+    def key(function, task) -> str:
+        return f"{function.__name__}{task!r}"
+
+    def finished(self) -> dict[str, list[dict]]:
+        """The complete tasks in the file: key → their rows (without the checkpoint columns)."""
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return {}
+        raw = self.path.read_text()
+        # a last line without its newline was cut short by the interruption
+        text = raw if raw.endswith("\n") else raw[: raw.rfind("\n") + 1]
+        if "\n" not in text:  # not even the header was written whole
+            self.path.unlink()
+            return {}
+        saved = pd.read_csv(io.StringIO(text), dtype={"error": object, "warning": object})
+        saved[["error", "warning"]] = saved[["error", "warning"]].fillna("")
+        written = saved.groupby(self.TASK, dropna=False)[self.TASK].transform("size")
+        complete = saved[saved[self.TASK].notna() & (written == saved[self.ROWS])]
+        if text != raw or len(complete) < len(saved):
+            # drop what was cut short before its task runs again and appends its rows
+            complete.to_csv(self.path, index=False)
+        return {key: rows.drop(columns=[self.TASK, self.ROWS]).to_dict("records")
+                for key, rows in complete.groupby(self.TASK, sort=False)}
+
+    def append(self, key: str, rows: list[dict]) -> None:
+        frame = pd.DataFrame(rows).assign(**{self.TASK: key, self.ROWS: len(rows)})
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        frame.to_csv(self.path, mode="a", header=fresh, index=False)
+
+
 def run_tasks(function, tasks, workers: int, description: str,
-              chunksize: int | None = None) -> list[dict]:
+              chunksize: int | None = None, checkpoint: Checkpoint | None = None) -> list[dict]:
+    """All tasks' rows; with a checkpoint, the tasks it already holds are not run again."""
     rows: list[dict] = []
-    if workers <= 1:
+    if checkpoint is not None:
+        done = checkpoint.finished()
+        todo = []
+        for task in tasks:
+            key = Checkpoint.key(function, task)
+            if key in done:
+                rows += done[key]
+            else:
+                todo.append(task)
+        if len(todo) < len(tasks):
+            print(f"{description}: {len(tasks) - len(todo)} of {len(tasks)} datasets taken "
+                  f"from {checkpoint.path}", file=sys.stderr)
+        tasks = todo
+
+    def finish(task, result):
+        if checkpoint is not None:
+            checkpoint.append(Checkpoint.key(function, task), result)
+        return result
+
+    if workers <= 1 or not tasks:
         for task in progress(tasks, len(tasks), description):
-            rows += function(task)
+            rows += finish(task, function(task))
         return rows
     with ProcessPoolExecutor(max_workers=workers) as pool:
         chunk = chunksize or max(1, len(tasks) // (workers * 20))
-        for result in progress(pool.map(function, tasks, chunksize=chunk), len(tasks),
-                               description):
-            rows += result
+        results = pool.map(function, tasks, chunksize=chunk)  # in the order of tasks
+        for task, result in progress(zip(tasks, results), len(tasks), description):
+            rows += finish(task, result)
     return rows
 
 
@@ -493,6 +561,9 @@ def main(argv=None) -> pd.DataFrame:
         ("--save-datasets", {"type": Path, "default": None, "metavar": "CSV",
                              "help": "also write every interval (one row per dataset and "
                                      "method) to this file"}),
+        ("--checkpoint", {"type": Path, "default": None, "metavar": "CSV",
+                          "help": "append each finished dataset's intervals to this file; "
+                                  "rerun with the same file to resume an interrupted run"}),
     ])
     sizes = args.sizes or ([50, 200] if args.quick else [50, 200, 1000])
     n_datasets = 20 if args.quick else args.datasets
@@ -514,7 +585,8 @@ def main(argv=None) -> pd.DataFrame:
              for n in sorted(sizes, reverse=True) for design in DESIGNS
              for i in range(n_datasets)]
     start = time.perf_counter()
-    records = run_tasks(frequentist_task, tasks, workers, "frequentist")
+    checkpoint = Checkpoint(args.checkpoint) if args.checkpoint else None
+    records = run_tasks(frequentist_task, tasks, workers, "frequentist", checkpoint=checkpoint)
     frequentist_seconds = time.perf_counter() - start
     mcmc_seconds = math.nan
     if run_mcmc:
@@ -524,7 +596,8 @@ def main(argv=None) -> pd.DataFrame:
         mcmc = [(design, n, i, args.seed, sampler) for design in slowest
                 for n in sorted(sizes) for i in range(mcmc_datasets)]
         start = time.perf_counter()
-        records += run_tasks(mcmc_task, mcmc, workers, "pymc", chunksize=1)
+        records += run_tasks(mcmc_task, mcmc, workers, "pymc", chunksize=1,
+                             checkpoint=checkpoint)
         mcmc_seconds = time.perf_counter() - start
     records = pd.DataFrame(records)
     table = summarise(records)

@@ -94,8 +94,20 @@ def test_spa_bias_quick(tmp_path):
     assert (table["finite_sample_bias"] - (table["mean"] - table["limit"])).abs().max() < 1e-12
 
 
-def test_coverage_quick(tmp_path, monkeypatch):
+def load_coverage(monkeypatch):
+    """experiments/coverage.py as a module (named so as not to shadow coverage.py the tool)."""
     import importlib.util
+
+    monkeypatch.syspath_prepend(str(EXPERIMENTS))
+    spec = importlib.util.spec_from_file_location("coverage_experiment",
+                                                  EXPERIMENTS / "coverage.py")
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "coverage_experiment", module)  # for its dataclass
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_coverage_quick(tmp_path, monkeypatch):
     import math
 
     from scipy.integrate import quad
@@ -103,13 +115,24 @@ def test_coverage_quick(tmp_path, monkeypatch):
     from scipy.stats import norm
 
     raw_csv = tmp_path / "intervals.csv"
-    result = subprocess.run([sys.executable, "coverage.py", "--quick", "--save-datasets",
-                             str(raw_csv), "--out", str(tmp_path)], cwd=EXPERIMENTS,
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-2000:]
-    stdout = result.stdout
+
+    def run(out):
+        result = subprocess.run([sys.executable, "coverage.py", "--quick", "--save-datasets",
+                                 str(raw_csv), "--out", str(out), "--checkpoint",
+                                 str(tmp_path / "checkpoint.csv")], cwd=EXPERIMENTS,
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr[-2000:]
+        return result
+
+    stdout = run(tmp_path).stdout
     table = pd.read_csv(tmp_path / "coverage.csv")
     raw = pd.read_csv(raw_csv)
+    # a rerun with the same checkpoint (5 designs × 2 sizes × 20 datasets) computes nothing
+    # and writes the same table
+    rerun = run(tmp_path / "rerun")
+    assert "frequentist: 200 of 200 datasets taken from" in rerun.stderr
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "rerun" / "coverage.csv")
+                                  .drop(columns="seconds"), table.drop(columns="seconds"))
     assert (tmp_path / "coverage.png").stat().st_size > 10_000
     assert {"coefficient", "method", "n_items", "datasets", "coverage", "coverage_se",
             "mean_width", "bias", "truth"} <= set(table.columns)
@@ -177,12 +200,7 @@ def test_coverage_quick(tmp_path, monkeypatch):
     # Cohen's κ: each dataset draws its two raters' threshold shifts β_g; its truth is the
     # two-rater κ with thresholds t + β_1, t + β_2. Recompute every dataset's truth from its
     # shifts (the script's own dataset() gives the very data it used)
-    monkeypatch.syspath_prepend(str(EXPERIMENTS))
-    spec = importlib.util.spec_from_file_location("coverage_experiment",
-                                                  EXPERIMENTS / "coverage.py")
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "coverage_experiment", module)  # for its dataclass
-    spec.loader.exec_module(module)
+    module = load_coverage(monkeypatch)
     cohen = raw[(raw["coefficient"] == "cohen_kappa") & (raw["method"] == "analytic")]
     for _, row in cohen.iterrows():
         (ann,), truth = module.dataset("cohen", int(row["n_items"]), int(row["dataset"]),
@@ -202,3 +220,43 @@ def test_coverage_quick(tmp_path, monkeypatch):
         assert (f"{cell} under-covers" in stdout) == under
         assert (f"{cell} over-covers" in stdout) == over
     assert "krippendorff_alpha" in stdout and "n=200" in stdout  # the printed table
+
+
+def test_coverage_checkpoint_resumes(tmp_path, monkeypatch):
+    """An interrupted run resumes from its checkpoint: finished datasets are not run again,
+    a dataset whose rows were cut short is, and the rows equal an uninterrupted run's."""
+    import functools
+
+    module = load_coverage(monkeypatch)
+    tasks = [("nominal", 50, i, 7, 30) for i in range(4)]
+    path = tmp_path / "checkpoint.csv"
+    whole = pd.DataFrame(module.run_tasks(module.frequentist_task, tasks, 2, "test",
+                                          checkpoint=module.Checkpoint(path)))
+    assert len(whole) == 4 * 2 * 5  # datasets × (α, Fleiss) × methods
+
+    # interrupt: the last dataset's last row is cut inside its quoted task name
+    text = path.read_text()
+    path.write_text(text[: text.rfind("frequentist_task(") + 20])
+    calls = []
+
+    @functools.wraps(module.frequentist_task)
+    def counted(task):
+        calls.append(task)
+        return module.frequentist_task(task)
+
+    resumed = pd.DataFrame(module.run_tasks(counted, tasks, 1, "test",
+                                            checkpoint=module.Checkpoint(path)))
+    assert calls == [tasks[-1]]
+    key = ["coefficient", "method", "dataset"]
+    pd.testing.assert_frame_equal(
+        resumed.drop(columns="seconds").sort_values(key).reset_index(drop=True),
+        whole.drop(columns="seconds").sort_values(key).reset_index(drop=True),
+        check_dtype=False)
+
+    # the file now holds every dataset whole; other settings (resamples) are not reused
+    assert set(module.Checkpoint(path).finished()) == {
+        module.Checkpoint.key(module.frequentist_task, t) for t in tasks}
+    calls.clear()
+    module.run_tasks(counted, [("nominal", 50, 0, 7, 40)], 1, "test",
+                     checkpoint=module.Checkpoint(path))
+    assert calls == [("nominal", 50, 0, 7, 40)]
