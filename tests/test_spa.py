@@ -202,6 +202,18 @@ HAND = [[0, 0, 1, nan, nan],   # A: n=3, counts (2,1): 2·1/(3·2) = 1/3
         [0, 2, nan, nan, nan]]  # E: n=2, counts (1,0,1): 0
 
 
+def test_pair_agreement_over_leading_axes():
+    """The item agreement kernel the posterior predictive checks call on (draws, items, K)
+    arrays: the HAND items' counts, twice with the categories permuted, give the hand P_i."""
+    from kappalab.coefficients.sparse import pair_agreement
+
+    counts = np.array([[2, 1, 0], [0, 2, 0], [1, 4, 0], [0, 0, 1], [1, 0, 1]], dtype=float)
+    m = counts.sum(axis=1)
+    stacked = np.stack([counts, counts[:, ::-1], counts[:, [1, 2, 0]]])
+    expected = [1 / 3, 1, 3 / 5, 0, 0]  # D has one annotation: 0
+    assert pair_agreement(stacked, m) == pytest.approx(np.tile(expected, (3, 1)), abs=1e-15)
+
+
 def test_hand_example_every_scheme():
     ann = kl.Annotations.from_wide(HAND)
     P = [F(1, 3), F(1), F(3, 5), F(0)]

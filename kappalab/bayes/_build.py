@@ -91,12 +91,6 @@ def dirichlet(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
     return g / g.sum(axis=-1, keepdims=True)
 
 
-def item_agreement(counts: np.ndarray, m: np.ndarray) -> np.ndarray:
-    r"""P_i = Σ_c n_ic(n_ic − 1)/(m_i(m_i − 1)) along the last axis (items with m_i ≥ 2)."""
-    counts = np.asarray(counts, dtype=float)
-    return (counts * (counts - 1.0)).sum(axis=-1) / (m * (m - 1.0))
-
-
 def blocks(n_draws: int, n_cells: int):
     """Slices of draws such that draws × cells stays below :data:`BLOCK_CELLS`."""
     step = max(1, BLOCK_CELLS // max(1, n_cells))
@@ -104,20 +98,3 @@ def blocks(n_draws: int, n_cells: int):
         yield slice(start, min(n_draws, start + step))
 
 
-def sample_sd(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    """Standard deviation with ddof = 1 along ``axis``."""
-    x = np.asarray(x, dtype=float)
-    n = x.shape[axis]
-    centred = x - x.mean(axis=axis, keepdims=True)
-    return np.sqrt((centred * centred).sum(axis=axis) / (n - 1))
-
-
-def correlation(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Pearson correlation along the last axis (NaN where a side has no spread)."""
-    x = x - x.mean(axis=-1, keepdims=True)
-    y = y - y.mean(axis=-1, keepdims=True)
-    sxy = (x * y).sum(axis=-1)
-    sxx, syy = (x * x).sum(axis=-1), (y * y).sum(axis=-1)
-    denominator = np.sqrt(sxx * syy)
-    safe = np.where(denominator > 0, denominator, 1.0)
-    return np.where(denominator > 0, sxy / safe, np.nan)

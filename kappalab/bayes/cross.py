@@ -23,6 +23,8 @@ from scipy.special import ndtr, ndtri
 from .._bvn import bvn_cdf, rectangle_probabilities
 from ..annotations import Annotations, as_annotations
 from ..coefficients.cross import _union_categories
+from ..coefficients.disattenuation import row_pearson
+from ..coefficients.sparse import pair_agreement
 from ..errors import EmptyDataError, InvalidParameterError, warn
 from . import _build
 from ._sampling import SamplingOptions, require_pymc, sample, validate_prior
@@ -353,7 +355,7 @@ def _interval(ax: Annotations, ay: Annotations, options: SamplingOptions,
         replicated["item_mean_correlation"] = _replicate_mean_correlation(
             options.rng, draws, R, S)
         observed["item_mean_correlation"] = float(
-            _build.correlation(items[0][1][:c], items[1][1][:c]))
+            row_pearson(items[0][1][:c], items[1][1][:c]))
     return _build.assemble(
         posterior, sample_stats, options, model="cross_replication (interval)",
         replicated=replicated, observed=observed,
@@ -375,7 +377,7 @@ def _replicate_mean_correlation(rng, draws, R, S) -> np.ndarray:
         b_y = col("sigma_between_y") * (rho * z1 + np.sqrt(np.maximum(1 - rho**2, 0)) * z2)
         x = col("mu_x") + b_x + col("sigma_within_x") / np.sqrt(R) * rng.standard_normal(shape)
         y = col("mu_y") + b_y + col("sigma_within_y") / np.sqrt(S) * rng.standard_normal(shape)
-        out[block] = _build.correlation(x, y)
+        out[block] = row_pearson(x, y)
     return out
 
 
@@ -398,9 +400,7 @@ def _binary_counts(ax: Annotations, ay: Annotations, al: _Aligned):
 
 def _fleiss_binary(m: np.ndarray, k: np.ndarray) -> tuple[float, float]:
     """(prevalence of "1", Fleiss κ) from binary counts: a starting guess for the grid."""
-    pairable = m >= 2
-    p_o = np.mean((k * (k - 1) + (m - k) * (m - k - 1))[pairable]
-                  / (m * (m - 1))[pairable])
+    p_o = np.mean(_binary_pair_agreement(k, m)[m >= 2])
     p1 = k.sum() / m.sum()
     p_e = p1**2 + (1 - p1) ** 2
     kappa = (p_o - p_e) / (1 - p_e) if p_e < 1 else 0.0
@@ -594,9 +594,9 @@ def _check_resolution(draws: Mapping[str, np.ndarray], step: float) -> None:
              f"quadrature_step={min(steps):.3g}", SamplingWarning)
 
 
-def _pair_agreement(k: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """Share of agreeing pairs among an item's m binary annotations with k "1"s (m ≥ 2)."""
-    return (k * (k - 1) + (m - k) * (m - k - 1)) / (m * (m - 1))
+def _binary_pair_agreement(k: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """P_i of an item's m binary annotations with k "1"s (0 where m < 2)."""
+    return pair_agreement(np.stack(np.broadcast_arrays(m - k, k), axis=-1), m)
 
 
 def _binary_statistics(R, kx, S, ky, c) -> dict[str, float]:
@@ -604,8 +604,8 @@ def _binary_statistics(R, kx, S, ky, c) -> dict[str, float]:
     px, py = R >= 2, S >= 2
     cross = (kx[..., :c] * ky[..., :c] + (R[:c] - kx[..., :c]) * (S[:c] - ky[..., :c])) / (
         R[:c] * S[:c])
-    return {"item_agreement_x": _pair_agreement(kx[..., px], R[px]).mean(axis=-1),
-            "item_agreement_y": _pair_agreement(ky[..., py], S[py]).mean(axis=-1),
+    return {"item_agreement_x": _binary_pair_agreement(kx[..., px], R[px]).mean(axis=-1),
+            "item_agreement_y": _binary_pair_agreement(ky[..., py], S[py]).mean(axis=-1),
             "cross_agreement": cross.mean(axis=-1)}
 
 

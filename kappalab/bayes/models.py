@@ -17,6 +17,7 @@ import numpy as np
 from ..annotations import as_annotations
 from ..coefficients.multirater import weights_for
 from ..coefficients.pairwise import two_raters
+from ..coefficients.sparse import pair_agreement
 from ..errors import DroppedAnnotationsWarning, EmptyDataError, warn
 from . import _build
 from ._sampling import SamplingOptions, require_pymc, sample, validate_prior
@@ -34,6 +35,11 @@ def as_float(pt, *values):
 
     return tuple(v if isinstance(v, Variable) else pt.constant(np.asarray(v, dtype=np.float64))
                  for v in values)
+
+
+def _sd(x: np.ndarray) -> np.ndarray:
+    """Sample standard deviation (ddof = 1) along the last axis."""
+    return np.std(x, axis=-1, ddof=1)
 
 
 def _category_coords(categories) -> list:
@@ -162,7 +168,7 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
 
     # posterior predictive: replicated item agreements with the observed m_i
     mp = m[pairable].astype(float)
-    observed_p = _build.item_agreement(counts[pairable], mp)
+    observed_p = pair_agreement(counts[pairable], mp)
     pi_draws, tau_draws = _build.flat(posterior, "pi"), _build.flat(posterior, "tau")
     S = tau_draws.size
     rep_mean, rep_sd = np.empty(S), np.full(S, np.nan)
@@ -171,15 +177,15 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
         theta = _build.dirichlet(options.rng, np.broadcast_to(alpha, alpha.shape[:1] + (
             mp.size, K)))
         replicate = options.rng.multinomial(m[pairable], theta)
-        p_i = _build.item_agreement(replicate, mp)
+        p_i = pair_agreement(replicate, mp)
         rep_mean[block] = p_i.mean(axis=-1)
         if mp.size >= 2:
-            rep_sd[block] = _build.sample_sd(p_i)
+            rep_sd[block] = _sd(p_i)
     replicated = {"item_agreement": rep_mean}
     observed = {"item_agreement": observed_p.mean()}
     if mp.size >= 2:
         replicated["item_agreement_sd"] = rep_sd
-        observed["item_agreement_sd"] = _build.sample_sd(observed_p)
+        observed["item_agreement_sd"] = _sd(observed_p)
     return _build.assemble(
         posterior, stats, options, model="nominal_reliability", replicated=replicated,
         observed=observed, headline=("kappa", "p_o", "p_e"),
@@ -490,17 +496,17 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
         rng = options.rng
         sd_mean = np.sqrt(sb[block, None] ** 2 + sw[block, None] ** 2 / m[None, :])
         means = mu_d[block, None] + sd_mean * rng.standard_normal((sd_mean.shape[0], m.size))
-        rep_between[block] = _build.sample_sd(means) ** 2
+        rep_between[block] = _sd(means) ** 2
         if pairable.sum() >= 2:
             df = m[pairable] - 1
             chi2 = rng.chisquare(np.broadcast_to(df, (sd_mean.shape[0], df.size)))
-            rep_within[block] = _build.sample_sd(sw[block, None] ** 2 * chi2 / df)
+            rep_within[block] = _sd(sw[block, None] ** 2 * chi2 / df)
     replicated = {"between_variance": rep_between * scale**2}
-    observed = {"between_variance": float(_build.sample_sd(mean) ** 2 * scale**2)}
+    observed = {"between_variance": float(_sd(mean) ** 2 * scale**2)}
     if pairable.sum() >= 2:
         replicated["within_variance_sd"] = rep_within * scale**2
         observed["within_variance_sd"] = float(
-            _build.sample_sd(ss[pairable] / (m[pairable] - 1)) * scale**2)
+            _sd(ss[pairable] / (m[pairable] - 1)) * scale**2)
     return _build.assemble(
         posterior, sample_stats, options, model="interval_reliability", replicated=replicated,
         observed=observed, headline=("icc", "mu", "sigma_between", "sigma_within"),

@@ -177,13 +177,13 @@ def _split_half_core(items: np.ndarray, scores: np.ndarray, n_items: int, n_spli
         sum_a = np.add.reduceat(half_a, a_start, axis=1)
         mean_a = sum_a / a
         mean_b = (total - sum_a) / b
-        r[first:first + rows] = _row_pearson(mean_a, mean_b)
+        r[first:first + rows] = row_pearson(mean_a, mean_b)
         if keep_means:
             means[first:first + rows, :, 0], means[first:first + rows, :, 1] = mean_a, mean_b
     return r, n_used, N, means
 
 
-def _row_pearson(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+def row_pearson(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Pearson correlation of each row of u with the same row of v (NaN without variance)."""
     du = u - u.mean(axis=-1, keepdims=True)
     dv = v - v.mean(axis=-1, keepdims=True)
@@ -533,7 +533,7 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
         raise InvalidParameterError(
             "reliability must be 'split_half', 'spearman_brown' or a pair of numbers "
             f"(rel_x, rel_y); got {reliability!r}")
-    r = float(_row_pearson(mean_x[both], mean_y[both])) if n_both >= 2 else float("nan")
+    r = float(row_pearson(mean_x[both], mean_y[both])) if n_both >= 2 else float("nan")
     rho = float("nan")
     if not np.isfinite(r):
         warn(f"disattenuated correlation is undefined: the correlation of mean scores needs "

@@ -110,13 +110,16 @@ def item_agreement(data: Any, *, categories: Sequence[Any] | None = None) -> pd.
     ann = as_annotations(data, categories=categories)
     m = ann.annotations_per_item_array
     pairable = m >= 2
-    values = _pair_agreement(ann.count_matrix.astype(float), m.astype(float))[pairable]
+    values = pair_agreement(ann.count_matrix, m)[pairable]
     return pd.Series(values, index=ann.items[pairable], name="item_agreement")
 
 
-def _pair_agreement(counts: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """P_i = Σ_c n_ic(n_ic − 1)/(m_i(m_i − 1)); 0 for items with fewer than two annotations."""
-    agree = np.einsum("ik,ik->i", counts, counts) - m  # Σ n² − Σ n
+def pair_agreement(counts: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """P_i = Σ_c n_ic(n_ic − 1)/(m_i(m_i − 1)), the share of agreeing pairs among an item's
+    m_i = Σ_c n_ic annotations, along the last axis of ``counts`` (leading axes, such as
+    posterior draws, broadcast against ``m``); 0 for items with fewer than two annotations."""
+    counts, m = np.asarray(counts, dtype=float), np.asarray(m, dtype=float)
+    agree = np.einsum("...k,...k->...", counts, counts) - m  # Σ n² − Σ n
     pairable = m >= 2
     return np.where(pairable, agree / np.where(pairable, m * (m - 1), 1.0), 0.0)
 
@@ -156,7 +159,7 @@ class SparseAgreement(ItemSumCoefficient):
             self.k = _custom_weights(weights, ann.n_items, self.pairable)
         # the chance agreement pools the labels of the items that carry weight
         self.counts = np.where((self.k > 0)[:, None], counts, 0.0)
-        self.p = _pair_agreement(counts, m)
+        self.p = pair_agreement(counts, m)
         self.chance_corrected = chance_corrected
         if chance_corrected:
             self.name = "SPA kappa"
