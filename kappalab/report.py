@@ -10,8 +10,10 @@ import pandas as pd
 
 from .annotations import as_annotations
 from .coefficients import multirater, pairwise
-from .errors import InvalidParameterError, UndefinedCoefficientWarning
+from .errors import (AnnotationError, PairwiseMeanWarning,
+                     UndefinedCoefficientWarning)
 from .uncertainty import parse_ci
+from .validation import make_rng
 
 __all__ = ["agreement_report"]
 
@@ -60,17 +62,25 @@ def agreement_report(data: Any, level: Any = "nominal", *,
     for function, options in rows:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UndefinedCoefficientWarning)
-            est = function(ann, **options)
+            warnings.simplefilter("always", PairwiseMeanWarning)
             notes = []
+            try:
+                est = function(ann, **options)
+            except (AnnotationError, MemoryError) as exc:  # this row only, not the report
+                records.append(_failed_row(function, level, f"not computed: {exc}"))
+                continue
             if ci is not None and np.isfinite(est.value):
                 try:
                     est = function(ann, **options, ci=ci, n_resamples=n_resamples,
                                    confidence=confidence, seed=seed)
-                except InvalidParameterError as exc:  # e.g. too few items for an interval
+                except (AnnotationError, MemoryError) as exc:  # e.g. too few items
                     notes.append(f"no interval: {exc}")
         notes[:0] = [str(w.message) for w in caught
-                     if issubclass(w.category, UndefinedCoefficientWarning)]
+                     if issubclass(w.category, (UndefinedCoefficientWarning,
+                                                PairwiseMeanWarning))]
         low, high = est.ci if est.ci is not None else (np.nan, np.nan)
+        if ci is not None and est.se is not None and not np.isfinite(est.se):
+            notes.append("the standard error is undefined on these data")
         records.append({
             "coefficient": est.coefficient, "value": est.value,
             "se": np.nan if est.se is None else est.se, "ci_low": low, "ci_high": high,
@@ -78,9 +88,25 @@ def agreement_report(data: Any, level: Any = "nominal", *,
             "expected": est.expected, "level": est.level, "n_items": est.n_items,
             "n_annotations": est.n_annotations,
             "n_raters": np.nan if est.n_raters is None else est.n_raters,
-            "note": "; ".join(notes),
+            "note": "; ".join(dict.fromkeys(notes)),
         })
     return pd.DataFrame.from_records(records, columns=_COLUMNS)
+
+
+def _failed_row(function, level: Any, reason: str) -> dict[str, Any]:
+    """The row of a coefficient that could not be computed: NaN values and the reason."""
+    row = {column: np.nan for column in _COLUMNS}
+    row.update(coefficient=_DISPLAY_NAMES.get(function.__name__, function.__name__),
+               level=level if isinstance(level, str) else "custom", note=reason)
+    return row
+
+
+_DISPLAY_NAMES = {"percent_agreement": "percent agreement",
+                  "krippendorff_alpha": "Krippendorff's alpha", "fleiss_kappa": "Fleiss' kappa",
+                  "gwet_ac": "Gwet's AC", "brennan_prediger": "Brennan-Prediger",
+                  "conger_kappa": "Conger's kappa", "janson_olsson_iota": "Janson-Olsson iota",
+                  "light_kappa": "Light's kappa", "cohen_kappa": "Cohen's kappa",
+                  "scott_pi": "Scott's pi", "bennett_s": "Bennett's S"}
 
 
 # ---------------------------------------------------------------------- cross-replication
@@ -168,7 +194,7 @@ def xrr_report(x: Any, y: Any, level: Any = "nominal", *, n_splits: int = 100,
         add(rho_name, np.nan, "interval", given.n_items, n_ann, rho_text,
             f"rho_xy is undefined: {error}")
         add(r_name, given.r, "interval", given.n_items, n_ann, r_text, r_note)
-        rng = np.random.default_rng(seed)
+        rng = make_rng(seed)
         for (quantity, description), ann in zip(rho_rows[2:], (ax, ay)):
             try:
                 half, note = run(disattenuation.split_half_reliability,

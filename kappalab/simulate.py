@@ -126,6 +126,7 @@ from scipy.stats import poisson
 from ._bvn import rectangle_probabilities
 from .annotations import Annotations
 from .errors import InvalidParameterError
+from .validation import make_rng
 
 __all__ = ["Truth", "annotations", "replications", "annotation_count_pmf", "to_dataset"]
 
@@ -283,15 +284,6 @@ def _mnar_strength(x) -> float:
     if x < 0:
         _fail(f"mnar_strength must be ≥ 0, got {x}")
     return x
-
-
-def _rng(seed) -> np.random.Generator:
-    if isinstance(seed, (bool, np.bool_)):
-        _fail(f"seed must be an int, None or a numpy Generator, got {seed!r}")
-    try:
-        return np.random.default_rng(seed)
-    except (TypeError, ValueError) as exc:
-        _fail(f"seed must be an int, None or a numpy Generator, got {seed!r} ({exc})")
 
 
 def _categories_and_prevalence(level: str, n_categories, prevalence) -> tuple[int, np.ndarray]:
@@ -1085,7 +1077,7 @@ def annotations(n_items: int, *, level: str = "nominal", n_categories: int | Non
         het = 0.0
     else:
         het = _heterogeneity(heterogeneity, missingness)
-    rng = _rng(seed)
+    rng = make_rng(seed)
     params = _parameters(n_items=n_items, level=level, n_categories=K or None,
                          prevalence=pi, reliability=reliability, latent_icc=latent_icc,
                          annotations_per_item=annotations_per_item, n_raters=R,
@@ -1204,7 +1196,7 @@ def replications(n_items: int, *, level: str = "interval", rho: float = 0.8,
         hets = (0.0, 0.0)
     else:
         hets = tuple(_heterogeneity(h, m) for h, m in zip(het_in, miss))
-    rng = _rng(seed)
+    rng = make_rng(seed)
     params = _parameters(n_items=n_items, level=level, rho=rho, reliability=rel,
                          annotations_per_item=list(specs), n_raters=pools, shift=shift,
                          n_categories=K or None, prevalence=pi, missingness=miss,

@@ -16,8 +16,9 @@ methods only need the items × s statistics matrix S and ``combine``:
   Everitt's (1969) large-sample variance of Cohen's κ up to its divisor n instead of n − 1.
   Krippendorff's α is linearised as estimated, with its small-sample expected disagreement;
   Gwet's formula linearises α without that factor, so on complete data (N annotations) this
-  standard error is exactly (1 − 1/N) times irrCAC's. The gradient ∇f is taken by central
-  differences on ``combine`` (one stacked call per block of columns; relative error ~1e-10).
+  standard error is exactly (1 − 1/N) times irrCAC's. The gradient ∇f is exact: each core's
+  ``value_gradient``, its closed-form derivative or the complex-step derivative of
+  ``combine`` (exact to rounding at any scale of the totals), never a finite difference.
   The interval is θ̂ ± t_{n−1} SE (Student's t with n − 1 degrees of freedom, as Gwet), its
   upper end capped at the coefficient's largest possible value (1 for agreement
   coefficients; no cap for normalized κx and disattenuated correlations, which may exceed 1).
@@ -49,7 +50,9 @@ import scipy.sparse as sp
 from scipy.special import ndtr, ndtri
 from scipy.stats import t as student_t
 
+from .coefficients.base import BLOCK_CELLS
 from .errors import InvalidParameterError
+from .validation import check_confidence, check_count, make_rng
 
 __all__ = ["Interval", "CI_METHODS", "analytic_interval", "bootstrap", "influence_values",
            "interval", "parse_ci", "replicate_values", "resampling_interval"]
@@ -65,7 +68,6 @@ CI_METHODS = {
     "bayesian-bootstrap": ("bayesian-bootstrap", "percentile"),
     "jackknife": ("jackknife", "t"),
 }
-_BLOCK_CELLS = 4_000_000  # rows per block × columns: bounds the memory of a stacked block
 
 
 @dataclass(frozen=True)
@@ -86,10 +88,6 @@ def parse_ci(ci: str) -> tuple[str, str]:
     if isinstance(ci, str) and ci in CI_METHODS:
         return CI_METHODS[ci]
     raise InvalidParameterError(f"unknown ci {ci!r}; choose one of {', '.join(CI_METHODS)}")
-
-
-def _rng(seed: Any) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
 def _value(core, totals: np.ndarray) -> np.ndarray:
@@ -158,27 +156,10 @@ def _require_items(groups: _Groups) -> None:
 
 
 # ------------------------------------------------------------------------ analytic
-def _gradient(core, totals: np.ndarray) -> np.ndarray:
-    """∇f(T) by central differences, a stacked ``combine`` call per block of columns."""
-    s = totals.size
-    scale = np.abs(totals).mean() or 1.0
-    step = 1e-5 * np.maximum(np.abs(totals), 1e-3 * scale)
-    gradient = np.empty(s)
-    block = max(1, _BLOCK_CELLS // (2 * s))
-    for start in range(0, s, block):
-        columns = np.arange(start, min(s, start + block))
-        shifts = np.zeros((columns.size, s))
-        shifts[np.arange(columns.size), columns] = step[columns]
-        up = _value(core, totals + shifts)
-        down = _value(core, totals - shifts)
-        gradient[columns] = (up - down) / (2 * step[columns])
-    return gradient
-
-
 def _group_influence(core, groups: _Groups) -> np.ndarray:
     """IF = n ∇f(T)·(s − T/n) of each distinct item-statistics row."""
     totals = np.asarray(groups.counts @ groups.rows, dtype=float).ravel()
-    contributions = np.asarray(groups.rows @ _gradient(core, totals), dtype=float).ravel()
+    contributions = np.asarray(groups.rows @ core.value_gradient(totals), dtype=float).ravel()
     n = groups.n_items
     return n * (contributions - (groups.counts @ contributions) / n)
 
@@ -193,7 +174,7 @@ def influence_values(core) -> np.ndarray:
 
 def analytic_interval(core, confidence: float = 0.95) -> Interval:
     """θ̂ ± t_{n−1} SE with the linearisation (delta-method) standard error."""
-    _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     estimate = float(_value(core, core.totals()).reshape(-1)[0])
     groups = _groups(core)
     _require_items(groups)
@@ -226,7 +207,7 @@ def _jackknife(core, groups: _Groups) -> np.ndarray:
     rows = groups.rows
     totals = np.asarray(groups.counts @ rows, dtype=float).ravel()
     values = np.empty(rows.shape[0])
-    block = max(1, _BLOCK_CELLS // max(1, rows.shape[1]))
+    block = max(1, BLOCK_CELLS // max(1, rows.shape[1]))
     for start in range(0, rows.shape[0], block):
         part = rows[start:start + block]
         part = part.toarray() if sp.issparse(part) else part  # one block dense at a time
@@ -248,12 +229,10 @@ def replicate_values(core, method: str = "bootstrap", n_resamples: int = 2000,
 
 
 def _replicates(core, groups: _Groups, method: str, n_resamples: int, seed: Any) -> np.ndarray:
-    if int(n_resamples) != n_resamples or n_resamples < 2:
-        raise InvalidParameterError(
-            f"n_resamples must be an integer of at least 2, got {n_resamples}")
-    rng = _rng(seed)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
+    rng = make_rng(seed)
     G = groups.counts.size
-    block = max(1, _BLOCK_CELLS // G)
+    block = max(1, BLOCK_CELLS // max(G, groups.rows.shape[1]))
     values = []
     for start in range(0, int(n_resamples), block):
         b = min(block, int(n_resamples) - start)
@@ -262,16 +241,11 @@ def _replicates(core, groups: _Groups, method: str, n_resamples: int, seed: Any)
     return np.concatenate(values)
 
 
-def _check_confidence(confidence: float) -> None:
-    if not 0 < confidence < 1:
-        raise InvalidParameterError(f"confidence must be in (0, 1), got {confidence}")
-
-
 def resampling_interval(core, method: str = "bootstrap", *, interval: str = "percentile",
                         n_resamples: int = 2000, confidence: float = 0.95,
                         seed: Any = None) -> Interval:
     """Standard error and confidence interval of ``core``'s coefficient by resampling items."""
-    _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     if interval not in INTERVALS:
         raise InvalidParameterError(f"unknown interval {interval!r}; choose one of "
                                     f"{', '.join(INTERVALS)}")

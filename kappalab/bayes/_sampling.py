@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InvalidParameterError
+from ..validation import check_count, make_rng
 
 SAMPLERS = ("auto", "pymc", "nutpie")
 _QUIET_LOGGERS = ("pymc", "pytensor", "nutpie", "arviz")
@@ -30,14 +31,6 @@ def require_pymc():
     return pymc
 
 
-def check_count(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidParameterError(f"{name} must be an integer, got {value!r}")
-    if value < minimum:
-        raise InvalidParameterError(f"{name} must be ≥ {minimum}, got {value}")
-    return int(value)
-
-
 def resolve_sampler(sampler: Any) -> str:
     """'auto' → 'nutpie' when it can be imported, else 'pymc'."""
     if not isinstance(sampler, str) or sampler not in SAMPLERS:
@@ -50,18 +43,6 @@ def resolve_sampler(sampler: Any) -> str:
         raise ImportError("sampler='nutpie' needs the nutpie package (pip install nutpie); "
                           "or use sampler='pymc'")
     return sampler
-
-
-def make_rng(seed: Any) -> np.random.Generator:
-    """A numpy Generator from an int, None or a Generator (the simulation module's rule)."""
-    if isinstance(seed, (bool, np.bool_)):
-        raise InvalidParameterError(
-            f"seed must be an int, None or a numpy Generator, got {seed!r}")
-    try:
-        return np.random.default_rng(seed)
-    except (TypeError, ValueError) as exc:
-        raise InvalidParameterError(
-            f"seed must be an int, None or a numpy Generator, got {seed!r} ({exc})") from exc
 
 
 class SamplingOptions:

@@ -35,8 +35,8 @@ from ..annotations import Annotations, as_annotations
 from ..distances import Disagreement, resolve_distance
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
-from .base import (Components, ItemSumCoefficient, disagreement_components,
-                   interval_score_map, safe_divide)
+from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array,
+                   disagreement_components, distance_product, interval_scores, safe_divide)
 from .multirater import alpha_core
 
 __all__ = ["CrossKappa", "cross_kappa", "normalized_cross_kappa", "reference_agreement"]
@@ -126,14 +126,21 @@ class CrossKappa(ItemSumCoefficient):
         if self.use_moments and not can_use_moments:
             raise InvalidParameterError("the moment path needs the interval distance")
 
-    def _score_map(self) -> tuple[float, float]:
-        return interval_score_map(self.dis.interval_factor,
-                                  self.aligned.category_values("the interval distance"))
+    def _scores(self) -> IntervalScores:
+        return interval_scores(self.dis, self.aligned.category_values("the interval distance"))
+
+    def _units(self) -> tuple[float, float]:
+        """(scale, units) of the disagreements as computed (see :class:`IntervalScores`)."""
+        if self.use_moments:
+            scores = self._scores()
+            return scores.scale, scores.units
+        return self.dis.scale, 1.0
 
     def _blocks(self) -> list[tuple[np.ndarray, np.ndarray]]:
         """(row weights, per-item columns) pairs: item_stats = [w·C …], totals = [w @ C …]."""
         if self.use_moments:
-            mx, my = self.aligned.moments(*self._score_map())
+            scores = self._scores()
+            mx, my = self.aligned.moments(scores.factor, scores.shift)
             R, S = mx[:, 0], my[:, 0]
             cross = S * mx[:, 2] + R * my[:, 2] - 2.0 * mx[:, 1] * my[:, 1]
             sides = [mx, my]
@@ -141,10 +148,7 @@ class CrossKappa(ItemSumCoefficient):
             nx, ny = self.aligned.counts()
             ones = np.ones(nx.shape[1])
             R, S = nx @ ones, ny @ ones  # row sums (faster than an axis-1 reduction)
-            if self.dis.name == "nominal":  # n_Xiᵀ (1 − I) n_Yi = R_i S_i − Σ_k n_Xik n_Yik
-                cross = R * S - np.einsum("ik,ik->i", nx, ny)
-            else:
-                cross = np.einsum("ik,ik->i", nx @ self.dis.matrix, ny)  # n_Xiᵀ δ n_Yi
+            cross = np.einsum("ik,ik->i", distance_product(self.dis, nx), ny)  # n_Xiᵀ δ n_Yi
             sides = [nx, ny]
         both = (R > 0) & (S > 0)  # present in both replications
         weight = np.where(both, R + S, 0.0)
@@ -159,8 +163,12 @@ class CrossKappa(ItemSumCoefficient):
         return np.concatenate([w @ C for w, C in self._blocks()])
 
     def combine(self, totals: np.ndarray) -> Components:
-        t = np.asarray(totals, dtype=float)
-        d_o = safe_divide(t[..., 0], t[..., 1])
+        t = numeric_array(totals)
+        return disagreement_components(safe_divide(t[..., 0], t[..., 1]), self._expected(t),
+                                       *self._units())
+
+    def _expected(self, t: np.ndarray) -> np.ndarray:
+        """d_e = N_Xᵀ δ N_Y/(R S), in the units the disagreements are computed in."""
         if self.use_moments:
             R, sx, sxx, S, sy, syy = (t[..., k] for k in range(2, 8))
             between = S * sxx + R * syy - 2.0 * sx * sy
@@ -168,14 +176,42 @@ class CrossKappa(ItemSumCoefficient):
             K = len(self.aligned.categories)
             nx, ny = t[..., 2:2 + K], t[..., 2 + K:2 + 2 * K]
             R, S = nx.sum(axis=-1), ny.sum(axis=-1)
-            between = np.einsum("...k,kl,...l->...", nx, self.dis.matrix, ny)
-        return disagreement_components(d_o, safe_divide(between, R * S), self.dis.scale)
+            between = (nx * distance_product(self.dis, ny)).sum(axis=-1)
+        return safe_divide(between, R * S)
+
+    def value_gradient(self, totals: np.ndarray) -> np.ndarray:
+        r"""∇ value(T) in closed form: κx = 1 − d_o/d_e with d_o = T_0/T_1 and
+        d_e = N_Xᵀ δ N_Y/(R S) (moments: (S ΣX² + R ΣY² − 2 ΣX ΣY)/(R S)), so
+        ∂d_e/∂N_X = δN_Y/(RS) − d_e/R and ∂d_e/∂N_Y = δN_X/(RS) − d_e/S."""
+        t = np.asarray(totals, dtype=float)
+        gradient = np.full(t.size, np.nan)
+        d_e = float(self._expected(t))
+        if not (t[1] > 0 and d_e > 0):
+            return gradient
+        if self.use_moments:
+            R, sx, sxx, S, sy, syy = t[2:8]
+            RS = R * S
+            d_between = np.array([syy / RS - d_e / R, -2 * sy / RS, 1 / R,
+                                  sxx / RS - d_e / S, -2 * sx / RS, 1 / S])
+        else:
+            K = len(self.aligned.categories)
+            nx, ny = t[2:2 + K], t[2 + K:2 + 2 * K]
+            R, S = nx.sum(), ny.sum()
+            d_between = np.concatenate([distance_product(self.dis, ny) / (R * S) - d_e / R,
+                                        distance_product(self.dis, nx) / (R * S) - d_e / S])
+        d_o = t[0] / t[1]
+        gradient[0] = -1.0 / (t[1] * d_e)
+        gradient[1] = t[0] / (t[1] ** 2 * d_e)
+        gradient[2:] = d_o / d_e**2 * d_between
+        return gradient
 
     def undefined_reason(self, parts: Components) -> str | None:
-        d_e = float(np.asarray(parts["expected_disagreement"]).reshape(-1)[0])
-        if not np.isfinite(d_e):
+        # judged in the units D_e is computed in (the reported D_e may underflow to 0)
+        p_e = float(np.real(np.asarray(parts["expected"]).reshape(-1)[0]))
+        value = float(np.real(np.asarray(parts["value"]).reshape(-1)[0]))
+        if not np.isfinite(p_e):
             return "no item has annotations on both sides"
-        if d_e <= 0:
+        if np.isnan(value):
             return ("the expected disagreement is 0: every annotation of both replications "
                     "falls in one category")
         return None
@@ -278,19 +314,32 @@ class NormalizedCrossKappa(ItemSumCoefficient):
         return np.split(t, widths[:-1], axis=-1)
 
     def combine(self, totals: np.ndarray) -> Components:
-        t = np.asarray(totals, dtype=float)
+        t = numeric_array(totals)
         parts = self._split(t)
         kx = self.kx.combine(parts[0])
         irr = [np.full(t.shape[:-1], value) if totals_part is None
-               else np.asarray(value.combine(totals_part)["value"], dtype=float)
+               else np.asarray(value.combine(totals_part)["value"])
                for value, totals_part in zip(self.irrs, self._irr_parts(parts))]
         irr_x, irr_y = irr
-        positive = (irr_x > 0) & (irr_y > 0)
+        positive = (np.real(irr_x) > 0) & (np.real(irr_y) > 0)
         with np.errstate(invalid="ignore"):
-            value = np.where(positive, kx["value"] / np.sqrt(np.where(positive,
-                                                                      irr_x * irr_y, 1.0)),
-                             np.nan)
+            value = np.where(positive, kx["value"] / np.where(positive, irr_x * irr_y, 1.0)
+                             ** 0.5, np.nan)
         return dict(kx, value=value, cross_kappa=kx["value"], irr_x=irr_x, irr_y=irr_y)
+
+    def value_gradient(self, totals: np.ndarray) -> np.ndarray:
+        r"""∇ of κx/√(IRR_X IRR_Y) from the parts' exact gradients (chain rule):
+        ∇ = (∇κx/√(IRR_X IRR_Y), −½ value ∇IRR_X/IRR_X, −½ value ∇IRR_Y/IRR_Y)."""
+        t = np.asarray(totals, dtype=float)
+        parts = self.combine(t)
+        value = float(np.real(parts["value"]))
+        irr_x, irr_y = float(np.real(parts["irr_x"])), float(np.real(parts["irr_y"]))
+        split = self._split(t)
+        pieces = [self.kx.value_gradient(split[0]) / np.sqrt(irr_x * irr_y)]
+        for irr, level, totals_part in zip(self.irrs, (irr_x, irr_y), self._irr_parts(split)):
+            if totals_part is not None:
+                pieces.append(-0.5 * value / level * irr.value_gradient(totals_part))
+        return np.concatenate(pieces)
 
     def _irr_parts(self, parts: list[np.ndarray]) -> list[np.ndarray | None]:
         """The totals slice of each IRR core (None for a fixed IRR)."""
@@ -299,7 +348,7 @@ class NormalizedCrossKappa(ItemSumCoefficient):
                 for irr in self.irrs]
 
     def undefined_reason(self, parts: Components) -> str | None:
-        reason = self.kx.undefined_reason(parts)
+        reason = self.kx.undefined_reason(dict(parts, value=parts["cross_kappa"]))
         irr_x, irr_y = (float(np.asarray(parts[k]).reshape(-1)[0]) for k in ("irr_x", "irr_y"))
         if reason is None and not (irr_x > 0 and irr_y > 0):
             reason = (f"it needs both IRRs > 0, got IRR_X = {irr_x:.4g} and IRR_Y = "

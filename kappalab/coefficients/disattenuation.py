@@ -51,7 +51,8 @@ from ..annotations import Annotations, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
 from .cross import _Aligned
 from ..uncertainty import interval, parse_ci
-from .base import Components, ItemSumCoefficient
+from ..validation import make_rng
+from .base import Components, ItemSumCoefficient, numeric_array
 from .multirater import alpha_core, krippendorff_alpha
 
 __all__ = [
@@ -73,11 +74,10 @@ def spearman_brown(reliability: Any, factor: Any) -> Any:
     >>> spearman_brown(0.5, 2)   # 2·0.5/(1 + 0.5)
     0.6666666666666666
     """
-    rel = np.asarray(reliability, dtype=float)
-    k = np.asarray(factor, dtype=float)
+    rel, k = numeric_array(reliability), numeric_array(factor)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = k * rel / (1.0 + (k - 1.0) * rel)
-    return float(out) if out.ndim == 0 else out
+    return out.item() if out.ndim == 0 else out
 
 
 # ====================================================================== split-half
@@ -233,7 +233,7 @@ def split_half_reliability(ann: Any, n_splits: int = 100, seed: Any = None, *,
     if ci is not None:
         parse_ci(ci)  # an unknown name fails before any work
     ann = as_annotations(ann, categories=categories)
-    rng = np.random.default_rng(seed)
+    rng = make_rng(seed)
     result, means = _split_half(ann, _check_splits(n_splits), rng, keep_means=ci is not None)
     if ci is None or not np.isfinite(result.value):
         return result
@@ -292,8 +292,11 @@ def _pearson_from_sums(n: np.ndarray, sums: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         cov = suv - su * sv / n
         var = (suu - su * su / n) * (svv - sv * sv / n)
-        r = np.where(var > 0, cov / np.sqrt(np.where(var > 0, var, 1.0)), np.nan)
-    return np.clip(r, -1.0, 1.0)
+        positive = np.real(var) > 0
+        r = np.where(positive, cov / np.where(positive, var, 1.0) ** 0.5, np.nan)
+    # |r| ≤ 1 up to rounding; the bound is applied to the real part only, so that a
+    # complex-step derivative passes (the derivative is 0 at the bound)
+    return np.where(np.real(r) > 1, 1.0, np.where(np.real(r) < -1, -1.0, r))
 
 
 class SplitHalfCoefficient(ItemSumCoefficient):
@@ -311,9 +314,9 @@ class SplitHalfCoefficient(ItemSumCoefficient):
         return np.column_stack([np.ones(a.shape[0]), _pearson_stats(a, b)])
 
     def combine(self, totals: np.ndarray) -> Components:
-        t = np.asarray(totals, dtype=float)
+        t = numeric_array(totals)
         r = _pearson_from_sums(t[..., 0], t[..., 1:])
-        defined = np.isfinite(r) & (r > -1.0)
+        defined = np.real(r) > -1.0  # False for NaN too
         stepped = np.where(defined, 2.0 * r / np.where(defined, 1.0 + r, 1.0), 0.0)
         count = defined.sum(axis=-1)
         value = np.where(count > 0, stepped.sum(axis=-1) / np.maximum(count, 1), np.nan)
@@ -330,7 +333,7 @@ class _SpearmanBrownAlpha(ItemSumCoefficient):
         return np.column_stack([np.ones_like(self.m), self.m, self.alpha.item_stats()])
 
     def combine(self, totals: np.ndarray) -> Components:
-        t = np.asarray(totals, dtype=float)
+        t = numeric_array(totals)
         m_bar = t[..., 1] / t[..., 0]
         alpha = np.asarray(self.alpha.combine(t[..., 2:])["value"])
         value = spearman_brown(alpha, m_bar)
@@ -357,19 +360,19 @@ class DisattenuationCoefficient(ItemSumCoefficient):
                                                  if isinstance(rel, ItemSumCoefficient)])
 
     def combine(self, totals: np.ndarray) -> Components:
-        t = np.asarray(totals, dtype=float)
+        t = numeric_array(totals)
         r = _pearson_from_sums(t[..., 0], t[..., 1:6])[..., 0]
         start, rel = 6, []
         for reliability, width in zip(self.reliabilities, self.widths):
             if width:
                 part = t[..., start:start + width]
-                rel.append(np.asarray(reliability.combine(part)["value"], dtype=float))
+                rel.append(np.asarray(reliability.combine(part)["value"]))
                 start += width
             else:
                 rel.append(np.full(r.shape, float(reliability)))
-        positive = (rel[0] > 0) & (rel[1] > 0)
+        positive = (np.real(rel[0]) > 0) & (np.real(rel[1]) > 0)
         with np.errstate(invalid="ignore"):
-            rho = np.where(positive, r / np.sqrt(np.where(positive, rel[0] * rel[1], 1.0)),
+            rho = np.where(positive, r / np.where(positive, rel[0] * rel[1], 1.0) ** 0.5,
                            np.nan)
         return {"value": rho, "observed": r, "expected": np.zeros_like(r)}
 
@@ -503,7 +506,7 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
         method = reliability
         if method == "split_half":
             n_splits = _check_splits(n_splits)
-            rng = np.random.default_rng(seed)
+            rng = make_rng(seed)
             halves = [_split_half(ann.subset_items(labels), n_splits, rng,
                                   keep_means=ci is not None) for ann in (ax, ay)]
             rel_x, rel_y = (h.value for h, _ in halves)

@@ -44,8 +44,9 @@ from ..annotations import Annotations, as_annotations
 from ..distances import Disagreement, resolve_distance, resolve_weights
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
-from .base import (Components, ItemSumCoefficient, disagreement_components,
-                   interval_score_map, safe_divide)
+from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array,
+                   disagreement_components, distance_product, interval_scores,
+                   safe_divide)
 
 __all__ = [
     "ChanceCorrectedAgreement",
@@ -118,14 +119,12 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     def _item_sums(self) -> tuple[np.ndarray, ...]:
         """Per item: (m, n_iᵀ δ n_i) and, on the moment path, centred (Σx, Σx²)."""
         if self.use_moments:
-            m, s1, s2 = self.ann.item_moments(*self._score_map())
+            scores = self._scores()
+            m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift)
             within = np.maximum(2.0 * (m * s2 - s1 * s1), 0.0)
             return m, within, s1, s2
         counts = self.ann.count_matrix.astype(float)
-        if self.dis.name == "nominal":  # n_iᵀ (1 − I) n_i = m_i² − Σ_k n_ik²
-            within = self.m * self.m - np.einsum("ik,ik->i", counts, counts)
-        else:
-            within = np.einsum("ik,ik->i", counts @ self.dis.matrix, counts)  # n_iᵀ δ n_i
+        within = np.einsum("ik,ik->i", self._delta_times(counts), counts)  # n_iᵀ δ n_i
         return self.m, within, counts
 
     # Each dense block of the item statistics is a row weight times per-item columns,
@@ -156,8 +155,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         items, raters, cats = self.ann.codes()
         R, n_items = self.ann.n_raters, self.ann.n_items
         if self.use_moments:
-            factor, shift = self._score_map()
-            x = (self.ann.category_values() - shift)[cats] * factor
+            scores = self._scores()
+            x = (self.ann.category_values() - scores.shift)[cats] * scores.factor
             rows = np.concatenate([items, items, items])
             cols = np.concatenate([raters, R + raters, 2 * R + raters])
             data = np.concatenate([np.ones_like(x), x, x * x])
@@ -166,8 +165,25 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             (np.ones(items.size), (items, raters * self.K + cats)), shape=(n_items, R * self.K)
         )
 
-    def _score_map(self) -> tuple[float, float]:
-        return interval_score_map(self.dis.interval_factor, self.ann.category_values())
+    def _scores(self) -> IntervalScores:
+        """The normalised scores of the moment path."""
+        return interval_scores(self.dis, self.ann.category_values())
+
+    def _units(self) -> tuple[float, float]:
+        """(scale, units): the distance's scale in the units D_o and D_e are computed in,
+        and the factor back to the distance's own units (1 except on the moment path)."""
+        if self.use_moments:
+            scores = self._scores()
+            return scores.scale, scores.units
+        return self.dis.scale, 1.0
+
+    def _delta_times(self, v: np.ndarray) -> np.ndarray:
+        """δ v along the last axis (δ symmetric); nominal δ = 11ᵀ − I needs no K × K matrix."""
+        return distance_product(self.dis, v)
+
+    def _quadratic(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """aᵀ δ b along the last axis."""
+        return (a * self._delta_times(b)).sum(axis=-1)
 
     # ------------------------------------------------------------------ protocol
     def _dense_blocks(self) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -187,50 +203,57 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         parts = [w @ C for w, C in self._dense_blocks()]
         if self.chance == "rater_marginal":  # straight from bincounts, not the sparse matrix
             if self.use_moments:
-                parts += list(self.ann.rater_moments(*self._score_map()))
+                scores = self._scores()
+                parts += list(self.ann.rater_moments(scores.factor, scores.shift))
             else:
                 parts.append(self.ann.rater_count_matrix.astype(float).ravel())
         return np.concatenate(parts)
 
     def combine(self, totals: np.ndarray) -> Components:
-        t = np.asarray(totals, dtype=float)
-        scale = self.dis.scale
+        t = numeric_array(totals)
         d_o = safe_divide(t[..., 0], t[..., 1])
-        return disagreement_components(d_o, self._expected(t[..., 2:]), scale)
+        return disagreement_components(d_o, self._expected(t[..., 2:]), *self._units())
 
     def _expected(self, t: np.ndarray) -> np.ndarray:
-        scale, K = self.dis.scale, self.K
+        scale, K = self._units()[0], self.K
         lead = t.shape[:-1]
         if self.chance == "none":
             return np.full(lead, scale)
         if self.chance == "uniform":
-            return np.full(lead, self.dis.matrix.sum() / K**2)
+            return np.full(lead, self._delta_times(np.ones(K)).sum() / K**2)
         if self.chance == "pooled":
             if self.use_moments:
                 n, s1, s2 = t[..., 0], t[..., 1], t[..., 2]
                 return safe_divide(2.0 * (n * s2 - s1 * s1), n * (n - 1))
             n = t.sum(axis=-1)
-            return safe_divide(np.einsum("...k,kl,...l->...", t, self.dis.matrix, t), n * (n - 1))
+            return safe_divide(self._quadratic(t, t), n * (n - 1))
         if self.chance == "item_marginal":
             if self.use_moments:
                 n_present, mean_x, mean_x2 = t[..., 0], t[..., 1], t[..., 2]
                 mu, mu2 = safe_divide(mean_x, n_present), safe_divide(mean_x2, n_present)
                 return 2.0 * (mu2 - mu * mu)
             pi = safe_divide(t[..., :K], t[..., K:K + 1])
-            return np.einsum("...k,kl,...l->...", pi, self.dis.matrix, pi)
+            return self._quadratic(pi, pi)
         if self.chance == "gwet":
             pi = safe_divide(t[..., :K], t[..., K:K + 1])
-            total_weight = (1.0 - self.dis.matrix / scale).sum()
-            p_e = safe_divide(total_weight * (pi * (1.0 - pi)).sum(axis=-1), K * (K - 1))
+            p_e = self._gwet_weight() * (pi * (1.0 - pi)).sum(axis=-1)
             return scale * (1.0 - p_e)
         return self._rater_marginal_expected(t)
+
+    def _gwet_weight(self) -> float:
+        """T_w/(K(K − 1)), T_w = Σ_kl w_kl: Gwet's chance agreement per unit of Σπ(1 − π)."""
+        K = self.K
+        if K < 2:
+            return np.nan
+        total_weight = K * K - self._delta_times(np.ones(K)).sum() / self.dis.scale
+        return total_weight / (K * (K - 1))
 
     def _rater_marginal_expected(self, t: np.ndarray) -> np.ndarray:
         """Mean over ordered rater pairs g ≠ h of p_gᵀ δ p_h (raters with ratings only)."""
         R = self.ann.n_raters
         if self.use_moments:
             n, s1, s2 = t[..., :R], t[..., R:2 * R], t[..., 2 * R:]
-            active = n > 0
+            active = np.real(n) > 0
             mu, mu2 = safe_divide(s1, n), safe_divide(s2, n)
             mu, mu2 = np.where(active, mu, 0.0), np.where(active, mu2, 0.0)
             r = active.sum(axis=-1).astype(float)
@@ -240,13 +263,85 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             return safe_divide(pair_sum, r * (r - 1))
         counts = t.reshape(t.shape[:-1] + (R, self.K))
         n_g = counts.sum(axis=-1, keepdims=True)
-        p = np.where(n_g > 0, safe_divide(counts, n_g), 0.0)
-        r = (n_g[..., 0] > 0).sum(axis=-1).astype(float)
-        delta = self.dis.matrix
+        p = np.where(np.real(n_g) > 0, safe_divide(counts, n_g), 0.0)
+        r = (np.real(n_g[..., 0]) > 0).sum(axis=-1).astype(float)
         p_sum = p.sum(axis=-2)
-        cross = np.einsum("...k,kl,...l->...", p_sum, delta, p_sum)
-        own = np.einsum("...gk,kl,...gl->...", p, delta, p)
+        cross = self._quadratic(p_sum, p_sum)
+        own = self._quadratic(p, p).sum(axis=-1)
         return safe_divide(cross - own, r * (r - 1))
+
+    # ------------------------------------------------------------------ exact gradient
+    def value_gradient(self, totals: np.ndarray) -> np.ndarray:
+        r"""∇ value(T) in closed form: with D_o = T_0/T_1 and D_e(c) of the chance block c,
+
+        .. math::  ∇(1 - D_o/D_e) = \Big(-\frac{1}{T_1 D_e},\ \frac{T_0}{T_1^2 D_e},\
+                   \frac{D_o}{D_e^2} ∇_c D_e\Big),
+
+        and ∇_c D_e per chance model (:meth:`_expected_gradient`). O(s) time and memory, the
+        nominal distance without a K × K matrix; NaN where the coefficient is undefined."""
+        t = np.asarray(totals, dtype=float)
+        gradient = np.full(t.size, np.nan)
+        d_e = float(self._expected(t[2:]))
+        if not (t[1] > 0 and d_e > 0):
+            return gradient
+        d_o = t[0] / t[1]
+        gradient[0] = -1.0 / (t[1] * d_e)
+        gradient[1] = t[0] / (t[1] ** 2 * d_e)
+        gradient[2:] = d_o / d_e**2 * self._expected_gradient(t[2:], d_e)
+        return gradient
+
+    def _expected_gradient(self, t: np.ndarray, d_e: float) -> np.ndarray:
+        """∇ D_e in the chance block of the totals (see :meth:`_expected`)."""
+        K = self.K
+        if self.chance in ("none", "uniform"):
+            return np.zeros(t.size)
+        if self.chance == "pooled":
+            if self.use_moments:  # D_e = 2(n s₂ − s₁²)/(n(n − 1))
+                n, s1, s2 = t
+                pairs = n * (n - 1)
+                return np.array([2 * s2 / pairs - d_e * (2 * n - 1) / pairs,
+                                 -4 * s1 / pairs, 2 * n / pairs])
+            n = t.sum()  # D_e = NᵀδN/(n(n − 1))
+            return (2 * self._delta_times(t) - d_e * (2 * n - 1)) / (n * (n - 1))
+        if self.chance == "item_marginal":
+            if self.use_moments:  # D_e = 2(μ₂ − μ²), μ = a₁/c, μ₂ = a₂/c
+                c, a1, a2 = t
+                mu, mu2 = a1 / c, a2 / c
+                return np.array([-2 * (mu2 - 2 * mu * mu) / c, -4 * mu / c, 2 / c])
+            c = t[K]  # D_e = πᵀδπ, π = A/c
+            pi = t[:K] / c
+            return np.append(2 * self._delta_times(pi) / c, -2 * d_e / c)
+        if self.chance == "gwet":  # D_e = scale(1 − w Σπ(1 − π)), π = A/c
+            c = t[K]
+            pi = t[:K] / c
+            slope = -self.dis.scale * self._gwet_weight() * (1 - 2 * pi)  # ∂D_e/∂π
+            return np.append(slope / c, -(slope @ pi) / c)
+        return self._rater_marginal_gradient(t)
+
+    def _rater_marginal_gradient(self, t: np.ndarray) -> np.ndarray:
+        r"""∇ of D_e = (Pᵀδ P − Σ_g p_gᵀδ p_g)/(r(r − 1)), P = Σ_g p_g: ∂D_e/∂p_g =
+        2δ(P − p_g)/(r(r − 1)), then through p_g = N_g/n_g (moments: μ_g = s₁/n, μ₂ = s₂/n)."""
+        R = self.ann.n_raters
+        if self.use_moments:
+            n, s1, s2 = t[:R], t[R:2 * R], t[2 * R:]
+            active = n > 0
+            safe_n = np.where(active, n, 1.0)
+            mu, mu2 = np.where(active, s1 / safe_n, 0.0), np.where(active, s2 / safe_n, 0.0)
+            r = active.sum()
+            pairs = r * (r - 1)
+            d_mu = np.where(active, 4 * (mu - mu.sum()) / pairs, 0.0)  # ∂D_e/∂μ_g
+            d_mu2 = np.where(active, 2 * (r - 1) / pairs, 0.0)  # ∂D_e/∂μ₂_g
+            return np.concatenate([-(d_mu * mu + d_mu2 * mu2) / safe_n, d_mu / safe_n,
+                                   d_mu2 / safe_n])
+        counts = t.reshape(R, self.K)
+        n_g = counts.sum(axis=1, keepdims=True)
+        active = n_g > 0
+        safe_n = np.where(active, n_g, 1.0)
+        p = np.where(active, counts / safe_n, 0.0)
+        r = active.sum()
+        v = 2 * self._delta_times(p.sum(axis=0) - p) / (r * (r - 1))  # ∂D_e/∂p_g
+        gradient = (v - (v * p).sum(axis=1, keepdims=True)) / safe_n
+        return np.where(active, gradient, 0.0).ravel()
 
     # ------------------------------------------------------------------ reporting
     def undefined_reason(self, parts: Components) -> str | None:
@@ -257,10 +352,12 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             return "no item has two or more annotations, so nothing can be paired"
         if self.chance == "rater_marginal" and self.ann.n_active_raters < 2:
             return "fewer than two raters have annotations"
-        d_e = float(np.asarray(parts["expected_disagreement"]).reshape(-1)[0])
-        if not np.isfinite(d_e):
+        # judged in the units D_e is computed in (the reported D_e may underflow to 0)
+        p_e = float(np.real(np.asarray(parts["expected"]).reshape(-1)[0]))
+        value = float(np.real(np.asarray(parts["value"]).reshape(-1)[0]))
+        if not np.isfinite(p_e):
             return "the expected disagreement cannot be computed (too few annotations)"
-        if d_e <= 0:
+        if np.isnan(value):
             return ("the expected disagreement is 0 (all annotations fall in one category, "
                     "or the chance model leaves no room for disagreement)")
         return None

@@ -20,9 +20,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..annotations import Annotations, as_annotations
-from ..errors import InvalidParameterError, RaterCountError
+from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
-from .base import Components, ItemSumCoefficient, safe_divide
+from .base import (BLOCK_CELLS, Components, ItemSumCoefficient, distance_product,
+                   interval_scores, numeric_array, safe_divide)
 from .multirater import ChanceCorrectedAgreement, weights_for
 
 __all__ = ["cohen_kappa", "scott_pi", "bennett_s", "light_kappa", "two_raters"]
@@ -119,11 +120,21 @@ def bennett_s(x: Any, y: Any = None, *, weights: Any = None,
 
 
 class PairwiseMeanKappa(ItemSumCoefficient):
-    r"""Light's κ: the mean over rater pairs (g, h) of Cohen's κ_gh.
+    r"""Light's κ: the mean over rater pairs (g, h) sharing items of Cohen's κ_gh.
 
-    Sufficient statistic: the co-occurrence table T = Zᵀ Z of the one-hot (rater, category)
-    matrix Z (items × R·K); T's (g, h) block is the pair's K × K table and its diagonal blocks
-    hold each rater's marginal counts. Per item, vec(z_i z_iᵀ) (sparse, m_i² entries).
+    Only the P pairs of raters that annotated a common item enter. Item statistics (sparse,
+    items × (2P + M)): for each pair, the item's indicator that both raters annotated it
+    (n_gh) and the distance of their two labels (Σ δ = D_gh); then each annotation's rater
+    marginal: the (rater, category) indicator (M = R·K), or on the interval moment path the
+    rater's [1, x, x²] of the normalised score (M = 3R). Then
+
+    .. math::  P_{o,gh} = 1 - \frac{D_{gh}}{n_{gh}\,\text{scale}}, \quad
+               P_{e,gh} = 1 - \frac{p_g^\top δ\, p_h}{\text{scale}}, \quad
+               κ_L = \frac{1}{|V|}\sum_{(g,h) ∈ V} \frac{P_{o,gh} - P_{e,gh}}{1 - P_{e,gh}},
+
+    V the pairs with a defined κ. Building the statistics costs O(Σ_i m_i²) (every pair of
+    annotations of an item), the coefficient O(P·K) (O(P) on the moment path), never
+    (R·K)².
     """
 
     name = "Light's kappa"
@@ -134,52 +145,160 @@ class PairwiseMeanKappa(ItemSumCoefficient):
         self.dis = weights_for(ann, weights)
         self.level = self.dis.name
         self.R, self.K = ann.n_raters, ann.n_categories
+        self.use_moments = self.dis.interval_factor is not None
+        if self.use_moments:
+            scores = interval_scores(self.dis, ann.category_values())
+            self.scale = scores.scale
+            self.x = (ann.category_values() - scores.shift) * scores.factor
+        else:
+            self.scale = self.dis.scale
+        self._pairs = self._annotation_pairs()
 
-    def _onehot(self) -> sp.csr_matrix:
-        items, raters, cats = self.ann.codes()
-        RK = self.R * self.K
-        return sp.csr_matrix((np.ones(items.size), (items, raters * self.K + cats)),
-                             shape=(self.ann.n_items, RK))
-
-    def totals(self) -> np.ndarray:
-        z = self._onehot()
-        return np.asarray((z.T @ z).todense(), dtype=float).ravel()
-
-    def item_stats(self) -> sp.csr_matrix:
+    def _annotation_pairs(self) -> dict[str, np.ndarray]:
+        """Every pair of annotations of one item by raters g < h: its item, its rater pair
+        (an index into the P sharing pairs ``first``, ``second``) and the distance of the
+        two labels."""
         items, raters, cats = self.ann.codes()
         order = np.argsort(items, kind="stable")
-        items, code = items[order], (raters * self.K + cats)[order]
+        items, raters, cats = items[order], raters[order], cats[order]
         m = np.bincount(items, minlength=self.ann.n_items)
-        first = np.concatenate([[0], np.cumsum(m)[:-1]])
-        rep = m[items]  # each annotation pairs with every annotation of its item
-        left = np.repeat(np.arange(items.size), rep)
-        block_start = np.repeat(np.cumsum(rep) - rep, rep)
-        right = np.repeat(first[items], rep) + (np.arange(left.size) - block_start)
-        RK = self.R * self.K
-        cols = code[left] * RK + code[right]
-        return sp.csr_matrix((np.ones(left.size), (items[left], cols)),
-                             shape=(self.ann.n_items, RK * RK))
+        start = np.cumsum(m) - m
+        repeat = m[items]  # each annotation meets every annotation of its item
+        left = np.repeat(np.arange(items.size), repeat)
+        offset = np.arange(left.size) - np.repeat(np.cumsum(repeat) - repeat, repeat)
+        right = np.repeat(start[items], repeat) + offset
+        keep = raters[left] < raters[right]
+        left, right = left[keep], right[keep]
+        key = raters[left].astype(np.int64) * self.R + raters[right]
+        pair_keys, pair_of = np.unique(key, return_inverse=True)
+        a, b = cats[left], cats[right]
+        if self.use_moments:
+            distance = (self.x[a] - self.x[b]) ** 2
+        elif self.dis.name == "nominal":
+            distance = (a != b).astype(float)
+        else:
+            distance = self.dis.matrix[a, b]
+        return {"item": items[left], "pair": pair_of.ravel(), "distance": distance,
+                "first": pair_keys // self.R, "second": pair_keys % self.R}
+
+    @property
+    def n_pairs(self) -> int:
+        return self._pairs["first"].size
+
+    def _marginal_entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(item, column, value) of each annotation's rater-marginal statistics."""
+        items, raters, cats = self.ann.codes()
+        R = self.R
+        if self.use_moments:
+            x = self.x[cats]
+            return (np.tile(items, 3), np.concatenate([raters, R + raters, 2 * R + raters]),
+                    np.concatenate([np.ones_like(x), x, x * x]))
+        return items, raters * self.K + cats, np.ones(items.size)
+
+    def _width(self) -> int:
+        return 2 * self.n_pairs + (3 * self.R if self.use_moments else self.R * self.K)
+
+    def item_stats(self) -> sp.csr_matrix:
+        pairs, P = self._pairs, self.n_pairs
+        items, columns, values = self._marginal_entries()
+        rows = np.concatenate([pairs["item"], pairs["item"], items])
+        cols = np.concatenate([pairs["pair"], P + pairs["pair"], 2 * P + columns])
+        data = np.concatenate([np.ones(pairs["item"].size), pairs["distance"], values])
+        return sp.csr_matrix((data, (rows, cols)), shape=(self.ann.n_items, self._width()))
+
+    def totals(self) -> np.ndarray:
+        pairs, P = self._pairs, self.n_pairs
+        _, columns, values = self._marginal_entries()
+        return np.concatenate([
+            np.bincount(pairs["pair"], minlength=P).astype(float),
+            np.bincount(pairs["pair"], weights=pairs["distance"], minlength=P),
+            np.bincount(columns, weights=values, minlength=self._width() - 2 * P)])
+
+    # ------------------------------------------------------------------ closed form
+    def _rater_distributions(self, marginals: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Each rater's label distribution: p (…, R, K), or the score moments (μ, μ₂)."""
+        R = self.R
+        if self.use_moments:
+            n, s1, s2 = marginals[..., :R], marginals[..., R:2 * R], marginals[..., 2 * R:]
+            return safe_divide(s1, n), safe_divide(s2, n)
+        counts = marginals.reshape(marginals.shape[:-1] + (R, self.K))
+        return (safe_divide(counts, counts.sum(axis=-1, keepdims=True)),)
+
+    def _expected_pairs(self, distributions: tuple[np.ndarray, ...]) -> np.ndarray:
+        """p_gᵀ δ p_h of every sharing pair (…, P), in blocks of pairs."""
+        g, h = self._pairs["first"], self._pairs["second"]
+        if self.use_moments:  # E (x_g − x_h)² = μ₂_g + μ₂_h − 2 μ_g μ_h
+            mu, mu2 = distributions
+            return mu2[..., g] + mu2[..., h] - 2 * mu[..., g] * mu[..., h]
+        (p,) = distributions
+        lead = p.shape[:-2]
+        out = np.empty(lead + (g.size,), dtype=p.dtype)
+        block = max(1, BLOCK_CELLS // max(1, self.K * int(np.prod(lead, dtype=np.int64))))
+        for begin in range(0, g.size, block):
+            pick = slice(begin, begin + block)
+            out[..., pick] = (p[..., g[pick], :]
+                              * distance_product(self.dis, p[..., h[pick], :])).sum(axis=-1)
+        return out
+
+    def _pair_parts(self, t: np.ndarray) -> dict[str, np.ndarray]:
+        P, scale = self.n_pairs, self.scale
+        pair_n, pair_distance = t[..., :P], t[..., P:2 * P]
+        distributions = self._rater_distributions(t[..., 2 * P:])
+        expected = self._expected_pairs(distributions)
+        p_o = 1.0 - safe_divide(pair_distance, pair_n) / scale
+        p_e = 1.0 - expected / scale
+        kappa = safe_divide(p_o - p_e, 1.0 - p_e)
+        valid = (np.real(pair_n) > 0) & (np.real(1.0 - p_e) > 0)
+        return {"p_o": p_o, "p_e": p_e, "kappa": kappa, "valid": valid, "expected": expected,
+                "distributions": distributions, "pair_n": pair_n,
+                "pair_distance": pair_distance}
 
     def combine(self, totals: np.ndarray) -> Components:
-        R, K = self.R, self.K
+        parts = self._pair_parts(numeric_array(totals))
+        valid = parts["valid"]
+        n_valid = valid.sum(axis=-1)
+        mean = lambda a: safe_divide(np.where(valid, a, 0.0).sum(axis=-1), n_valid)
+        return {"value": mean(parts["kappa"]), "observed": mean(parts["p_o"]),
+                "expected": mean(parts["p_e"]), "n_pairs": n_valid}
+
+    def value_gradient(self, totals: np.ndarray) -> np.ndarray:
+        r"""∇ κ_L(T) in closed form, O(P·K): with c = ∂κ_L/∂(p_gᵀδp_h) =
+        (1 − P_o)/(|V| scale (1 − P_e)²) per valid pair, the rater marginals' gradient is
+        Σ_h c_gh (δp_h − p_gᵀδp_h)/n_g (counts) or through μ_g, μ₂_g (moments)."""
         t = np.asarray(totals, dtype=float)
-        lead = t.shape[:-1]
-        T = t.reshape(lead + (R, K, R, K))
-        delta, scale = self.dis.matrix, self.dis.scale
-        pair_n = T.sum(axis=(-3, -1))  # (…, R, R): items both raters annotated
-        pair_dis = np.einsum("...gkhl,kl->...gh", T, delta)
-        marg = np.einsum("...gkgl->...gk", T)  # diagonal blocks' diagonals: N_gk
-        n_g = marg.sum(axis=-1, keepdims=True)
-        p = safe_divide(marg, n_g)
-        p_o = 1.0 - safe_divide(pair_dis, pair_n) / scale
-        p_e = 1.0 - np.einsum("...gk,kl,...hl->...gh", p, delta, p) / scale
-        kappa = safe_divide(p_o - p_e, 1.0 - p_e)
-        upper = np.triu(np.ones((R, R), dtype=bool), k=1)
-        valid = upper & np.isfinite(kappa) & (pair_n > 0)
-        n_pairs = valid.sum(axis=(-2, -1))
-        mean = lambda a: safe_divide(np.where(valid, a, 0.0).sum(axis=(-2, -1)), n_pairs)
-        return {"value": mean(kappa), "observed": mean(p_o), "expected": mean(p_e),
-                "n_pairs": n_pairs}
+        parts = self._pair_parts(t)
+        valid, P, scale = parts["valid"], self.n_pairs, self.scale
+        n_valid = valid.sum()
+        if n_valid == 0:
+            return np.full(t.size, np.nan)
+        pair_n = np.where(valid, parts["pair_n"], 1.0)
+        slack = np.where(valid, 1.0 - parts["p_e"], 1.0)
+        d_p_o = np.where(valid, 1.0 / (n_valid * slack), 0.0)  # ∂κ_L/∂P_o,gh
+        d_expected = np.where(valid, (1.0 - parts["p_o"]) / (n_valid * scale * slack**2), 0.0)
+        gradient = np.empty(t.size)
+        gradient[:P] = d_p_o * parts["pair_distance"] / (pair_n**2 * scale)
+        gradient[P:2 * P] = -d_p_o / (pair_n * scale)
+        g, h, R = self._pairs["first"], self._pairs["second"], self.R
+        # c_gh in both orders, as a sparse R × R matrix
+        C = sp.csr_matrix((np.concatenate([d_expected, d_expected]),
+                           (np.concatenate([g, h]), np.concatenate([h, g]))), shape=(R, R))
+        if self.use_moments:
+            mu, mu2 = (np.nan_to_num(d) for d in parts["distributions"])
+            n = t[2 * P:2 * P + R]
+            safe_n = np.where(n > 0, n, 1.0)
+            d_mu, d_mu2 = -2.0 * (C @ mu), np.asarray(C.sum(axis=1)).ravel()
+            gradient[2 * P:] = np.concatenate([-(d_mu * mu + d_mu2 * mu2) / safe_n,
+                                               d_mu / safe_n, d_mu2 / safe_n])
+            return gradient
+        (p,) = parts["distributions"]
+        p = np.nan_to_num(p)
+        n_g = t[2 * P:].reshape(R, self.K).sum(axis=1)
+        E = sp.csr_matrix((np.concatenate([parts["expected"]] * 2),
+                           (np.concatenate([g, h]), np.concatenate([h, g]))), shape=(R, R))
+        weighted = np.asarray(C.multiply(E).sum(axis=1)).ravel()
+        marginal = (distance_product(self.dis, np.asarray(C @ p)) - weighted[:, None])
+        gradient[2 * P:] = (marginal / np.where(n_g > 0, n_g, 1.0)[:, None]).ravel()
+        return gradient
 
     def undefined_reason(self, parts: Components) -> str | None:
         if int(np.asarray(parts["n_pairs"]).reshape(-1)[0]) == 0:
@@ -192,9 +311,15 @@ class PairwiseMeanKappa(ItemSumCoefficient):
         return {"n_items": int((m >= 2).sum()), "n_annotations": int(m[m >= 2].sum()),
                 "n_raters": self.ann.n_active_raters}
 
+    def shared_items(self) -> np.ndarray:
+        """The number of items each rater pair entering the mean shares."""
+        parts = self._pair_parts(self.totals())
+        return parts["pair_n"][parts["valid"]]
+
     def details(self) -> dict[str, Any]:
-        parts = self.combine(self.totals())
-        return {"n_pairs": int(np.asarray(parts["n_pairs"]).reshape(-1)[0])}
+        shared = self.shared_items()
+        return {"n_pairs": int(shared.size),
+                "median_shared_items": float(np.median(shared)) if shared.size else np.nan}
 
 
 def light_kappa(data: Any, *, weights: Any = None,
@@ -207,11 +332,38 @@ def light_kappa(data: Any, *, weights: Any = None,
 
     Each pair's κ is :func:`cohen_kappa` of the two raters (their shared items for P_o, each
     rater's annotations for the marginals). Pairs with no shared item or an undefined κ are
-    left out of the mean; ``details["n_pairs"]`` says how many entered.
+    left out of the mean; ``details["n_pairs"]`` says how many entered and
+    ``details["median_shared_items"]`` how many items such a pair typically shares. The mean
+    is unweighted: on sparse crowd data, where most pairs share a handful of items, a pair
+    with 2 items counts as much as one with 200, and a
+    :class:`~kappalab.errors.PairwiseMeanWarning` says so when half the pairs share fewer
+    than 10 items (Krippendorff's α and Fleiss' κ weigh items, not pairs).
+    Cost: O(Σ_i m_i²) to pair the annotations of each item, O(P·K) for the P rater pairs
+    that share an item (O(P) for interval-type weights) — never (R·K)².
     Reference: Light, R. J. (1971), Psychological Bulletin 76(5), 365–377.
+
+    >>> import kappalab as kl
+    >>> est = kl.light_kappa([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2]])  # sklearn: 0.51515
+    >>> round(float(est), 4), est.details["n_pairs"]
+    (0.5152, 3)
     """
     ann = as_annotations(data, categories=categories)
     core = PairwiseMeanKappa(ann, weights)
     if core.level != "nominal":
         core.name = "Light's kappa (weighted)"
+    shared = core.shared_items()
+    n_items = core.counts_used()["n_items"]
+    if shared.size > 1 and np.median(shared) < min(SPARSE_PAIR_ITEMS, n_items / 2):
+        warn(f"Light's kappa is an unweighted mean of {shared.size} pairwise Cohen's kappas, "
+             f"and half of these rater pairs share fewer than {SPARSE_PAIR_ITEMS} items "
+             f"(median {np.median(shared):g}): pairs with few items weigh as much as pairs "
+             "with many, and its analytic standard error, which holds the set of pairs "
+             "fixed, understates the uncertainty (prefer ci='bootstrap'); Krippendorff's "
+             "alpha or Fleiss' kappa weigh items instead",
+             PairwiseMeanWarning)
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+
+
+#: Light's κ warns when half the rater pairs share fewer items than this (and than half
+#: the items)
+SPARSE_PAIR_ITEMS = 10

@@ -36,7 +36,7 @@ import pandas as pd
 from ..annotations import Annotations, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError
 from ..estimate import Estimate
-from .base import Components, ItemSumCoefficient, safe_divide
+from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
 
 __all__ = ["SCHEMES", "item_agreement", "item_agreement_variance", "spa", "spa_kappa",
            "spa_weights", "SparseAgreement"]
@@ -170,7 +170,7 @@ class SparseAgreement(ItemSumCoefficient):
         return np.column_stack([k * p, k, self.counts])
 
     def combine(self, totals: np.ndarray) -> Components:
-        t = np.asarray(totals, dtype=float)
+        t = numeric_array(totals)
         value = safe_divide(t[..., 0], t[..., 1])
         pooled = t[..., 2:]
         share = safe_divide(pooled, pooled.sum(axis=-1, keepdims=True))
@@ -179,6 +179,27 @@ class SparseAgreement(ItemSumCoefficient):
             kappa = safe_divide(value - p_e, 1 - p_e)
             return {"value": kappa, "observed": value, "expected": p_e}
         return {"value": value, "observed": value, "expected": p_e}
+
+    def value_gradient(self, totals: np.ndarray) -> np.ndarray:
+        r"""∇ value(T) in closed form: SPA = T_0/T_1; SPA κ = (SPA − P_e)/(1 − P_e) with
+        P_e = Σ_c q_c², q = N/ΣN, so ∂P_e/∂N_c = 2(q_c − P_e)/ΣN."""
+        t = np.asarray(totals, dtype=float)
+        gradient = np.zeros(t.size)
+        if not t[1] > 0:
+            return np.full(t.size, np.nan)
+        spa = t[0] / t[1]
+        gradient[:2] = 1 / t[1], -spa / t[1]
+        if not self.chance_corrected:
+            return gradient
+        pooled = t[2:]
+        n = pooled.sum()
+        share = pooled / n
+        p_e = share @ share
+        if not p_e < 1:
+            return np.full(t.size, np.nan)
+        gradient[:2] /= 1 - p_e
+        gradient[2:] = (spa - 1) / (1 - p_e) ** 2 * 2 * (share - p_e) / n
+        return gradient
 
     def undefined_reason(self, parts: Components) -> str | None:
         if not (self.k > 0).any():

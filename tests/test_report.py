@@ -1,0 +1,46 @@
+"""agreement_report on data where a coefficient cannot be computed, and on crowd data."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import kappalab as kl
+from kappalab.distances import MAX_MATRIX_CATEGORIES
+
+
+def crowd(n_annotations, n_raters, per_item=3, n_categories=3, seed=0):
+    rng = np.random.default_rng(seed)
+    n_items = n_annotations // per_item
+    items = np.repeat(np.arange(n_items), per_item)
+    raters = np.concatenate([rng.choice(n_raters, per_item, replace=False)
+                             for _ in range(n_items)])
+    truth = rng.integers(0, n_categories, n_items)
+    labels = np.where(rng.random(items.size) < 0.7, truth[items],
+                      rng.integers(0, n_categories, items.size))
+    return pd.DataFrame({"item": items, "rater": raters, "value": labels})
+
+
+def test_a_coefficient_that_cannot_be_computed_does_not_take_the_report_down():
+    """Ordinal weights need a K × K matrix, refused beyond MAX_MATRIX_CATEGORIES: those rows
+    carry the reason, and the report still returns every row."""
+    n = MAX_MATRIX_CATEGORIES + 1
+    values = np.arange(n, dtype=float)
+    x = np.column_stack([values, values + 0.5 * (np.arange(n) % 2)])
+    report = kl.agreement_report(x, level="ordinal")
+    assert len(report) == 11  # five multi-rater, three rater-specific, three two-rater rows
+    failed = report[report["note"].str.startswith("not computed")]
+    assert len(failed) > 0 and failed["value"].isna().all()
+    assert failed["note"].str.contains("matrix").all()  # the size, and the alternative
+    alpha = report.set_index("coefficient").loc["Krippendorff's alpha"]
+    assert np.isnan(alpha["value"]) and "not computed" in alpha["note"]
+
+
+def test_report_on_sparse_crowd_data_notes_lights_unweighted_mean():
+    df = crowd(9_000, 3_000)
+    with pytest.warns(kl.errors.PairwiseMeanWarning):
+        light = kl.light_kappa(kl.Annotations.from_long(df))
+    report = kl.agreement_report(kl.Annotations.from_long(df), ci="analytic").set_index(
+        "coefficient")
+    assert report.loc["Light's kappa", "value"] == pytest.approx(light.value, abs=1e-14)
+    assert "unweighted mean" in report.loc["Light's kappa", "note"]
+    assert np.isfinite(report["se"]).all()
