@@ -46,9 +46,9 @@ is solved (Brent, xtol 1e-14) so that the population nominal α = Fleiss κ of t
 
 Rater bias (``rater_bias`` = b > 0): rater g's thresholds are t + β_g, β_g ~ N(0, b²) drawn once
 per pool; ρ_L is the one of the bias-free model (the bias is a perturbation on top of it, so
-``truth.alpha_nominal`` < ``reliability`` in general) and the truths are exact for the drawn pool. With
-p_g rater g's marginals and J^{gh} the pair distribution of raters g ≠ h (shifted rectangles),
-and every ordered pair of distinct raters equally likely on an item:
+``truth.alpha_nominal`` < ``reliability`` in general) and the truths are exact for the drawn
+pool. With p_g rater g's marginals and J^{gh} the pair distribution of raters g ≠ h (shifted
+rectangles), and every ordered pair of distinct raters equally likely on an item:
 
 .. math::  P_o = \operatorname{mean}_{g≠h} \operatorname{tr} J^{gh}, \quad
            \bar p = \operatorname{mean}_g p_g, \quad
@@ -84,7 +84,8 @@ Truths and the estimators that converge to them
 -----------------------------------------------
 ``alpha``, ``alpha_nominal``, ``fleiss_kappa``, ``cohen_kappa``, ``p_o``, ``p_e`` are
 *item-population* values: every item weighs the same and all items count, whatever their number
-of annotations (MNAR does not change them). The estimators weigh items differently; their large-sample limits are exact too:
+of annotations (MNAR does not change them). The estimators weigh items differently; their
+large-sample limits are exact too:
 
 * ``p_o_pairable`` = E[P_i | m_i ≥ 2] = E[w₂P]/E[w₂], w₂ = P(m ≥ 2 | i): the limit of Fleiss'
   P_o and of :func:`~kappalab.percent_agreement` (pairable items, equal weights; SPA with flat
@@ -168,8 +169,8 @@ class Truth:
     ==========  ========================================  =========================
     nominal     nominal α                                  the same
     binary      nominal α (= ordinal = interval α)         the same
-    ordinal     Krippendorff's ordinal α, population       nominal α (= ``reliability``)
-                marginals (``details["alpha_ordinal"]``)
+    ordinal     Krippendorff's ordinal α, population       nominal α (the one that
+                marginals (``details["alpha_ordinal"]``)   ``reliability`` sets)
     interval    interval α = ICC                           NaN
     ==========  ========================================  =========================
 
@@ -1270,9 +1271,10 @@ def replications(n_items: int, *, level: str = "interval", rho: float = 0.8,
     * ``"binary"`` / ``"ordinal"``: thresholded latents (thresholds from ``prevalence``; Y's
       latent shifted by ``shift`` before thresholding, so its marginals differ); each side's
       latent ICC ρ_L is solved so that its nominal α = its ``reliability`` (= ``irr_x_nominal``,
-      ``irr_y_nominal``; for binary data also ``irr_x``, ``irr_y``). One annotation of each side on the same item is bivariate normal with
-      correlation r = ρ√(ρ_LX ρ_LY), so J_ck = P(x = c, y = k | same item) is a rectangle
-      probability, and with p_X, p_Y the sides' marginals:
+      ``irr_y_nominal``; for binary data also ``irr_x``, ``irr_y``). One annotation of each
+      side on the same item is bivariate normal with correlation r = ρ√(ρ_LX ρ_LY), so
+      J_ck = P(x = c, y = k | same item) is a rectangle probability, and with p_X, p_Y the
+      sides' marginals:
 
       .. math::  κ_x = 1 - \frac{\sum_{ck} J_{ck} δ_{ck}}{\sum_{ck} p_{Xc} p_{Yk} δ_{ck}},
 
