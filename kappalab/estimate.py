@@ -51,10 +51,11 @@ class Estimate:
     dual to the intervals θ̂ ± t_{n−1}·SE of ``ci="analytic"`` and ``"jackknife"`` (a null
     outside the 95% interval has p < 0.05), and irrCAC's p-value (Gwet 2014; irrCAC computes
     2(1 − F_{t, n−1}(|κ̂/SE|)) with n its number of items). :meth:`z_test` tests
-    another null. Both are None without a standard error. The interval's n is the number of
-    items with annotations, which exceeds ``n_items`` (the pairable items) only when some
-    items have a single annotation; the p-value then uses one or two degrees of freedom fewer
-    than the interval, a difference below 1e-3 in p beyond a few dozen items.
+    another null. Both are None without a standard error. One caveat: the analytic interval
+    of a coefficient whose chance term also uses items with a single annotation (Fleiss',
+    Conger's κ) counts those items in its n, as irrCAC does, while ``n_items`` counts the
+    pairable items only; on such data the p-value has fewer degrees of freedom than the
+    interval (slightly larger, conservative); with every item pairable the two agree.
 
     :meth:`to_frame` puts several estimates in a DataFrame; ``_repr_html_`` shows one as a
     small table in a notebook.

@@ -129,6 +129,7 @@ def test_p_value_and_z_equal_irrcacs_fleiss(seed):
     assert est.z == pytest.approx(reference["z"], rel=1e-8)
 
 
+@pytest.mark.filterwarnings("ignore:Starting with pandas version 4.0")  # inside irrCAC
 @pytest.mark.parametrize("seed", range(2))
 def test_p_value_equals_irrcacs_conger_and_gwet(seed):
     x = weak_ratings(seed + 10)
@@ -147,6 +148,16 @@ def test_z_test_by_hand_with_scipy():
         assert z == pytest.approx((est.value - null) / est.se, rel=1e-14)
         assert p == pytest.approx(2 * student_t.sf(abs(z), n - 1), rel=1e-12)
     assert est.z_test() == (est.z, est.p_value)
+
+
+def test_degrees_of_freedom_are_the_pairable_items_minus_one():
+    # 10 items, 3 of them with a single annotation: n_items = 7 pairable items, df = 6
+    x = weak_ratings(5, n_items=10, n_raters=3).astype(float)
+    x[:3, 1:] = np.nan
+    est = kl.fleiss_kappa(x, ci="analytic")
+    assert est.n_items == 7 and est.df == 6
+    assert est.p_value == pytest.approx(2 * student_t.sf(abs(est.value / est.se), 6),
+                                        rel=1e-12)
 
 
 def test_the_test_is_dual_to_the_analytic_interval():
