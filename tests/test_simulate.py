@@ -354,6 +354,8 @@ def test_interval_replication_truth_by_hand():
     assert truth.irr_x == 0.7 and truth.irr_y == 0.5 and truth.rho == 0.6
     assert truth.normalized_kx == pytest.approx(kx / math.sqrt(0.35), abs=1e-15)
     assert truth.details["kx_annotation_weighted"] == pytest.approx(kx, abs=1e-15)  # MCAR
+    for name in ("irr_x_nominal", "irr_y_nominal", "kx_nominal", "normalized_kx_nominal"):
+        assert math.isnan(getattr(truth, name))  # no nominal distance on interval data
     _, _, truth = simulate.replications(10, reliability=(0.0, 0.5), seed=0)
     assert truth.kx == 0 and math.isnan(truth.normalized_kx)
 
