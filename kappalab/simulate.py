@@ -10,6 +10,12 @@ probabilities (Owen's T, :mod:`kappalab._bvn`, ~1e-16) or by adaptive quadrature
 >>> ann.n_items, truth.alpha
 (1000, 0.6)
 
+Each truth names its level: ``truth.alpha``, ``irr_x``, ``irr_y``, ``kx`` and ``normalized_kx``
+are at the simulated level (what the estimator gives with ``level=truth.level``; for ordinal
+data Krippendorff's ordinal α and κx), ``alpha_nominal``, ``irr_x_nominal``, ... with the
+nominal distance; the κ's and P_o, P_e are exact-match (nominal) quantities. See
+:class:`Truth`.
+
 Models
 ------
 Items i = 1..n, each annotated m_i times by m_i distinct raters of a pool of R, drawn uniformly
@@ -33,23 +39,24 @@ t_1 < … < t_{K−1} below z, t_c = Φ⁻¹(π_1 + … + π_c), so the marginal
 an item are standard bivariate normal with correlation ρ_L, so the pair distribution J_ck =
 P(z ∈ (t_c, t_{c+1}], z' ∈ (t_k, t_{k+1}]) is a bivariate-normal rectangle. ρ_L (the latent ICC)
 is solved (Brent, xtol 1e-14) so that the population nominal α = Fleiss κ of the *categories*
-equals ``reliability``:
+(``truth.alpha_nominal``) equals ``reliability``:
 
 .. math::  P_o(ρ_L) = \sum_c J_{cc}, \quad P_e = \sum_c π_c^2, \quad
            \frac{P_o(ρ_L) - P_e}{1 - P_e} = \text{reliability}.
 
 Rater bias (``rater_bias`` = b > 0): rater g's thresholds are t + β_g, β_g ~ N(0, b²) drawn once
 per pool; ρ_L is the one of the bias-free model (the bias is a perturbation on top of it, so
-``truth.alpha`` < ``reliability`` in general) and the truths are exact for the drawn pool. With
-p_g rater g's marginals and J^{gh} the pair distribution of raters g ≠ h (shifted rectangles),
-and every ordered pair of distinct raters equally likely on an item:
+``truth.alpha_nominal`` < ``reliability`` in general) and the truths are exact for the drawn
+pool. With p_g rater g's marginals and J^{gh} the pair distribution of raters g ≠ h (shifted
+rectangles), and every ordered pair of distinct raters equally likely on an item:
 
 .. math::  P_o = \operatorname{mean}_{g≠h} \operatorname{tr} J^{gh}, \quad
            \bar p = \operatorname{mean}_g p_g, \quad
            P_e^{Fleiss} = \sum_c \bar p_c^2, \quad
            P_e^{Conger} = \operatorname{mean}_{g≠h} p_g^\top p_h .
 
-``details["alpha_ordinal"]`` and ``details["alpha_interval"]`` are 1 − D_o/D_e with
+``details["alpha_ordinal"]`` (= ``truth.alpha`` for ordinal data) and
+``details["alpha_interval"]`` are 1 − D_o/D_e with
 D_o = Σ J̄_ck δ_ck, D_e = p̄ᵀδp̄ (J̄ = mean_{g≠h} J^{gh}) for Krippendorff's ordinal metric with
 the population marginals, δ_ck = (M_c − M_k)², M_c = p̄_1 + … + p̄_c − p̄_c/2 (mid-ranks), and
 for δ_ck = (c − k)² on the category indices 0..K−1 (the category labels).
@@ -75,19 +82,22 @@ h(μ) = 1 − Σ_c q_c(μ)² with q_c(μ) = P(category c | μ) (averaged over ra
 
 Truths and the estimators that converge to them
 -----------------------------------------------
-``alpha``, ``fleiss_kappa``, ``cohen_kappa``, ``p_o``, ``p_e`` are *item-population* values: every
-item weighs the same and all items count, whatever their number of annotations (MNAR does not
-change them). The estimators weigh items differently; their large-sample limits are exact too:
+``alpha``, ``alpha_nominal``, ``fleiss_kappa``, ``cohen_kappa``, ``p_o``, ``p_e`` are
+*item-population* values: every item weighs the same and all items count, whatever their number
+of annotations (MNAR does not change them). The estimators weigh items differently; their
+large-sample limits are exact too:
 
 * ``p_o_pairable`` = E[P_i | m_i ≥ 2] = E[w₂P]/E[w₂], w₂ = P(m ≥ 2 | i): the limit of Fleiss'
   P_o and of :func:`~kappalab.percent_agreement` (pairable items, equal weights; SPA with flat
   weights).
-* ``alpha_annotation_weighted`` = 1 − (1 − P_o⁽ᵐ⁾)/(1 − P_e⁽ᵐ⁾), the limit of Krippendorff's α,
-  which weighs an item by m_i: with e₂ = E[m 1(m ≥ 2) | i],
+* ``alpha_nominal_annotation_weighted`` = 1 − (1 − P_o⁽ᵐ⁾)/(1 − P_e⁽ᵐ⁾), the limit of
+  Krippendorff's nominal α, which weighs an item by m_i: with e₂ = E[m 1(m ≥ 2) | i],
   P_o⁽ᵐ⁾ = E[e₂P_i]/E[e₂] (= ``p_o_annotation_weighted``), p⁽ᵐ⁾ = E[e₂q_i]/E[e₂] the pooled
   marginals of pairable annotations, P_e⁽ᵐ⁾ = Σ_c p_c⁽ᵐ⁾²; for other distances
   D_o⁽ᵐ⁾ = Σ J⁽ᵐ⁾∘δ with J⁽ᵐ⁾ = E[e₂J_i]/E[e₂], D_e⁽ᵐ⁾ = p⁽ᵐ⁾ᵀδp⁽ᵐ⁾
   (``details["alpha_ordinal_annotation_weighted"]``, ``…interval…``).
+  ``alpha_annotation_weighted`` is the one at the simulated level (ordinal data: the ordinal
+  one; interval data: the interval one).
 * ``details["estimator_limits"]``: the limits of Krippendorff's α (``alpha_nominal``,
   ``alpha_ordinal``, ``alpha_interval``), of Fleiss' κ (P_o → ``p_o_pairable``,
   π_c → E[w₁q_ic]/E[w₁], w₁ = P(m ≥ 1 | i)), of Conger's κ (P_o → ``p_o_pairable``, rater g's
@@ -112,7 +122,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -135,7 +145,9 @@ REPLICATION_LEVELS = ("interval", "binary", "ordinal")
 MISSINGNESS = ("mcar", "mnar")
 #: infinite supports of annotations per item are cut where the tail mass falls below this
 TAIL_MASS = 1e-12
-#: the largest number of annotations per item a spec may reach (after truncation)
+#: the largest number of annotations per item a pmf form of ``annotations_per_item`` (a dict,
+#: a list or array, Poisson or geometric after truncation) may reach; a fixed int or a
+#: (lo, hi) range is not capped
 MAX_ANNOTATIONS_PER_ITEM = 10_000
 _QUAD_TOL = 1e-13
 _QUAD_HALF_WIDTH = 12.0  # |u| ≤ 12 on the standardised item latent; φ(12) ≈ 2e-32
@@ -147,47 +159,101 @@ _NAN = float("nan")
 class Truth:
     r"""Exact population values of a simulated design (NaN where a value does not apply).
 
+    Every truth names its level. A field named after a coefficient that has a distance
+    (Krippendorff's α, the IRRs and κx of replications) is at the simulated level,
+    ``truth.level``: it is what the estimator converges to when called with
+    ``level=truth.level`` (binary data: ``"nominal"``; with two categories every distance is
+    the nominal one up to a factor). Its nominal twin ends in ``_nominal``:
+
+    ==========  ========================================  =========================
+    level       ``alpha`` (and ``irr_x``, ``kx``, ...)     ``alpha_nominal``, ...
+    ==========  ========================================  =========================
+    nominal     nominal α                                  the same
+    binary      nominal α (= ordinal = interval α)         the same
+    ordinal     Krippendorff's ordinal α, population       nominal α (the one that
+                marginals (``details["alpha_ordinal"]``)   ``reliability`` sets)
+    interval    interval α = ICC                           NaN
+    ==========  ========================================  =========================
+
+    The κ's and agreements (``fleiss_kappa``, ``cohen_kappa``, ``p_o``, ``p_e``,
+    ``p_o_pairable``, ``p_o_annotation_weighted``) count exact matches at every categorical
+    level: they are nominal, the values of the estimators with their default ``weights=None``
+    (NaN for interval data). ``rho`` is on the numeric values (category indices 0..K−1).
+    ``details`` keys name their level where it is not ``truth.level`` (``alpha_ordinal``,
+    ``alpha_interval``, ``kx_interval``, ``kx_nominal_annotation_weighted``, ...).
+
     Attributes
     ----------
     level : the generator's level (``"nominal"``, ``"binary"``, ``"ordinal"``, ``"interval"``)
     n_categories : K (``None`` for interval data)
     prevalence : the requested category probabilities π (empty for interval data)
-    alpha : population Krippendorff α with the nominal distance (interval: the interval
-        distance), every item weighing the same: 1 − (1 − P_o)/(1 − P_e).
+    alpha : population Krippendorff α at ``level``, every item weighing the same:
+        1 − D_o/D_e with the level's distance (nominal: 1 − (1 − P_o)/(1 − P_e); ordinal:
+        Krippendorff's metric on the population marginals p̄; interval: the ICC).
+    alpha_nominal : population α with the nominal distance, 1 − (1 − P_o)/(1 − P_e) (NaN for
+        interval data); equals ``alpha`` for nominal and binary data.
     fleiss_kappa : population Fleiss κ = (P_o − P_e)/(1 − P_e), P_e = Σ p̄_c², p̄ the pooled
-        marginals; equals ``alpha`` for these models.
+        marginals; equals ``alpha_nominal`` for these models.
     cohen_kappa : population Conger κ (Cohen's κ for two raters), P_e = mean_{g≠h} p_gᵀp_h;
-        differs from ``alpha`` only with rater bias.
+        differs from ``alpha_nominal`` only with rater bias.
     p_o : probability that two annotations of an item agree, E[P_i] (what SPA targets; SPA
         with flat weights converges to ``p_o_pairable``).
     p_e : chance agreement Σ_c p̄_c².
-    alpha_annotation_weighted, p_o_annotation_weighted : the limits of Krippendorff's α and of
-        its P_o, which weigh items by m_i (equal to ``alpha``/``p_o`` under MCAR).
+    alpha_annotation_weighted, alpha_nominal_annotation_weighted, p_o_annotation_weighted :
+        the limits of Krippendorff's α at ``level``, of the nominal α, and of the nominal α's
+        P_o, which weigh items by m_i (equal to ``alpha``, ``alpha_nominal`` and ``p_o``
+        under MCAR).
     p_o_pairable : E[P_i | m_i ≥ 2], the limit of Fleiss' P_o and of percent agreement.
-    irr_x, irr_y, kx, normalized_kx, rho : replications only (see :func:`replications`).
+    irr_x, irr_y, kx, normalized_kx : replications only, at ``level`` (see
+        :func:`replications`); ``irr_x_nominal``, ``irr_y_nominal``, ``kx_nominal``,
+        ``normalized_kx_nominal`` their nominal twins.
+    rho : replications only, the correlation of the item true scores.
     details : the model's parameters and further truths (latent ICC, thresholds, τ, rater
         shifts and marginals, pair distribution, ordinal/interval α, estimator limits, the pmf
         and mean of annotations per item, ...).
     item_labels, item_latent, item_difficulty : per item, its label in the Annotations, its latent
         value (κ_i for nominal data; μ_i, the item's latent mean, otherwise; two columns X, Y for
         replications) and its difficulty h_i (1 − P_i; interval: σ_wi²/(σ_b²+σ_w²)).
+
+    Notes
+    -----
+    A Truth is immutable (``details`` is a read-only mapping, the arrays are read-only), and it
+    pickles and deep-copies (it travels back from a ``ProcessPoolExecutor`` worker) to an equal
+    Truth. Two truths are equal when every field is, NaN equal to NaN and arrays element-wise;
+    the hash is that of the level, categories, prevalence and float truths.
+
+    Examples
+    --------
+    >>> import pickle
+    >>> from kappalab import simulate
+    >>> _, truth = simulate.annotations(10, level="ordinal", reliability=0.5, seed=0)
+    >>> round(truth.alpha_nominal, 12), round(truth.alpha, 4)  # nominal α, ordinal α
+    (0.5, 0.8727)
+    >>> pickle.loads(pickle.dumps(truth)) == truth
+    True
     """
 
     level: str
     n_categories: int | None
     prevalence: tuple[float, ...]
     alpha: float = _NAN
+    alpha_nominal: float = _NAN
     fleiss_kappa: float = _NAN
     cohen_kappa: float = _NAN
     p_o: float = _NAN
     p_e: float = _NAN
     alpha_annotation_weighted: float = _NAN
+    alpha_nominal_annotation_weighted: float = _NAN
     p_o_annotation_weighted: float = _NAN
     p_o_pairable: float = _NAN
     irr_x: float = _NAN
     irr_y: float = _NAN
     kx: float = _NAN
     normalized_kx: float = _NAN
+    irr_x_nominal: float = _NAN
+    irr_y_nominal: float = _NAN
+    kx_nominal: float = _NAN
+    normalized_kx_nominal: float = _NAN
     rho: float = _NAN
     details: Mapping[str, Any] = field(default_factory=dict)
     item_labels: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
@@ -214,6 +280,25 @@ class Truth:
         shown += [f"{k}={v:.6g}" for k, v in self.values().items() if not math.isnan(v)]
         return f"Truth({', '.join(shown)})"
 
+    def __reduce__(self):
+        # the read-only mappings (MappingProxyType) do not pickle: rebuild from plain fields
+        state = {f.name: _writable(getattr(self, f.name)) for f in fields(self)}
+        return (_truth_from_fields, (state,))
+
+    def __eq__(self, other: object):
+        if not isinstance(other, Truth):
+            return NotImplemented
+        return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+
+    def __hash__(self) -> int:
+        floats = tuple(None if math.isnan(v) else v for v in self.values().values())
+        return hash((self.level, self.n_categories, self.prevalence, floats))
+
+
+def _truth_from_fields(state: dict[str, Any]) -> Truth:
+    """Unpickle a Truth (its __post_init__ makes it read-only again)."""
+    return Truth(**state)
+
 
 def _read_only(value):
     """A read-only view of nested mappings and arrays (the truths cannot be edited)."""
@@ -225,9 +310,37 @@ def _read_only(value):
     return value
 
 
-_FLOAT_FIELDS = ("alpha", "fleiss_kappa", "cohen_kappa", "p_o", "p_e",
-                 "alpha_annotation_weighted", "p_o_annotation_weighted", "p_o_pairable",
-                 "irr_x", "irr_y", "kx", "normalized_kx", "rho")
+def _writable(value):
+    """The plain dicts under the read-only views of :func:`_read_only` (arrays as they are)."""
+    if isinstance(value, Mapping):
+        return {k: _writable(v) for k, v in value.items()}
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality of truths: NaN equals NaN, arrays element-wise, mappings key by key."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.shape != b.shape:
+            return False
+        try:
+            return bool(np.array_equal(a, b, equal_nan=True))
+        except TypeError:  # arrays of non-numbers
+            return bool(np.array_equal(a, b))
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, (float, np.floating)) and isinstance(b, (float, np.floating)):
+        return bool(a == b) or (math.isnan(a) and math.isnan(b))
+    return bool(a == b)
+
+
+_FLOAT_FIELDS = ("alpha", "alpha_nominal", "fleiss_kappa", "cohen_kappa", "p_o", "p_e",
+                 "alpha_annotation_weighted", "alpha_nominal_annotation_weighted",
+                 "p_o_annotation_weighted", "p_o_pairable", "irr_x", "irr_y", "kx",
+                 "normalized_kx", "irr_x_nominal", "irr_y_nominal", "kx_nominal",
+                 "normalized_kx_nominal", "rho")
 
 
 # ============================================================================== validation
@@ -346,6 +459,9 @@ def annotation_count_pmf(spec) -> np.ndarray:
     Infinite supports (Poisson, geometric) are truncated at the smallest M whose tail mass
     P(m > M) is below ``TAIL_MASS`` = 1e-12 and renormalised: the simulation draws from, and its
     truths are exact for, that truncated pmf. Trailing zeros are dropped, so ``pmf[-1] > 0``.
+    The pmf forms (dicts, lists, Poisson, geometric) may reach at most
+    ``MAX_ANNOTATIONS_PER_ITEM`` = 10 000 annotations per item; an int or a range is not
+    capped (``annotations_per_item=20_000`` is 20 000 annotations on every item).
 
     >>> annotation_count_pmf((2, 4)).tolist()
     [0.0, 0.0, 0.3333333333333333, 0.3333333333333333, 0.3333333333333333]
@@ -694,8 +810,9 @@ class _NominalSide(_TwoClassSide):
             "p_e_conger": s2, "estimator_limits": limits,
             **self._count_truths(pm.mean(axis=0)),
         }
-        return dict(alpha=kappa, fleiss_kappa=kappa, cohen_kappa=kappa, p_o=p_o, p_e=s2,
-                    alpha_annotation_weighted=kappa_e2,
+        return dict(alpha=kappa, alpha_nominal=kappa, fleiss_kappa=kappa, cohen_kappa=kappa,
+                    p_o=p_o, p_e=s2, alpha_annotation_weighted=kappa_e2,
+                    alpha_nominal_annotation_weighted=kappa_e2,
                     p_o_annotation_weighted=s2 + (1 - s2) * kappa_e2 if not math.isnan(
                         kappa_e2) else _NAN,
                     p_o_pairable=limits["percent_agreement"], details=details)
@@ -921,7 +1038,8 @@ class _ThresholdSide(_Side):
             "conger_kappa": _kappa(p_o_pairable, p_e_conger_limit),
             "percent_agreement": p_o_pairable,
         }
-        alpha = _kappa(self.p_o, p_e)
+        alpha_nominal = _kappa(self.p_o, p_e)
+        alpha_ordinal = _alpha(J, p, p, _ordinal_delta(p))
         details = {
             "latent_icc": self.latent_icc, "thresholds": self.thresholds.copy(),
             "latent_shift": self.shift, "rater_shifts": self.rater_shifts.copy()
@@ -929,7 +1047,7 @@ class _ThresholdSide(_Side):
             "rater_marginals": self.rater_marginals.copy() if self.biased
             else np.repeat(self.rater_marginals, self.R, axis=0),
             "marginals": p.copy(), "pair_joint": J.copy(),
-            "alpha_ordinal": _alpha(J, p, p, _ordinal_delta(p)),
+            "alpha_ordinal": alpha_ordinal,
             "alpha_interval": _alpha(J, p, p, interval),
             "alpha_ordinal_annotation_weighted": alpha_ord_w,
             "alpha_interval_annotation_weighted": alpha_int_w,
@@ -938,8 +1056,14 @@ class _ThresholdSide(_Side):
             "estimator_limits": limits,
             **self._count_truths(np.asarray(E["pm"])),
         }
-        return dict(alpha=alpha, fleiss_kappa=alpha, cohen_kappa=_kappa(self.p_o, p_e_conger),
-                    p_o=self.p_o, p_e=p_e, alpha_annotation_weighted=alpha_w,
+        # α at the level: binary data have one distance (δ ∝ 1 − I for K = 2), so the nominal
+        # α is theirs; ordinal data take Krippendorff's ordinal metric
+        ordinal = self.level == "ordinal"
+        return dict(alpha=alpha_ordinal if ordinal else alpha_nominal,
+                    alpha_nominal=alpha_nominal, fleiss_kappa=alpha_nominal,
+                    cohen_kappa=_kappa(self.p_o, p_e_conger), p_o=self.p_o, p_e=p_e,
+                    alpha_annotation_weighted=alpha_ord_w if ordinal else alpha_w,
+                    alpha_nominal_annotation_weighted=alpha_w,
                     p_o_annotation_weighted=float(np.trace(J_w)) if E["e2"] > 0 else _NAN,
                     p_o_pairable=p_o_pairable, details=details)
 
@@ -1043,8 +1167,10 @@ def annotations(n_items: int, *, level: str = "nominal", n_categories: int | Non
         item's latent mean μ_i; ``truth.item_difficulty`` h_i.
 
     >>> ann, truth = annotations(500, level="ordinal", reliability=0.5, seed=3)
-    >>> ann.n_categories, round(truth.details["latent_icc"], 4), round(truth.alpha, 12)
+    >>> ann.n_categories, round(truth.details["latent_icc"], 4), round(truth.alpha_nominal, 12)
     (5, 0.9167, 0.5)
+    >>> round(truth.alpha, 4)  # α at the simulated level: Krippendorff's ordinal α
+    0.8727
     """
     n_items = _count(n_items, "n_items", 1)
     if level not in LEVELS:
@@ -1136,25 +1262,41 @@ def replications(n_items: int, *, level: str = "interval", rho: float = 0.8,
       ``rho`` = ρ (the correlation of the item true scores μ), ``irr_x``/``irr_y`` the ICCs.
     * ``"binary"`` / ``"ordinal"``: thresholded latents (thresholds from ``prevalence``; Y's
       latent shifted by ``shift`` before thresholding, so its marginals differ); each side's
-      latent ICC ρ_L is solved so that its nominal α = its ``reliability`` (= ``irr_x``,
-      ``irr_y``). One annotation of each side on the same item is bivariate normal with
-      correlation r = ρ√(ρ_LX ρ_LY), so J_ck = P(x = c, y = k | same item) is a rectangle
-      probability, and with p_X, p_Y the sides' marginals:
+      latent ICC ρ_L is solved so that its nominal α = its ``reliability`` (= ``irr_x_nominal``,
+      ``irr_y_nominal``; for binary data also ``irr_x``, ``irr_y``). One annotation of each
+      side on the same item is bivariate normal with correlation r = ρ√(ρ_LX ρ_LY), so
+      J_ck = P(x = c, y = k | same item) is a rectangle probability, and with p_X, p_Y the
+      sides' marginals:
 
       .. math::  κ_x = 1 - \frac{\sum_{ck} J_{ck} δ_{ck}}{\sum_{ck} p_{Xc} p_{Yk} δ_{ck}},
 
-      δ nominal (``kx``) or (c − k)² on the category indices (``details["kx_interval"]``).
+      δ nominal (``kx_nominal``; binary: also ``kx``), Krippendorff's ordinal metric on the
+      pooled marginals p̄ of both sides' annotations on the shared items (``kx`` for ordinal
+      data, ``details["kx_ordinal"]``, the metric of :func:`~kappalab.cross_kappa` with
+      ``level="ordinal"``) or (c − k)² on the category indices (``details["kx_interval"]``).
+      With a_X = E[m_X]·P(m_Y ≥ 1) and a_Y = E[m_Y]·P(m_X ≥ 1) each side's expected number of
+      annotations on a shared item (the baseline pmfs), p̄ = (a_X p_X + a_Y p_Y)/(a_X + a_Y)
+      (``details["ordinal_marginals"]``), the limit of the estimator's pooled marginals under
+      MCAR.
       ``rho`` is the correlation of the item true scores E[x | item] = Σ_c c q_c(μ) (what
       Spearman's correction targets), exact from the same rectangles:
       Cov = iᵀJi − (iᵀp_X)(iᵀp_Y), Var_X = iᵀJ_XXi − (iᵀp_X)² with i = (0, …, K−1) and J_XX the
       within-side pair distribution.
 
-    ``normalized_kx`` = κx/√(irr_x·irr_y) (NaN when an IRR ≤ 0). ``details["x"]`` and
+    Every truth is at the simulated level (see :class:`Truth`): ``irr_x``, ``irr_y`` are each
+    side's α at ``level`` (ordinal data: Krippendorff's ordinal α with the side's marginals,
+    what :func:`~kappalab.xrr_report` with ``level="ordinal"`` estimates as IRR_X, IRR_Y),
+    ``kx`` κx at ``level``, ``normalized_kx`` = κx/√(irr_x·irr_y) (NaN when an IRR ≤ 0); the
+    ``_nominal`` twins (``irr_x_nominal``, ``irr_y_nominal``, ``kx_nominal``,
+    ``normalized_kx_nominal``) use the nominal distance (NaN for interval data). In
+    ``details``, ``kx_observed_disagreement``/``kx_expected_disagreement`` are at the level
+    too, ``kx_nominal_observed_disagreement``/``…expected…`` nominal. ``details["x"]`` and
     ``details["y"]`` are each side's full :class:`Truth` (with its MNAR limits).
 
     The cross-replication estimator κx (Wong, Paritosh & Aroyo 2021, eqs 6–11), computed on
     items with annotations on both sides, weighs item i by R_i + S_i (its annotations on the two
-    sides) in d_o and pools the sides' annotations in d_e. Under MCAR it converges to ``kx``;
+    sides) in d_o and pools the sides' annotations in d_e. Under MCAR it converges to ``kx``
+    (``details["kx_nominal_annotation_weighted"]``: the nominal one's limit);
     under MNAR to ``details["kx_annotation_weighted"]`` =
     1 − d_o⁽ʷ⁾/d_e⁽ʷ⁾ with d_o⁽ʷ⁾ = E[(R+S)1(R,S≥1) d_i]/E[(R+S)1(R,S≥1)] (d_i the item's mean
     cross-pair distance) and d_e⁽ʷ⁾ = p_X⁽ʷ⁾ᵀ δ p_Y⁽ʷ⁾, p_X⁽ʷ⁾ = E[R q_X 1(S≥1)]/E[R 1(S≥1)]
@@ -1223,25 +1365,31 @@ def replications(n_items: int, *, level: str = "interval", rho: float = 0.8,
     (ann_x, truth_x), (ann_y, truth_y) = results
 
     cross = _cross_truths(level, K, sides, rho, shift)
-    irr_x, irr_y = truth_x.alpha, truth_y.alpha
+    irr_x, irr_y = truth_x.alpha, truth_y.alpha  # each side's α at the level
+    irr_xn, irr_yn = truth_x.alpha_nominal, truth_y.alpha_nominal
     details = {"x": truth_x, "y": truth_y, "parameters": params, **cross["details"]}
     if level != "interval":
         irr_xi = truth_x.details["alpha_interval"]
         irr_yi = truth_y.details["alpha_interval"]
-        details["normalized_kx_interval"] = (cross["details"]["kx_interval"]
-                                             / math.sqrt(irr_xi * irr_yi)
-                                             if irr_xi > 0 and irr_yi > 0 else _NAN)
+        details["normalized_kx_interval"] = _normalized(cross["details"]["kx_interval"],
+                                                        irr_xi, irr_yi)
     latent = np.column_stack([sides[0].latent({"u": u_x}), sides[1].latent({"u": u_y})])
     difficulty = np.full((n_total, 2), np.nan)
     difficulty[positions[0], 0] = truth_x.item_difficulty
     difficulty[positions[1], 1] = truth_y.item_difficulty
     truth = Truth(level=level, n_categories=K or None, prevalence=tuple(float(x) for x in pi),
                   irr_x=irr_x, irr_y=irr_y, kx=cross["kx"],
-                  normalized_kx=cross["kx"] / math.sqrt(irr_x * irr_y)
-                  if irr_x > 0 and irr_y > 0 else _NAN,
+                  normalized_kx=_normalized(cross["kx"], irr_x, irr_y),
+                  irr_x_nominal=irr_xn, irr_y_nominal=irr_yn, kx_nominal=cross["kx_nominal"],
+                  normalized_kx_nominal=_normalized(cross["kx_nominal"], irr_xn, irr_yn),
                   rho=cross["rho"], details=details, item_labels=np.arange(n_total),
                   item_latent=latent, item_difficulty=difficulty)
     return ann_x, ann_y, truth
+
+
+def _normalized(kx: float, irr_x: float, irr_y: float) -> float:
+    """κx/√(IRR_X·IRR_Y), NaN unless both IRRs are positive."""
+    return kx / math.sqrt(irr_x * irr_y) if irr_x > 0 and irr_y > 0 else _NAN
 
 
 def _cross_truths(level, K, sides, rho, shift) -> dict[str, Any]:
@@ -1259,29 +1407,42 @@ def _cross_truths(level, K, sides, rho, shift) -> dict[str, Any]:
         var_x = x.sigma_b2 + x.weighted_within_variance(wx["e1"] * wy["w1"])
         var_y = y.sigma_b2 + y.weighted_within_variance(wx["w1"] * wy["e1"])
         d_e_w = var_x + var_y + shift ** 2
-        return {"kx": kx, "rho": rho, "details": {
+        return {"kx": kx, "kx_nominal": _NAN, "rho": rho, "details": {
             "kx_observed_disagreement": between + x.sigma_w2 + y.sigma_w2,
             "kx_expected_disagreement": d_e,
             "kx_annotation_weighted": 1.0 - d_o_w / d_e_w if not math.isnan(d_o_w) else _NAN}}
     r = rho * math.sqrt(x.latent_icc * y.latent_icc)
     joint = rectangle_probabilities(x.bounds, y.bounds, r)
     px, py = x.marginals, y.marginals
-    nominal, interval = _nominal_delta(K), _interval_delta(K)
-    kx = _alpha(joint, px, py, nominal)
+    # the ordinal metric of κx is on the pooled marginals of both sides' annotations on the
+    # items they share: side X contributes E[m_X]·P(m_Y ≥ 1) annotations per item, Y
+    # E[m_Y]·P(m_X ≥ 1) (the baseline pmfs p₀: the limit under MCAR)
+    sx, sy = x.counts.summaries(x.counts.pmf), y.counts.summaries(y.counts.pmf)
+    share_x, share_y = float(sx["e1"] * sy["w1"]), float(sy["e1"] * sx["w1"])
+    pooled = (share_x * px + share_y * py) / (share_x + share_y)
+    nominal, interval, ordinal = _nominal_delta(K), _interval_delta(K), _ordinal_delta(pooled)
+    kx_nominal = _alpha(joint, px, py, nominal)
+    kx_ordinal = _alpha(joint, px, py, ordinal)
+    # at the level (binary: the nominal κx, which every distance gives for K = 2)
+    kx, delta = (kx_ordinal, ordinal) if level == "ordinal" else (kx_nominal, nominal)
     index = np.arange(K, dtype=float)
     cov = index @ joint @ index - (index @ px) * (index @ py)
     var_x = index @ x.pair_joint @ index - (index @ px) ** 2
     var_y = index @ y.pair_joint @ index - (index @ py) ** 2
     rho_true = float(cov / math.sqrt(var_x * var_y)) if var_x > 0 and var_y > 0 else _NAN
     mcar = not (x.counts.mnar or y.counts.mnar)
-    return {"kx": kx, "rho": rho_true, "details": {
-        "kx_interval": _alpha(joint, px, py, interval),
+    return {"kx": kx, "kx_nominal": kx_nominal, "rho": rho_true, "details": {
+        "kx_interval": _alpha(joint, px, py, interval), "kx_ordinal": kx_ordinal,
+        "ordinal_marginals": pooled,
         "cross_joint": joint, "cross_latent_correlation": r,
-        "kx_observed_disagreement": float((joint * nominal).sum()),
-        "kx_expected_disagreement": float(px @ nominal @ py),
+        "kx_observed_disagreement": float((joint * delta).sum()),
+        "kx_expected_disagreement": float(px @ delta @ py),
+        "kx_nominal_observed_disagreement": float((joint * nominal).sum()),
+        "kx_nominal_expected_disagreement": float(px @ nominal @ py),
         "true_score_covariance": float(cov), "true_score_variances": (float(var_x),
                                                                       float(var_y)),
         "kx_annotation_weighted": kx if mcar else _NAN,
+        "kx_nominal_annotation_weighted": kx_nominal if mcar else _NAN,
         "kx_interval_annotation_weighted": _alpha(joint, px, py, interval) if mcar else _NAN}}
 
 

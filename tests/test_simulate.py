@@ -22,8 +22,13 @@ Three kinds of check, all with fixed seeds:
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
+import pickle
 import time
+from concurrent.futures import ProcessPoolExecutor
+from types import MappingProxyType
 
 import numpy as np
 import pytest
@@ -200,6 +205,28 @@ def test_annotation_count_pmf_errors(spec, fragment):
         simulate.annotation_count_pmf(spec)
 
 
+def test_fixed_and_range_counts_are_not_capped():
+    """MAX_ANNOTATIONS_PER_ITEM bounds the pmf forms (dict, list, Poisson, geometric), whose
+    support is a table; a fixed count or a (lo, hi) range is not capped."""
+    cap = simulate.MAX_ANNOTATIONS_PER_ITEM
+    assert cap == 10_000
+    ann, truth = simulate.annotations(3, annotations_per_item=20_000, seed=0)
+    assert (ann.annotations_per_item_array == 20_000).all() and ann.n_raters == 20_000
+    assert truth.details["mean_annotations"] == 20_000
+    ann, truth = simulate.annotations(2, level="ordinal", annotations_per_item=(19_998, 20_000),
+                                      seed=1)
+    assert ((ann.annotations_per_item_array >= 19_998)
+            & (ann.annotations_per_item_array <= 20_000)).all()
+    assert truth.details["mean_annotations"] == pytest.approx(19_999, abs=1e-9)
+    ann_x, ann_y, _ = simulate.replications(2, annotations_per_item=(20_000, 3), seed=2)
+    assert (ann_x.annotations_per_item_array == 20_000).all()
+    assert (ann_y.annotations_per_item_array == 3).all()
+    assert simulate.annotation_count_pmf((0, 20_000)).size == 20_001
+    for pmf_form in ({20_000: 1.0}, [0.0] * 20_000 + [1.0], {"poisson": 15_000}):
+        with pytest.raises(InvalidParameterError, match=f"at most {cap}"):
+            simulate.annotation_count_pmf(pmf_form)
+
+
 # ============================================================================== truth formulas
 def test_nominal_truth_formulas():
     pi = np.array([0.5, 0.3, 0.15, 0.05])
@@ -209,7 +236,8 @@ def test_nominal_truth_formulas():
     assert truth.p_o == pytest.approx((pi * (tau * pi + 1)).sum() / (tau + 1), abs=1e-14)
     assert truth.p_e == pytest.approx((pi ** 2).sum(), abs=1e-15)
     assert truth.details["tau"] == pytest.approx(tau, rel=1e-14)
-    for name in ("alpha", "fleiss_kappa", "cohen_kappa", "alpha_annotation_weighted"):
+    for name in ("alpha", "alpha_nominal", "fleiss_kappa", "cohen_kappa",
+                 "alpha_annotation_weighted", "alpha_nominal_annotation_weighted"):
         assert getattr(truth, name) == pytest.approx(0.35, abs=1e-14)
     # a Dirichlet pair distribution has α = κ for every distance
     assert truth.details["alpha_ordinal"] == truth.details["alpha_interval"] == 0.35
@@ -255,13 +283,16 @@ def test_ordinal_alphas_from_pair_distribution():
     for delta, name in ((delta_ord, "alpha_ordinal"), (delta_int, "alpha_interval")):
         expected = 1 - (J * delta).sum() / (p @ delta @ p)
         assert truth.details[name] == pytest.approx(expected, abs=1e-13)
+    # ordinal data: the truth's α is at the ordinal level
+    assert truth.alpha == pytest.approx(1 - (J * delta_ord).sum() / (p @ delta_ord @ p),
+                                        abs=1e-13)
     # Fleiss (pooled marginals) and Conger (mean over pairs of raters g ≠ h of p_gᵀ p_h)
     P = truth.details["rater_marginals"]
     p_e_conger = np.mean([P[g] @ P[h] for g in range(4) for h in range(4) if g != h])
     p_o = np.trace(J)
     assert truth.cohen_kappa == pytest.approx((p_o - p_e_conger) / (1 - p_e_conger), abs=1e-13)
-    assert truth.alpha == pytest.approx((p_o - p @ p) / (1 - p @ p), abs=1e-13)
-    assert truth.fleiss_kappa == truth.alpha != truth.cohen_kappa
+    assert truth.alpha_nominal == pytest.approx((p_o - p @ p) / (1 - p @ p), abs=1e-13)
+    assert truth.fleiss_kappa == truth.alpha_nominal != truth.cohen_kappa
 
 
 @pytest.mark.parametrize("level, kwargs", [
@@ -278,7 +309,9 @@ def test_mnar_quadrature_equals_bivariate_normal_when_the_tilt_cannot_act(level,
                                     mnar_strength=3.0, annotations_per_item=3, seed=4, **kwargs)
     d, lim = truth.details, truth.details["estimator_limits"]
     pairs = [(truth.alpha_annotation_weighted, truth.alpha), (truth.p_o_pairable, truth.p_o),
-             (truth.p_o_annotation_weighted, truth.p_o), (lim["fleiss_kappa"], truth.alpha),
+             (truth.alpha_nominal_annotation_weighted, truth.alpha_nominal),
+             (truth.p_o_annotation_weighted, truth.p_o),
+             (lim["fleiss_kappa"], truth.alpha_nominal),
              (lim["conger_kappa"], truth.cohen_kappa),
              (lim["alpha_ordinal"], d["alpha_ordinal"]),
              (lim["alpha_interval"], d["alpha_interval"]), (d["mean_annotations"], 3.0)]
@@ -292,8 +325,13 @@ def test_mcar_limits_equal_population_truths():
         _, truth = simulate.annotations(10, level=level, annotations_per_item=(1, 4), seed=3,
                                         **kw)
         lim = truth.details["estimator_limits"]
-        assert lim.get("alpha_nominal", truth.alpha) == pytest.approx(truth.alpha, abs=1e-14)
+        at_level = {"ordinal": "alpha_ordinal", "interval": "alpha_interval"}.get(
+            level, "alpha_nominal")
+        assert lim[at_level] == pytest.approx(truth.alpha, abs=1e-14)
         if level != "interval":
+            assert lim["alpha_nominal"] == pytest.approx(truth.alpha_nominal, abs=1e-14)
+            assert truth.alpha_nominal_annotation_weighted == pytest.approx(
+                truth.alpha_nominal, abs=1e-14)
             assert lim["fleiss_kappa"] == pytest.approx(truth.fleiss_kappa, abs=1e-14)
             assert lim["conger_kappa"] == pytest.approx(truth.cohen_kappa, abs=1e-14)
             assert truth.p_o_pairable == pytest.approx(truth.p_o, abs=1e-14)
@@ -316,6 +354,8 @@ def test_interval_replication_truth_by_hand():
     assert truth.irr_x == 0.7 and truth.irr_y == 0.5 and truth.rho == 0.6
     assert truth.normalized_kx == pytest.approx(kx / math.sqrt(0.35), abs=1e-15)
     assert truth.details["kx_annotation_weighted"] == pytest.approx(kx, abs=1e-15)  # MCAR
+    for name in ("irr_x_nominal", "irr_y_nominal", "kx_nominal", "normalized_kx_nominal"):
+        assert math.isnan(getattr(truth, name))  # no nominal distance on interval data
     _, _, truth = simulate.replications(10, reliability=(0.0, 0.5), seed=0)
     assert truth.kx == 0 and math.isnan(truth.normalized_kx)
 
@@ -470,10 +510,23 @@ def test_replication_truths_monte_carlo(level, kwargs):
         d_o, d_e = x[:, 0] != y[:, 0], x[:, 0] != np.roll(y[:, 0], 1)
     est, se = mean_and_se(np.column_stack([d_o, d_e]))
     d = truth.details
-    assert_within(est, se, [d["kx_observed_disagreement"], d["kx_expected_disagreement"]],
-                  "κx disagreements")
+    prefix = "kx" if level == "interval" else "kx_nominal"  # x ≠ y: the nominal distance
+    assert_within(est, se, [d[f"{prefix}_observed_disagreement"],
+                            d[f"{prefix}_expected_disagreement"]], "κx disagreements")
     est, se = jackknife(np.column_stack([d_o, d_e]), lambda t: 1 - t[0] / t[1])
-    assert_within(est, se, truth.kx, "κx")
+    assert_within(est, se, truth.kx if level == "interval" else truth.kx_nominal, "κx")
+    if level == "binary":  # two categories: one distance
+        assert truth.kx == truth.kx_nominal
+    if level == "ordinal":  # Krippendorff's ordinal metric on the pooled marginals
+        pooled = (d["x"].details["marginals"] + d["y"].details["marginals"]) / 2
+        mid = np.cumsum(pooled) - pooled / 2  # mid-ranks: δ_ck = (M_c − M_k)²
+        xi, yi, yn = (v.astype(int) for v in (x[:, 0], y[:, 0], np.roll(y[:, 0], 1)))
+        d_oo, d_eo = (mid[xi] - mid[yi]) ** 2, (mid[xi] - mid[yn]) ** 2
+        est, se = mean_and_se(np.column_stack([d_oo, d_eo]))
+        assert_within(est, se, [d["kx_observed_disagreement"], d["kx_expected_disagreement"]],
+                      "ordinal κx disagreements")
+        est, se = jackknife(np.column_stack([d_oo, d_eo]), lambda t: 1 - t[0] / t[1])
+        assert_within(est, se, truth.kx, "ordinal κx")
     if level != "interval":  # the interval-on-index κx too
         d_oi, d_ei = (x[:, 0] - y[:, 0]) ** 2, (x[:, 0] - np.roll(y[:, 0], 1)) ** 2
         est, se = jackknife(np.column_stack([d_oi, d_ei]), lambda t: 1 - t[0] / t[1])
@@ -492,9 +545,9 @@ def test_replication_truths_monte_carlo(level, kwargs):
     if level != "interval":
         est, se = jackknife(cols, lambda t: t[0] / t[-1] - t[3] * t[6] / t[-1] ** 2)
         assert_within(est, se, d["true_score_covariance"], "Cov of the true scores")
-        # the side truths: each side's α at its own reliability
-        assert truth.irr_x == pytest.approx(kwargs["reliability"][0], abs=1e-12)
-        assert truth.irr_y == pytest.approx(kwargs["reliability"][1], abs=1e-12)
+        # the side truths: each side's nominal α at its own reliability
+        assert truth.irr_x_nominal == pytest.approx(kwargs["reliability"][0], abs=1e-12)
+        assert truth.irr_y_nominal == pytest.approx(kwargs["reliability"][1], abs=1e-12)
         # 2-D Gauss–Hermite over (u_X, u_Y) as a second, independent route to ρ
         nodes, weights = np.polynomial.hermite_e.hermegauss(120)
         weights = weights / weights.sum()
@@ -549,12 +602,18 @@ def test_replication_sides_carry_their_own_mnar_limits():
                                                 missingness=("mnar", "mcar"),
                                                 mnar_strength=2.0, seed=18)
     tx, ty = truth.details["x"], truth.details["y"]
-    assert tx.alpha == pytest.approx(truth.irr_x) and ty.alpha == pytest.approx(truth.irr_y)
-    value, se = estimator_jackknife(ann_x, "alpha_nominal")
-    assert_within(value, se, tx.alpha_annotation_weighted, "side X α (MNAR)")
+    assert tx.alpha == truth.irr_x and ty.alpha == truth.irr_y  # ordinal α
+    assert tx.alpha_nominal == truth.irr_x_nominal and ty.alpha_nominal == truth.irr_y_nominal
+    value, se = estimator_jackknife(ann_x, "alpha_ordinal")
+    assert_within(value, se, tx.alpha_annotation_weighted, "side X ordinal α (MNAR)")
     assert abs(tx.alpha_annotation_weighted - tx.alpha) > Z * se
+    value, se = estimator_jackknife(ann_x, "alpha_nominal")
+    assert_within(value, se, tx.alpha_nominal_annotation_weighted, "side X α (MNAR)")
+    assert abs(tx.alpha_nominal_annotation_weighted - tx.alpha_nominal) > Z * se
+    value, se = estimator_jackknife(ann_y, "alpha_ordinal")
+    assert_within(value, se, ty.alpha, "side Y ordinal α (MCAR)")
     value, se = estimator_jackknife(ann_y, "alpha_nominal")
-    assert_within(value, se, ty.alpha, "side Y α (MCAR)")
+    assert_within(value, se, ty.alpha_nominal, "side Y α (MCAR)")
 
 
 # ============================================================================== estimators
@@ -583,12 +642,20 @@ def test_estimators_at_100k_items_land_on_their_truths(level, missingness, kwarg
     for name in names:
         value, se = estimator_jackknife(ann, name)
         assert_within(value, se, lim[name], f"{name} ({level}, {missingness})")
-    # which truth each limit is: the item-population α under MCAR, its m-weighted limit else
-    if missingness == "mcar":
-        assert lim[names[0]] == pytest.approx(truth.alpha, abs=1e-13)
-    else:
-        assert lim[names[0]] == pytest.approx(truth.alpha_annotation_weighted, abs=1e-15)
-        assert abs(lim[names[0]] - truth.alpha) > 0.01  # MNAR moves α away from the truth
+    # which truth each limit is: the item-population α under MCAR, its m-weighted limit else;
+    # truth.alpha at the level, truth.alpha_nominal with the nominal distance
+    at_level = {"ordinal": "alpha_ordinal", "interval": "alpha_interval"}.get(
+        level, "alpha_nominal")
+    pairs = [(lim[at_level], truth.alpha, truth.alpha_annotation_weighted)]
+    if level != "interval":
+        pairs.append((lim["alpha_nominal"], truth.alpha_nominal,
+                      truth.alpha_nominal_annotation_weighted))
+    for limit, population, weighted in pairs:
+        if missingness == "mcar":
+            assert limit == pytest.approx(population, abs=1e-13)
+        else:
+            assert limit == pytest.approx(weighted, abs=1e-15)
+            assert abs(limit - population) > 0.01  # MNAR moves α away from the truth
     if level != "interval":
         assert lim["percent_agreement"] == pytest.approx(truth.p_o_pairable, abs=1e-15)
         if "rater_bias" in kwargs and missingness == "mcar":
@@ -607,8 +674,9 @@ def test_fleiss_on_fully_pairable_mnar_data_converges_to_alpha(level):
     value, se = estimator_jackknife(ann, "fleiss_kappa")
     assert_within(value, se, truth.fleiss_kappa, "Fleiss vs α")
     value, se = estimator_jackknife(ann, "alpha_nominal")
-    assert_within(value, se, truth.alpha_annotation_weighted, "α vs its m-weighted limit")
-    assert abs(value - truth.alpha) > Z * se
+    assert_within(value, se, truth.alpha_nominal_annotation_weighted,
+                  "α vs its m-weighted limit")
+    assert abs(value - truth.alpha_nominal) > Z * se
 
 
 def test_two_raters_cohen_kappa_against_its_truth():
@@ -622,6 +690,132 @@ def test_two_raters_cohen_kappa_against_its_truth():
     value = float(kl.scott_pi(ann))
     _, se = estimator_jackknife(ann, "fleiss_kappa")
     assert_within(value, se, truth.fleiss_kappa, "Scott's π")
+
+
+# ============================================================================== levels
+def test_ordinal_truths_are_at_the_ordinal_level():
+    """``truth.alpha`` of ordinal data is Krippendorff's ordinal α: the ordinal estimator lands
+    on it at 200 000 items, the nominal one on ``truth.alpha_nominal`` (= reliability)."""
+    ann, truth = simulate.annotations(200_000, level="ordinal", prevalence=[.1, .2, .4, .2, .1],
+                                      reliability=0.5, annotations_per_item=(2, 4), seed=40)
+    assert truth.level == "ordinal" and truth.alpha_nominal == pytest.approx(0.5, abs=1e-12)
+    ordinal, se_ordinal = estimator_jackknife(ann, "alpha_ordinal")
+    assert_within(ordinal, se_ordinal, truth.alpha, "ordinal α vs truth.alpha")
+    nominal, se_nominal = estimator_jackknife(ann, "alpha_nominal")
+    assert_within(nominal, se_nominal, truth.alpha_nominal, "nominal α vs truth.alpha_nominal")
+    assert truth.alpha - truth.alpha_nominal > 0.2  # far apart: they cannot be mixed up
+    assert truth.alpha_annotation_weighted == pytest.approx(truth.alpha, abs=1e-14)  # MCAR
+    assert truth.alpha_nominal_annotation_weighted == pytest.approx(truth.alpha_nominal,
+                                                                    abs=1e-14)
+    # the κ's are exact-match coefficients: nominal at every level
+    fleiss, se = estimator_jackknife(ann, "fleiss_kappa")
+    assert_within(fleiss, se, truth.fleiss_kappa, "Fleiss κ")
+    assert truth.fleiss_kappa == truth.alpha_nominal
+
+
+@pytest.mark.parametrize("level, kwargs", [
+    ("nominal", {}), ("binary", dict(prevalence=0.2)), ("interval", {})])
+def test_alpha_is_the_levels_alpha_for_the_other_levels(level, kwargs):
+    _, truth = simulate.annotations(10, level=level, reliability=0.55, seed=1, **kwargs)
+    assert truth.alpha == pytest.approx(0.55, abs=1e-12)
+    if level == "interval":
+        assert math.isnan(truth.alpha_nominal) and math.isnan(truth.fleiss_kappa)
+    else:  # binary: every distance is the nominal one
+        assert truth.alpha_nominal == truth.alpha
+        assert truth.details["alpha_ordinal"] == pytest.approx(truth.alpha, abs=1e-12)
+
+
+def test_ordinal_replication_truths_are_at_the_ordinal_level():
+    """xrr_report(level="ordinal") against the ordinal truths (IRRs, κx, normalized κx) and the
+    nominal report against the ``_nominal`` twins; the pooled marginals of κx's ordinal metric
+    against the data (unequal annotations per side, so the pooling weights matter)."""
+    n = 200_000
+    ann_x, ann_y, truth = simulate.replications(
+        n, level="ordinal", rho=0.7, reliability=(0.6, 0.4), shift=0.5,
+        annotations_per_item=((1, 5), 2), seed=41)
+    for level, suffix in (("ordinal", ""), ("nominal", "_nominal")):
+        report = kl.xrr_report(ann_x, ann_y, level, n_splits=2, seed=0).set_index("quantity")
+        ses = {"IRR_X": kl.krippendorff_alpha(ann_x, level, ci="jackknife").se,
+               "IRR_Y": kl.krippendorff_alpha(ann_y, level, ci="jackknife").se,
+               "kappa_x": kl.cross_kappa(ann_x, ann_y, level, ci="jackknife").se,
+               "normalized_kappa_x": kl.normalized_cross_kappa(ann_x, ann_y, level,
+                                                               ci="jackknife").se}
+        truths = {"IRR_X": f"irr_x{suffix}", "IRR_Y": f"irr_y{suffix}", "kappa_x": f"kx{suffix}",
+                  "normalized_kappa_x": f"normalized_kx{suffix}"}
+        for quantity, field in truths.items():
+            assert_within(report.loc[quantity, "value"], ses[quantity], getattr(truth, field),
+                          f"{quantity} ({level}) vs truth.{field}")
+    assert truth.irr_x_nominal == pytest.approx(0.6, abs=1e-12)
+    assert truth.irr_x - truth.irr_x_nominal > 0.2 and truth.kx - truth.kx_nominal > 0.2
+    assert truth.irr_x == truth.details["x"].alpha  # the side truths are at the level too
+    # the pooled marginals: X's and Y's annotations on the shared items (all items here)
+    K = truth.n_categories
+    x, y = values_table(ann_x), values_table(ann_y)
+    counts = np.column_stack([(x == c).sum(axis=1) for c in range(K)]
+                             + [(y == c).sum(axis=1) for c in range(K)]
+                             + [(~np.isnan(x)).sum(axis=1) + (~np.isnan(y)).sum(axis=1)])
+    pooled = truth.details["ordinal_marginals"]
+    for c in range(K):
+        est, se = jackknife(counts, lambda t: (t[c] + t[K + c]) / t[-1])
+        assert_within(est, se, pooled[c], f"pooled marginal {c}")
+    # E[m_X] = 3, E[m_Y] = 2 annotations per item: p̄ = (3 p_X + 2 p_Y)/5
+    px, py = truth.details["x"].details["marginals"], truth.details["y"].details["marginals"]
+    assert pooled == pytest.approx((3 * px + 2 * py) / 5, abs=1e-15)
+
+
+# ============================================================================== pickling
+def _truths():
+    yield simulate.annotations(60, missingness="mnar", annotations_per_item=(0, 4), seed=1)[1]
+    yield simulate.annotations(60, level="ordinal", rater_bias=0.3, n_raters=4, seed=2)[1]
+    yield simulate.annotations(60, level="interval", annotations_per_item={"poisson": 2},
+                               seed=3)[1]
+    yield simulate.replications(60, level="ordinal", only_x=3, seed=4)[2]
+    yield simulate.replications(60, level="interval", missingness=("mnar", "mcar"),
+                                annotations_per_item=((1, 4), 2), seed=5)[2]
+
+
+def assert_same_truth(a, b):
+    """Field-wise equality, written out (NaN equal to NaN, arrays element-wise)."""
+    assert a.level == b.level and a.n_categories == b.n_categories
+    assert a.prevalence == b.prevalence
+    assert np.array_equal(list(a.values().values()), list(b.values().values()), equal_nan=True)
+    assert list(a.values()) == list(b.values())
+    for name in ("item_labels", "item_latent", "item_difficulty"):
+        assert np.array_equal(getattr(a, name), getattr(b, name), equal_nan=True)
+    assert a.details.keys() == b.details.keys()
+    for key in ("x", "y"):
+        if key in a.details:
+            assert_same_truth(a.details[key], b.details[key])
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_truth_pickles_and_deep_copies_to_an_equal_read_only_truth(index):
+    truth = list(_truths())[index]
+    for copied in (pickle.loads(pickle.dumps(truth)), copy.deepcopy(truth), copy.copy(truth)):
+        assert copied == truth and not copied != truth and hash(copied) == hash(truth)
+        assert_same_truth(copied, truth)
+        assert isinstance(copied.details, MappingProxyType)  # still read-only
+        with pytest.raises(TypeError):
+            copied.details["parameters"] = {}
+        assert not copied.item_latent.flags.writeable
+        if "pair_joint" in copied.details:
+            assert not copied.details["pair_joint"].flags.writeable
+    others = list(_truths())
+    assert others[index] == truth  # same seed, same truth
+    assert all(other != truth for i, other in enumerate(others) if i != index)
+
+
+def test_truth_comes_back_equal_from_a_worker_process():
+    jobs = [functools.partial(simulate.annotations, 200, level="ordinal", rater_bias=0.3,
+                              n_raters=4, missingness="mnar", seed=7),
+            functools.partial(simulate.replications, 200, level="ordinal", seed=8)]
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        remote = [pool.submit(job).result() for job in jobs]
+    for job, result in zip(jobs, remote):
+        local = job()
+        assert result[-1] == local[-1]
+        assert_same_truth(result[-1], local[-1])
+        assert np.array_equal(values_table(result[0]), values_table(local[0]), equal_nan=True)
 
 
 # ============================================================================== pool and layout
@@ -750,6 +944,7 @@ def test_to_dataset():
     assert np.array_equal(ds["value"].values, values_table(ann), equal_nan=True)
     assert np.array_equal(ds["latent"].values, truth.item_latent)
     assert ds.attrs["truth_alpha"] == truth.alpha and ds.attrs["level"] == "ordinal"
+    assert ds.attrs["truth_alpha_nominal"] == truth.alpha_nominal != truth.alpha
     assert '"reliability": 0.6' in ds.attrs["parameters"]
     ann_x, ann_y, rep = simulate.replications(100, only_y=5, seed=3)
     ds_y = simulate.to_dataset(ann_y, rep.details["y"])
