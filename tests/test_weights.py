@@ -250,6 +250,17 @@ def test_two_rater_coefficients_apply_an_asymmetric_matrix_in_rater_order(functi
     assert by_callable.value == pytest.approx(est.value, abs=TOL)
 
 
+def test_rater_1_is_the_first_rater_of_the_annotations():
+    """Long data: the raters in order of first appearance (``ann.raters``), as in wide data."""
+    x = two_raters(5)
+    long = pd.DataFrame({"item": np.tile(np.arange(80), 2), "rater": ["b"] * 80 + ["a"] * 80,
+                         "value": np.concatenate([x[:, 0], x[:, 1]])})
+    ann = kl.Annotations.from_long(long, categories=[0.0, 1.0, 2.0])
+    assert list(ann.raters) == ["b", "a"]
+    assert kl.cohen_kappa(ann, weights=ASYMMETRIC).value == pytest.approx(
+        table_formula(x, ASYMMETRIC, "cohen")[0], abs=TOL)
+
+
 def test_cohen_asymmetric_is_not_the_symmetrised_matrix():
     x = two_raters(3)
     ordered = kl.cohen_kappa(x, weights=ASYMMETRIC).value
@@ -275,6 +286,20 @@ def test_cohen_asymmetric_value_and_se_equal_statsmodels():
     n = x.shape[0]
     assert est.value == pytest.approx(reference["kappa"], abs=TOL)
     assert est.se * np.sqrt((n - 1) / n) == pytest.approx(reference["std_kappa"], rel=1e-8)
+
+
+@pytest.mark.parametrize("function, chance", [(kl.cohen_kappa, "cohen"), (kl.scott_pi, "scott")])
+def test_asymmetric_jackknife_is_the_jackknife_of_the_table_formula(function, chance):
+    """Resampling goes through the same rater-order formulas (leave-one-item-out over the
+    annotated items, missing data included)."""
+    x = two_raters(3, missing=0.2)
+    x = x[~np.isnan(x).all(axis=1)]
+    n = x.shape[0]
+    leave_one_out = np.array([table_formula(np.delete(x, i, axis=0), ASYMMETRIC, chance)[0]
+                              for i in range(n)])
+    expected = np.sqrt((n - 1) / n * ((leave_one_out - leave_one_out.mean()) ** 2).sum())
+    est = function(x, weights=ASYMMETRIC, categories=[0, 1, 2], ci="jackknife")
+    assert est.se == pytest.approx(expected, rel=1e-10)
 
 
 @pytest.mark.parametrize("function", [kl.fleiss_kappa, kl.conger_kappa, kl.gwet_ac,

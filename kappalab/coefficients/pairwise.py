@@ -80,9 +80,10 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
     ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``, ``"radical"``, ``"ratio"``,
     ``"circular"``, ``"bipolar"`` (see :mod:`kappalab.distances`), a K × K agreement-weight
     matrix or a callable ``w(a, b)``. An asymmetric matrix is applied in rater order: T_kl
-    counts the items rater 1 (``x``, or the first rater of the table) put in k and rater 2 in
-    l, so swapping the raters is transposing W. Give either one items × 2 table (or
-    Annotations) or the two raters' labels as ``x`` and ``y``.
+    counts the items rater 1 put in k and rater 2 in l, rater 1 being ``x`` (or the first
+    rater of ``ann.raters``: a table's first column, the first rater to appear in long data),
+    so swapping the raters is transposing W. Give either one items × 2 table (or Annotations)
+    or the two raters' labels as ``x`` and ``y``.
     References: Cohen, J. (1960), Educational and Psychological Measurement 20(1), 37–46;
     Cohen, J. (1968), Psychological Bulletin 70(4), 213–220.
 
