@@ -21,9 +21,8 @@ for category values c, k and pairable marginal counts n_g:
 
 ``weights=`` (the kappa family: Fleiss, Conger, Gwet, Brennan–Prediger, percent agreement,
 Cohen, Scott, Bennett, Light) takes Gwet's agreement weights (Gwet 2014, *Handbook of
-Inter-Rater Reliability*, 4th ed., ch. 3, Table 3.6.1; the definitions of AgreeStat and of
-irrCAC), on the K categories in their order, with values x_1 < … < x_K, x_min = x_1,
-x_max = x_K:
+Inter-Rater Reliability*, 4th ed., ch. 3; the definitions of AgreeStat and of irrCAC), on
+the K categories in their order, with values x_1 < … < x_K, x_min = x_1, x_max = x_K:
 
 * identity:  w_kl = 1[k = l]                                    (unweighted)
 * ordinal:   w_kl = 1 − C(|k − l| + 1, 2) / C(K, 2)                  (ranks k, l only)
@@ -33,8 +32,8 @@ x_max = x_K:
 * ratio:     w_kl = 1 − ((x_k − x_l)/(x_k + x_l))² / ((x_max − x_min)/(x_max + x_min))²
 * circular:  w_kl = 1 − sin²(π (x_k − x_l)/U) / max_{k,l} sin²(π (x_k − x_l)/U),
   U = x_max − x_min + 1
-* bipolar:   w_kl = 1 − b_kl / max b,  b_kl = (x_k − x_l)² / ((x_k + x_l − 2 x_min)(2 x_max − x_k − x_l)),
-  b_kk = 0
+* bipolar:   w_kl = 1 − b_kl / max b,  b_kk = 0,
+  b_kl = (x_k − x_l)² / ((x_k + x_l − 2 x_min)(2 x_max − x_k − x_l))
 
 C(n, 2) = n(n − 1)/2. ``"ordinal"`` thus means Krippendorff's data-dependent metric under
 ``level=`` and Gwet's rank-based weights under ``weights=``; ratio, circular and bipolar weights
@@ -444,10 +443,11 @@ def _evaluate(function: Callable, categories: Any, what: str) -> np.ndarray:
     bad = np.argwhere(~np.isfinite(matrix))
     if bad.size:
         k, l = bad[0]
+        labels = list(categories)
         raise InvalidParameterError(
             f"the {what} callable returned {matrix[k, l]} for the categories "
-            f"({label(list(categories)[k])}, {label(list(categories)[l])}) ({len(bad)} non-finite cell(s) in all); it must "
-            "return a finite number for every pair of categories"
+            f"({label(labels[k])}, {label(labels[l])}) ({len(bad)} non-finite cell(s) in all); "
+            "it must return a finite number for every pair of categories"
         )
     return matrix
 

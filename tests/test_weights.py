@@ -69,7 +69,8 @@ def irrcac(x, categories, weights) -> CAC:
 
 # ============================================================================ the matrices
 @pytest.mark.parametrize("name", WEIGHTS)
-@pytest.mark.parametrize("categories", [[1, 2, 3, 4, 5], [1, 2, 5, 9], [2, 3], [3, 4, 8, 10, 11, 20]])
+@pytest.mark.parametrize("categories", [[1, 2, 3, 4, 5], [1, 2, 5, 9], [2, 3],
+                                        [3, 4, 8, 10, 11, 20]])
 def test_weight_matrices_are_irrcacs(name, categories):
     values = np.asarray(categories, dtype=float)
     ours = resolve_weights(name, categories, values=lambda purpose: values).weights

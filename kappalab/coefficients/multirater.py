@@ -274,7 +274,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         return int(active[0]), int(active[1])
 
     def _ordered_within(self) -> np.ndarray:
-        """2 δ[c₁, c₂] per item both raters annotated (0 otherwise): n_iᵀ δ n_i is
+        """2 δ[c₁, c₂] per item both raters annotated (0 otherwise): n_iᵀ δ n_i would be
         δ[c₁, c₂] + δ[c₂, c₁], the symmetrised form; this keeps rater 1's category first."""
         items, raters, cats = self.ann.codes()
         first = np.full(self.ann.n_items, -1)
