@@ -6,8 +6,11 @@ agreement weights ``w = 1 − δ / scale``. Chance-corrected agreement written w
 :math:`(P_o − P_e)/(1 − P_e)`, and written with disagreements, :math:`1 − D_o/D_e`, are then the
 same number, because :math:`P = 1 − D/\text{scale}`.
 
-Krippendorff's metrics (Krippendorff 2011, *Computing Krippendorff's Alpha-Reliability*,
-§ "difference functions"), for category values c, k and pairable marginal counts n_g:
+Two vocabularies, one meaning per word in each:
+
+``level=`` (Krippendorff's α, Janson–Olsson's ι, κx) takes Krippendorff's metrics
+(Krippendorff 2011, *Computing Krippendorff's Alpha-Reliability*, § "difference functions"),
+for category values c, k and pairable marginal counts n_g:
 
 * nominal:  δ² = 1[c ≠ k]
 * ordinal:  δ² = (Σ_{g=c..k} n_g − (n_c + n_k)/2)²   (over the ordered categories)
@@ -16,8 +19,44 @@ Krippendorff's metrics (Krippendorff 2011, *Computing Krippendorff's Alpha-Relia
 * circular: δ² = sin²(π (c − k)/U),  U = max − min + 1 unless given (the circle's period)
 * bipolar:  δ² = (c − k)² / ((c + k − 2 c_min)(2 c_max − c − k))
 
-Cohen's (1968) weights are agreement weights on the category values:
-linear ``w = 1 − |c − k|/(max − min)``, quadratic ``w = 1 − (c − k)²/(max − min)²``.
+``weights=`` (the kappa family: Fleiss, Conger, Gwet, Brennan–Prediger, percent agreement,
+Cohen, Scott, Bennett, Light) takes Gwet's agreement weights (Gwet 2014, *Handbook of
+Inter-Rater Reliability*, 4th ed., ch. 3; the definitions of AgreeStat and of irrCAC), on
+the K categories in their order, with values x_1 < … < x_K, x_min = x_1, x_max = x_K:
+
+* identity:  w_kl = 1[k = l]                                    (unweighted)
+* ordinal:   w_kl = 1 − C(|k − l| + 1, 2) / C(K, 2)                  (ranks k, l only)
+* linear:    w_kl = 1 − |x_k − x_l| / (x_max − x_min)
+* quadratic: w_kl = 1 − (x_k − x_l)² / (x_max − x_min)²
+* radical:   w_kl = 1 − √|x_k − x_l| / √(x_max − x_min)
+* ratio:     w_kl = 1 − ((x_k − x_l)/(x_k + x_l))² / ((x_max − x_min)/(x_max + x_min))²
+* circular:  w_kl = 1 − sin²(π (x_k − x_l)/U) / max_{k,l} sin²(π (x_k − x_l)/U),
+  U = x_max − x_min + 1
+* bipolar:   w_kl = 1 − b_kl / max b,  b_kk = 0,
+  b_kl = (x_k − x_l)² / ((x_k + x_l − 2 x_min)(2 x_max − x_k − x_l))
+
+C(n, 2) = n(n − 1)/2. ``"ordinal"`` thus means Krippendorff's data-dependent metric under
+``level=`` and Gwet's rank-based weights under ``weights=``; ratio, circular and bipolar weights
+are Krippendorff's metrics scaled by their largest value, quadratic weights are the interval
+metric scaled by (x_max − x_min)², and the identity weights are the nominal metric, so
+``weights="nominal"`` and ``weights="interval"`` are accepted as the same weights as
+``"identity"`` and ``"quadratic"``. Cohen's (1968) linear and quadratic weights are Gwet's.
+
+Category values: the value-based weights (linear, quadratic, radical, ratio, circular, bipolar)
+use the numeric category values (an unused category listed in ``categories=`` counts, e.g. for
+x_max), and refuse non-numeric categories (:class:`~kappalab.errors.NonNumericError`: map them to
+numbers first). irrCAC instead silently uses the ranks 1..K when any category is not a Python
+``int``/``float`` (labels, but also NumPy integers). The ordinal weights use only the position
+of each category in the ordered categories, so they work on labels too. irrCAC refuses a
+category 0 for ratio weights; here the diagonal cell of 0 (0/0) is w = 1, and the formula
+gives w = 0 between 0 and any other value. The default everywhere is ``weights=None``
+(identity).
+
+Custom weights: a K × K matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``.
+An asymmetric W (w_kl ≠ w_lk) has a meaning only for two raters in a given order: the
+two-rater coefficients (Cohen, Scott, Bennett) apply Σ_kl w_kl T_kl with T_kl the items rater 1
+put in k and rater 2 in l; every other coefficient refuses it
+(:meth:`Disagreement.require_symmetric`) rather than silently use (W + Wᵀ)/2.
 """
 
 from __future__ import annotations
@@ -27,10 +66,11 @@ from typing import Any, Callable, Union
 
 import numpy as np
 
-from .errors import InvalidParameterError, NonNumericError
+from .errors import InvalidParameterError, NonNumericError, label
 
 __all__ = [
     "LEVELS",
+    "WEIGHTS",
     "COHEN_WEIGHTS",
     "Disagreement",
     "nominal",
@@ -39,13 +79,20 @@ __all__ = [
     "ratio",
     "circular",
     "bipolar",
+    "ordinal_weights",
     "linear_weights",
     "quadratic_weights",
+    "radical_weights",
     "resolve_distance",
     "resolve_weights",
 ]
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio", "circular", "bipolar")
+#: Gwet's (2014) agreement weights, the names ``weights=`` takes
+WEIGHTS = ("identity", "ordinal", "linear", "quadratic", "radical", "ratio", "circular",
+           "bipolar")
+#: further names ``weights=`` accepts for the same weights
+WEIGHT_ALIASES = {"unweighted": "identity", "nominal": "identity", "interval": "quadratic"}
 COHEN_WEIGHTS = ("identity", "linear", "quadratic")
 
 DistanceSpec = Union[str, np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndarray]]
@@ -54,6 +101,9 @@ DistanceSpec = Union[str, np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndar
 # a K × K matrix beyond this many categories is refused (≈ 3 GiB); interval data never need one
 MAX_MATRIX_CATEGORIES = 20_000
 
+# |w_kl − w_lk| up to this is rounding: the matrix counts as symmetric
+SYMMETRY_TOLERANCE = 1e-12
+
 
 class Disagreement:
     """A resolved distance: the K × K matrix δ (built when first needed), its scale, its name.
@@ -61,14 +111,18 @@ class Disagreement:
     ``interval_factor`` is set when δ is exactly ``(f·(c − k))²`` on the numeric category
     values c, k: estimators then use O(N) per-item moments and never build the K × K matrix,
     so continuous data with every value distinct cost one pass.
+
+    ``asymmetry`` is max_kl |δ_kl − δ_lk| / scale = max_kl |w_kl − w_lk| (0 for every named
+    metric and weight; only a custom matrix or callable can be asymmetric).
     """
 
     def __init__(self, name: str, scale: float, matrix: np.ndarray | None = None, *,
                  build: Callable[[], np.ndarray] | None = None, n_categories: int | None = None,
-                 interval_factor: float | None = None):
+                 interval_factor: float | None = None, asymmetry: float = 0.0):
         self.name = name
         self.scale = float(scale)
         self.interval_factor = interval_factor
+        self.asymmetry = float(asymmetry)
         self._build = build
         self._n_categories = n_categories
         if matrix is not None:
@@ -89,6 +143,33 @@ class Disagreement:
     def weights(self) -> np.ndarray:
         """Agreement weights w = 1 − δ/scale."""
         return 1.0 - self.matrix / self.scale
+
+    @property
+    def symmetric(self) -> bool:
+        """Whether δ_kl = δ_lk (up to rounding, :data:`SYMMETRY_TOLERANCE`)."""
+        return self.asymmetry <= SYMMETRY_TOLERANCE
+
+    def require_symmetric(self, coefficient: str) -> None:
+        """Refuse an asymmetric matrix for a coefficient without a rater order.
+
+        Such a coefficient sums δ over the unordered pairs of an item's annotations (and over
+        rater pairs in both orders), which is the symmetrised (δ + δᵀ)/2: an asymmetric matrix
+        would be silently replaced by it.
+
+        Raises
+        ------
+        InvalidParameterError
+            When ``δ`` is not symmetric.
+        """
+        if self.symmetric:
+            return
+        raise InvalidParameterError(
+            f"{coefficient} needs a symmetric weight or distance matrix (w_kl = w_lk): it pairs "
+            "the annotations of an item without a rater order, so an asymmetric matrix would be "
+            f"silently replaced by (W + Wᵀ)/2; here max |w_kl − w_lk| = {self.asymmetry:.3g}. "
+            "Pass (W + Wᵀ)/2 if that is what you mean; cohen_kappa, scott_pi and bennett_s apply "
+            "an asymmetric W in rater order (rater 1's category first)"
+        )
 
     def __repr__(self) -> str:
         return f"Disagreement({self.name!r}, scale={self.scale:g})"
@@ -151,19 +232,47 @@ def bipolar(values: np.ndarray) -> np.ndarray:
     return np.where(c != k, (c - k) ** 2 / safe, 0.0)
 
 
-# ---------------------------------------------------------------------- Cohen's weights
+# ---------------------------------------------------------------------- Gwet's weights
+def ordinal_weights(n_categories: int) -> np.ndarray:
+    r"""Gwet's ordinal agreement weights on the ranks 1..K of the ordered categories.
+
+    .. math::  w_{kl} = 1 - \binom{|k - l| + 1}{2} \Big/ \binom{K}{2}
+                      = 1 - \frac{|k - l|\,(|k - l| + 1)}{K (K - 1)},
+
+    where :math:`\binom{|k-l|+1}{2}` counts the pairs among the categories from k to l: the
+    weight depends only on the order of the categories, not on their values (Gwet 2014,
+    *Handbook of Inter-Rater Reliability*, 4th ed., ch. 3, Table 3.6.1). One category: [[1]].
+
+    >>> ordinal_weights(4)[0].tolist()  # 1 − (1, 3, 6)/6
+    [1.0, 0.8333333333333334, 0.5, 0.0]
+    """
+    K = int(n_categories)
+    d = np.abs(np.subtract.outer(np.arange(K), np.arange(K))).astype(float)
+    pairs = K * (K - 1) / 2.0
+    return 1.0 - d * (d + 1.0) / 2.0 / (pairs if pairs > 0 else 1.0)
+
+
 def linear_weights(values: np.ndarray) -> np.ndarray:
-    """Cohen's linear agreement weights, 1 − |c − k|/(max − min)."""
+    """Cohen's (1968) and Gwet's linear agreement weights, 1 − |c − k|/(max − min)."""
     v = np.asarray(values, dtype=float)
     span = v.max() - v.min()
     return 1.0 - np.abs(v[:, None] - v[None, :]) / (span if span > 0 else 1.0)
 
 
 def quadratic_weights(values: np.ndarray) -> np.ndarray:
-    """Cohen's quadratic agreement weights, 1 − (c − k)²/(max − min)²."""
+    """Cohen's (1968) and Gwet's quadratic agreement weights, 1 − (c − k)²/(max − min)²."""
     v = np.asarray(values, dtype=float)
     span = v.max() - v.min()
     return 1.0 - (v[:, None] - v[None, :]) ** 2 / (span**2 if span > 0 else 1.0)
+
+
+def radical_weights(values: np.ndarray) -> np.ndarray:
+    r"""Gwet's radical agreement weights on the category values,
+    :math:`w_{kl} = 1 - \sqrt{|x_k - x_l|} / \sqrt{x_\max - x_\min}`
+    (Gwet 2014, *Handbook of Inter-Rater Reliability*, 4th ed., ch. 3)."""
+    v = np.asarray(values, dtype=float)
+    span = v.max() - v.min()
+    return 1.0 - np.sqrt(np.abs(v[:, None] - v[None, :])) / (np.sqrt(span) if span > 0 else 1.0)
 
 
 # ---------------------------------------------------------------------- resolution
@@ -176,11 +285,17 @@ def resolve_distance(
 ) -> Disagreement:
     """Turn ``level=`` / ``distance=`` into a :class:`Disagreement`.
 
-    ``spec`` is a level name (:data:`LEVELS`), a K × K matrix of squared distances (zero
-    diagonal, non-negative), or a callable ``f(a, b)`` returning δ² element-wise for arrays of
-    category values. ``values(purpose)`` returns the numeric category values (raising
-    :class:`~kappalab.errors.NonNumericError` when they are not numbers) and ``marginals()``
-    the pairable counts per category (for the ordinal metric).
+    ``spec`` is a level name (:data:`LEVELS`, Krippendorff's metrics), a K × K matrix of squared
+    distances (zero diagonal, non-negative), or a callable ``f(a, b)`` returning δ² element-wise
+    for arrays of category values. ``values(purpose)`` returns the numeric category values
+    (raising :class:`~kappalab.errors.NonNumericError` when they are not numbers) and
+    ``marginals()`` the pairable counts per category (for the ordinal metric).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown level; a matrix of the wrong shape, with a negative, NaN or infinite entry
+        or a non-zero diagonal; a callable that fails or returns NaN or infinite values.
     """
     K = len(categories)
     if spec is None:
@@ -214,10 +329,12 @@ def resolve_distance(
     _refuse_large("custom", K)
     if callable(spec):
         matrix = _evaluate(spec, categories, "distance")
-        return _finish(_check_distance_matrix(matrix, K),
-                       f"custom ({getattr(spec, '__name__', 'callable')})")
-    matrix = _as_square(spec, K, "distance")
-    return _finish(_check_distance_matrix(matrix, K), "custom")
+        name = f"custom ({getattr(spec, '__name__', 'callable')})"
+    else:
+        matrix, name = _as_square(spec, K, "distance"), "custom"
+    dis = _finish(_check_distance_matrix(matrix, K), name)
+    dis.asymmetry = _asymmetry(matrix) / dis.scale
+    return dis
 
 
 def resolve_weights(
@@ -225,32 +342,67 @@ def resolve_weights(
     categories: Any,
     *,
     values: Callable[[str], np.ndarray],
-    marginals: Callable[[], np.ndarray] | None = None,
 ) -> Disagreement:
-    """Turn ``weights=`` of the kappa family into a :class:`Disagreement` (δ = scale·(1 − w)).
+    r"""Turn ``weights=`` of the kappa family into a :class:`Disagreement` (δ = scale·(1 − w)).
 
-    ``None`` or ``"identity"``: unweighted; ``"linear"``, ``"quadratic"``: Cohen (1968) on
-    the category values; any Krippendorff level name: ``w = 1 − δ/max δ``; a K × K matrix of
-    agreement weights (diagonal 1, entries in [0, 1]); or a callable ``w(a, b)``.
+    Parameters
+    ----------
+    spec : None, str, array or callable
+        ``None`` (unweighted) or one of Gwet's weights :data:`WEIGHTS` — ``"identity"``,
+        ``"ordinal"``, ``"linear"``, ``"quadratic"``, ``"radical"``, ``"ratio"``,
+        ``"circular"``, ``"bipolar"`` (definitions in the module docstring; Gwet 2014, ch. 3;
+        they equal irrCAC's and AgreeStat's) — or ``"unweighted"``/``"nominal"`` (= identity),
+        ``"interval"`` (= quadratic); a K × K matrix of agreement weights (diagonal 1,
+        entries in [0, 1]; it may be asymmetric, see :meth:`Disagreement.require_symmetric`);
+        or a callable ``w(a, b)`` evaluated element-wise on arrays of category values.
+    categories : sequence
+        The K categories, in order.
+    values : callable
+        ``values(purpose)`` returns the numeric category values (raising
+        :class:`~kappalab.errors.NonNumericError` for labels); the ordinal and identity
+        weights never call it.
+
+    Notes
+    -----
+    ``"ordinal"`` here is Gwet's rank-based w_kl = 1 − C(|k−l|+1, 2)/C(K, 2), **not**
+    Krippendorff's data-dependent ordinal metric that ``level="ordinal"`` means.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown name; a matrix of the wrong shape, with NaN or infinite entries, a diagonal
+        other than 1 or entries outside [0, 1]; a callable that fails or returns NaN or
+        infinite values.
+    NonNumericError
+        Value-based weights for non-numeric categories.
     """
     K = len(categories)
-    if spec is None or (isinstance(spec, str) and spec.lower() in ("identity", "unweighted")):
+    if spec is None:
         return Disagreement("nominal", 1.0, build=lambda: nominal(K))
     if isinstance(spec, str):
-        kind = spec.lower()
+        kind = WEIGHT_ALIASES.get(spec.lower(), spec.lower())
+        if kind == "identity":
+            return Disagreement("nominal", 1.0, build=lambda: nominal(K))
         if kind == "quadratic":  # 1 − w = ((c − k)/span)²: an interval distance
             v = values("quadratic weights")
             span = v.max() - v.min()
             return Disagreement(kind, 1.0, build=lambda: 1.0 - quadratic_weights(v),
                                 n_categories=K, interval_factor=1.0 / span if span > 0 else 1.0)
-        if kind == "linear":
-            v = values("linear weights")
+        if kind == "ordinal":  # ranks only: no values needed
             _refuse_large(kind, K)
-            return Disagreement(kind, 1.0, 1.0 - linear_weights(v))
-        if kind in LEVELS:
-            return resolve_distance(kind, categories, values=values, marginals=marginals)
+            return Disagreement(kind, 1.0, 1.0 - ordinal_weights(K))
+        if kind in ("linear", "radical"):
+            v = values(f"{kind} weights")
+            _refuse_large(kind, K)
+            builder = {"linear": linear_weights, "radical": radical_weights}[kind]
+            return Disagreement(kind, 1.0, 1.0 - builder(v))
+        if kind in ("ratio", "circular", "bipolar"):  # Krippendorff's δ scaled by max δ
+            v = values(f"{kind} weights")
+            _refuse_large(kind, K)
+            builder = {"ratio": ratio, "circular": circular, "bipolar": bipolar}[kind]
+            return _finish(builder(v), kind)
         raise InvalidParameterError(
-            f"unknown weights {spec!r}; choose one of {', '.join(COHEN_WEIGHTS + LEVELS)}, "
+            f"unknown weights {spec!r}; choose one of {', '.join(WEIGHTS)} (Gwet's weights), "
             "or pass a K × K weight matrix or a callable"
         )
     _refuse_large("custom", K)
@@ -261,7 +413,11 @@ def resolve_weights(
             f"got diagonal {np.round(np.diag(w), 3).tolist()} and range "
             f"[{w.min():g}, {w.max():g}]"
         )
-    return Disagreement("custom", 1.0, 1.0 - w)
+    return Disagreement("custom", 1.0, 1.0 - w, asymmetry=_asymmetry(w))
+
+
+def _asymmetry(matrix: np.ndarray) -> float:
+    return float(np.abs(matrix - matrix.T).max()) if matrix.size else 0.0
 
 
 def _finish(matrix: np.ndarray, name: str) -> Disagreement:
@@ -280,10 +436,20 @@ def _evaluate(function: Callable, categories: Any, what: str) -> np.ndarray:
     v = v.astype(float) if v.dtype.kind in "biuf" else v
     K = v.size
     try:
-        matrix = np.asarray(function(v[:, None], v[None, :]), dtype=float)
-        return np.broadcast_to(matrix, (K, K)).copy()
+        matrix = np.broadcast_to(np.asarray(function(v[:, None], v[None, :]), dtype=float),
+                                 (K, K)).copy()
     except (TypeError, ValueError) as exc:
         raise InvalidParameterError(f"the {what} callable failed on the categories: {exc}")
+    bad = np.argwhere(~np.isfinite(matrix))
+    if bad.size:
+        k, l = bad[0]
+        labels = list(categories)
+        raise InvalidParameterError(
+            f"the {what} callable returned {matrix[k, l]} for the categories "
+            f"({label(labels[k])}, {label(labels[l])}) ({len(bad)} non-finite cell(s) in all); "
+            "it must return a finite number for every pair of categories"
+        )
+    return matrix
 
 
 def _as_square(spec: Any, K: int, what: str) -> np.ndarray:

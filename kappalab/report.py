@@ -27,8 +27,14 @@ def agreement_report(data: Any, level: Any = "nominal", *,
                      seed: Any = None) -> pd.DataFrame:
     """A table of every coefficient that applies to ``data``.
 
-    ``level`` is the distance of Krippendorff's α and Janson–Olsson's ι and, through
-    ``w = 1 − δ/max δ``, the weights of the kappa family. Two-rater coefficients appear only
+    ``level`` is Krippendorff's metric for α and Janson–Olsson's ι, and names the weights of
+    the kappa family: ``"nominal"`` → unweighted, ``"interval"`` → quadratic (the same
+    distance), ``"ordinal"``, ``"ratio"``, ``"circular"``, ``"bipolar"`` → Gwet's weights of
+    that name (:func:`kappalab.distances.resolve_weights`; Gwet's ordinal weights use the
+    ranks, Krippendorff's ordinal metric the marginal counts, so the two rows differ); a
+    K × K distance matrix δ gives the weights ``w = 1 − δ/max δ``. A coefficient that cannot
+    be computed on the data keeps its row, with NaN and the reason in ``note``; the others
+    are unaffected. Two-rater coefficients appear only
     for two raters, rater-specific ones only when raters are known. Columns: coefficient,
     value, its standard error and interval (NaN unless ``ci=`` names a method of
     :data:`kappalab.uncertainty.CI_METHODS`), observed and expected agreement (P_o, P_e on the
@@ -38,7 +44,7 @@ def agreement_report(data: Any, level: Any = "nominal", *,
     if ci is not None:
         parse_ci(ci)
     ann = as_annotations(data, categories=categories)
-    weights = None if level == "nominal" else level
+    weights = _report_weights(level)
     rows = [
         (multirater.percent_agreement, {"weights": weights}),
         (multirater.krippendorff_alpha, {"level": level}),
@@ -91,6 +97,17 @@ def agreement_report(data: Any, level: Any = "nominal", *,
             "note": "; ".join(dict.fromkeys(notes)),
         })
     return pd.DataFrame.from_records(records, columns=_COLUMNS)
+
+
+def _report_weights(level: Any) -> Any:
+    """The kappa family's ``weights=`` for the report's ``level`` (see agreement_report)."""
+    if isinstance(level, str):
+        return {"nominal": None, "interval": "quadratic"}.get(level, level)
+    if callable(level):
+        return level  # a distance callable: the kappa rows say why they cannot use it
+    distance = np.asarray(level, dtype=float)
+    largest = distance.max() if distance.size else 0.0
+    return 1.0 - distance / largest if largest > 0 else np.ones_like(distance)
 
 
 def _failed_row(function, level: Any, reason: str) -> dict[str, Any]:

@@ -277,25 +277,25 @@ def test_light_kappa_is_mean_of_sklearn_pairwise_cohen():
 
 
 # ============================================================================ irrCAC
-# kappalab weights=…  ↔  irrCAC weights=…  (the same agreement-weight matrix w = 1 − δ/max δ).
-# NOT compared: irrCAC's "ordinal" weights are rank based (δ ∝ (|k−l|+1)|k−l|/2), not the
-# data-dependent Krippendorff ordinal metric that kappalab's "ordinal" level means.
+# kappalab weights=…  ↔  irrCAC weights=…: both are Gwet's (2014) agreement weights, "ordinal"
+# included (rank based, w = 1 − C(|k−l|+1, 2)/C(K, 2); the data-dependent Krippendorff ordinal
+# metric is kappalab's level="ordinal" only). tests/test_weights.py compares every name.
 MAIN_WEIGHTS = ("identity", "linear", "quadratic")
-# further weights, one per draw in rotation (ratio, bipolar, circular: kappalab level names,
-# scaled w = 1 − δ/max δ as irrCAC does; "radical" has no kappalab name and is passed as the
-# custom K × K matrix irrCAC builds, which exercises kappalab's matrix-weights path)
-EXTRA_WEIGHTS = ("ratio", "bipolar", "circular", "radical")
+# further weights, one per draw in rotation; "radical matrix" passes the custom K × K matrix
+# irrCAC builds for radical weights, which exercises kappalab's matrix-weights path
+EXTRA_WEIGHTS = ("ratio", "bipolar", "circular", "radical", "ordinal", "radical matrix")
 
 
 def _irrcac(d: Draw, weights: str):
+    weights = weights.replace(" matrix", "")
     return irrcac_raw.CAC(d.frame(), weights=weights, categories=list(d.categories), digits=15)
 
 
 def _kl_weights(d: Draw, name: str):
     if name == "identity":
         return None
-    if name == "radical":
-        return irrcac_weights.Weights(list(d.categories)).radical()
+    if name.endswith(" matrix"):
+        return irrcac_weights.Weights(list(d.categories))[name.replace(" matrix", "")]
     return name
 
 
@@ -358,8 +358,9 @@ def test_irrcac_conger_with_missing(weights):
 
 
 def test_irrcac_further_weights_with_missing():
-    """ratio, bipolar, circular and radical (custom matrix) weights, one per draw in rotation,
-    for Fleiss, Gwet AC2, Brennan–Prediger and Conger; and α bipolar / circular."""
+    """ratio, bipolar, circular, radical, ordinal and radical (as a custom matrix) weights, one
+    per draw in rotation, for Fleiss, Gwet AC2, Brennan–Prediger and Conger; and α bipolar /
+    circular."""
     cmp = Comparison("irrCAC further weights")
     for seed in range(12000, 12000 + N_SEEDS):
         d = draw(seed)

@@ -44,3 +44,16 @@ def test_report_on_sparse_crowd_data_notes_lights_unweighted_mean():
     assert report.loc["Light's kappa", "value"] == pytest.approx(light.value, abs=1e-14)
     assert "unweighted mean" in report.loc["Light's kappa", "note"]
     assert np.isfinite(report["se"]).all()
+
+
+def test_a_distance_matrix_as_level_gives_the_kappa_family_its_weights():
+    """level=<matrix> crashed (`level == "nominal"` on an array): α takes the distances, the
+    kappa family the weights 1 − δ/max δ, equal to passing those weights directly."""
+    x = np.array([[0, 0, 1], [1, 1, 2], [2, 2, 2], [0, 1, 1], [2, 1, 2], [0, 0, 0]])
+    delta = np.array([[0.0, 1.0, 4.0], [1.0, 0.0, 1.0], [4.0, 1.0, 0.0]])
+    report = kl.agreement_report(x, level=delta).set_index("coefficient")
+    assert report.loc["Krippendorff's alpha", "value"] == pytest.approx(
+        kl.krippendorff_alpha(x, level=delta).value, abs=1e-14)
+    fleiss = kl.fleiss_kappa(x, weights=1 - delta / 4)
+    assert report.loc[fleiss.coefficient, "value"] == pytest.approx(fleiss.value, abs=1e-14)
+    assert (report["note"] == "").all()

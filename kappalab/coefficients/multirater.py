@@ -44,9 +44,9 @@ from ..annotations import Annotations, as_annotations
 from ..distances import Disagreement, resolve_distance, resolve_weights
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
-from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array,
+from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
                    disagreement_components, distance_product, interval_scores,
-                   safe_divide)
+                   numeric_array, safe_divide)
 
 __all__ = [
     "ChanceCorrectedAgreement",
@@ -75,6 +75,12 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     name : display name
     use_moments : whether to use the O(N) interval moments (default: whenever δ is interval
         and the chance model has a moment form)
+    rater_order : whether an asymmetric δ is applied in rater order (two-rater coefficients
+        only: the data must have exactly two raters with annotations, rater 1 the first in
+        ``ann.raters``). Then an item's disagreement is δ[c₁, c₂] (its ``n_iᵀ δ n_i`` becomes
+        2 δ[c₁, c₂]) and the rater-marginal chance model is p₁ᵀ δ p₂; without it an
+        asymmetric δ is refused (:meth:`~kappalab.distances.Disagreement.require_symmetric`).
+        A symmetric δ gives the same numbers either way.
 
     Item statistics (columns): ``[u_i d_i, u_i]`` for pairable items, then the chance model's
     block: pooled counts (or moments) of pairable items; ``[n_i/m_i, 1]`` (or moments/m_i) of
@@ -90,6 +96,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         item_weighting: str,
         name: str,
         use_moments: bool | None = None,
+        rater_order: bool = False,
     ):
         if chance not in CHANCE_MODELS:
             raise InvalidParameterError(f"unknown chance model {chance!r}")
@@ -114,6 +121,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         self.m = ann.annotations_per_item_array.astype(float)
         self.pairable = self.m >= 2
         self.K = ann.n_categories
+        self.rater_pair = None if disagreement.symmetric else self._ordered_raters(rater_order)
 
     # ------------------------------------------------------------------ per-item pieces
     def _item_sums(self) -> tuple[np.ndarray, ...]:
@@ -124,7 +132,10 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             within = np.maximum(2.0 * (m * s2 - s1 * s1), 0.0)
             return m, within, s1, s2
         counts = self.ann.count_matrix.astype(float)
-        within = np.einsum("ik,ik->i", self._delta_times(counts), counts)  # n_iᵀ δ n_i
+        if self.rater_pair is not None:
+            within = self._ordered_within()
+        else:
+            within = np.einsum("ik,ik->i", self._delta_times(counts), counts)  # n_iᵀ δ n_i
         return self.m, within, counts
 
     # Each dense block of the item statistics is a row weight times per-item columns,
@@ -250,6 +261,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
 
     def _rater_marginal_expected(self, t: np.ndarray) -> np.ndarray:
         """Mean over ordered rater pairs g ≠ h of p_gᵀ δ p_h (raters with ratings only)."""
+        if self.rater_pair is not None:
+            return self._ordered_expected(t)
         R = self.ann.n_raters
         if self.use_moments:
             n, s1, s2 = t[..., :R], t[..., R:2 * R], t[..., 2 * R:]
@@ -280,6 +293,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         and ∇_c D_e per chance model (:meth:`_expected_gradient`). O(s) time and memory, the
         nominal distance without a K × K matrix; NaN where the coefficient is undefined."""
         t = np.asarray(totals, dtype=float)
+        if self.rater_pair is not None:  # asymmetric δ in rater order: two raters, small s
+            return complex_step_gradient(self, t)
         gradient = np.full(t.size, np.nan)
         d_e = float(self._expected(t[2:]))
         if not (t[1] > 0 and d_e > 0):
@@ -342,6 +357,41 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         v = 2 * self._delta_times(p.sum(axis=0) - p) / (r * (r - 1))  # ∂D_e/∂p_g
         gradient = (v - (v * p).sum(axis=1, keepdims=True)) / safe_n
         return np.where(active, gradient, 0.0).ravel()
+    # ------------------------------------------------------------------ asymmetric δ, two raters
+    def _ordered_raters(self, rater_order: bool) -> tuple[int, int]:
+        """The codes (g, h) of rater 1 and rater 2, for an asymmetric δ in rater order."""
+        if not rater_order:
+            self.dis.require_symmetric(self.name)
+        active = np.flatnonzero(self.ann.rater_count_matrix.sum(axis=1) > 0)
+        if active.size != 2:
+            raise InvalidParameterError(
+                f"{self.name}: an asymmetric matrix is applied in rater order, which needs "
+                f"exactly two raters with annotations; these data have {active.size}"
+            )
+        return int(active[0]), int(active[1])
+
+    def _ordered_within(self) -> np.ndarray:
+        """2 δ[c₁, c₂] per item both raters annotated (0 otherwise): n_iᵀ δ n_i would be
+        δ[c₁, c₂] + δ[c₂, c₁], the symmetrised form; this keeps rater 1's category first."""
+        items, raters, cats = self.ann.codes()
+        first = np.full(self.ann.n_items, -1)
+        second = np.full(self.ann.n_items, -1)
+        g, h = self.rater_pair
+        first[items[raters == g]] = cats[raters == g]
+        second[items[raters == h]] = cats[raters == h]
+        both = (first >= 0) & (second >= 0)
+        within = np.zeros(self.ann.n_items)
+        within[both] = 2.0 * self.dis.matrix[first[both], second[both]]
+        return within
+
+    def _ordered_expected(self, t: np.ndarray) -> np.ndarray:
+        """p₁ᵀ δ p₂ from the rater × category totals: Cohen's chance disagreement in rater
+        order (the mean over both orders, (p₁ᵀ δ p₂ + p₂ᵀ δ p₁)/2, symmetrises δ)."""
+        g, h = self.rater_pair
+        counts = t.reshape(t.shape[:-1] + (self.ann.n_raters, self.K))
+        p_1 = safe_divide(counts[..., g, :], counts[..., g, :].sum(axis=-1, keepdims=True))
+        p_2 = safe_divide(counts[..., h, :], counts[..., h, :].sum(axis=-1, keepdims=True))
+        return (p_1 * (p_2 @ self.dis.matrix.T)).sum(axis=-1)
 
     # ------------------------------------------------------------------ reporting
     def undefined_reason(self, parts: Components) -> str | None:
@@ -397,8 +447,7 @@ def distance_for(ann: Annotations, level: Any) -> Disagreement:
 
 def weights_for(ann: Annotations, weights: Any) -> Disagreement:
     """``weights=`` of a kappa-family coefficient, resolved on ``ann``."""
-    return resolve_weights(weights, ann.categories, values=ann.category_values,
-                           marginals=lambda: pairable_marginals(ann))
+    return resolve_weights(weights, ann.categories, values=ann.category_values)
 
 
 def alpha_core(ann: Annotations, level: Any = "nominal") -> ChanceCorrectedAgreement:

@@ -7,6 +7,10 @@ forms on the K × K table T of the pair (Cohen 1960, 1968):
 
 .. math::  P_o = \sum_{kl} w_{kl} T_{kl}/n, \qquad P_e = \sum_{kl} w_{kl}\, p_{1k}\, p_{2l}.
 
+T_kl counts the items rater 1 put in k and rater 2 in l, so an asymmetric W (w_kl ≠ w_lk) is
+applied in rater order (the multi-rater core's ``rater_order=True``); the multi-rater
+coefficients, Light's κ included, refuse one.
+
 With missing annotations P_o uses the items both raters annotated and each rater's marginal
 p_g uses every annotation of that rater (Gwet 2014, ch. 2), which reduces to the table form on
 complete data.
@@ -59,7 +63,7 @@ def _two_rater_estimate(x, y, categories, weights, chance, name, weighted_name, 
     dis = weights_for(ann, weights)
     core = ChanceCorrectedAgreement(
         ann, dis, chance=chance, item_weighting="item",
-        name=weighted_name if dis.name != "nominal" else name,
+        name=weighted_name if dis.name != "nominal" else name, rater_order=True,
     )
     return core.estimate(ci, **resampling)
 
@@ -73,9 +77,14 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
     .. math::  κ = \frac{P_o - P_e}{1 - P_e}, \quad P_o = \sum_{kl} w_{kl} T_{kl}/n, \quad
                P_e = \sum_{kl} w_{kl}\, p_{1k}\, p_{2l}
 
-    ``weights``: ``None`` (unweighted), ``"linear"``, ``"quadratic"`` (on the category
-    values), a Krippendorff level, a K × K agreement-weight matrix or a callable. Give either
-    one items × 2 table (or Annotations) or the two raters' labels as ``x`` and ``y``.
+    ``weights``: ``None`` (unweighted), one of Gwet's (2014, ch. 3) weights ``"identity"``,
+    ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``, ``"radical"``, ``"ratio"``,
+    ``"circular"``, ``"bipolar"`` (see :mod:`kappalab.distances`), a K × K agreement-weight
+    matrix or a callable ``w(a, b)``. An asymmetric matrix is applied in rater order: T_kl
+    counts the items rater 1 put in k and rater 2 in l, rater 1 being ``x`` (or the first
+    rater of ``ann.raters``: a table's first column, the first rater to appear in long data),
+    so swapping the raters is transposing W. Give either one items × 2 table (or Annotations)
+    or the two raters' labels as ``x`` and ``y``.
     References: Cohen, J. (1960), Educational and Psychological Measurement 20(1), 37–46;
     Cohen, J. (1968), Psychological Bulletin 70(4), 213–220.
 
@@ -143,6 +152,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
         ann.require_raters(self.name)
         self.ann = ann
         self.dis = weights_for(ann, weights)
+        self.dis.require_symmetric(self.name)  # the mean is over unordered pairs g < h
         self.level = self.dis.name
         self.R, self.K = ann.n_raters, ann.n_categories
         self.use_moments = self.dis.interval_factor is not None
