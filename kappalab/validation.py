@@ -63,15 +63,17 @@ def check_confidence(confidence: Any) -> float:
 
 
 def make_rng(seed: Any, name: str = "seed") -> np.random.Generator:
-    """A numpy Generator from ``None`` (fresh entropy), a non-negative int, a
+    """A numpy Generator from ``None`` (fresh entropy), a non-negative int, a sequence of
+    them (as numpy's ``default_rng`` takes: e.g. ``(study_seed, replication)``), a
     :class:`numpy.random.SeedSequence` or a Generator (returned as it is, so that a caller's
     stream continues). Bools, floats and strings are refused."""
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is None or isinstance(seed, np.random.SeedSequence):
         return np.random.default_rng(seed)
-    if not is_integer(seed) or seed < 0:
+    entropy = list(seed) if isinstance(seed, (list, tuple)) and seed else [seed]
+    if not all(is_integer(part) and part >= 0 for part in entropy):
         raise InvalidParameterError(
-            f"{name} must be None, a non-negative integer, a numpy SeedSequence or a numpy "
-            f"Generator, got {seed!r}")
-    return np.random.default_rng(int(seed))
+            f"{name} must be None, a non-negative integer (or a sequence of them), a numpy "
+            f"SeedSequence or a numpy Generator, got {seed!r}")
+    return np.random.default_rng(int(seed) if is_integer(seed) else [int(p) for p in entropy])

@@ -467,11 +467,11 @@ def test_nutpie_sampler_reproduces_with_a_seed():
 # ---------------------------------------------------------------------------------- bad input
 @pytest.mark.parametrize("options, message", [
     ({"sampler": "stan"}, "unknown sampler 'stan'"),
-    ({"draws": 0}, "draws must be ≥ 1"),
-    ({"chains": 0}, "chains must be ≥ 1"),
-    ({"tune": -1}, "tune must be ≥ 0"),
+    ({"draws": 0}, "draws must be an integer ≥ 1"),
+    ({"chains": 0}, "chains must be an integer ≥ 1"),
+    ({"tune": -1}, "tune must be an integer ≥ 0"),
     ({"draws": 10.5}, "draws must be an integer"),
-    ({"seed": "abc"}, "seed must be an int"),
+    ({"seed": "abc"}, "seed must be None, a non-negative integer"),
     ({"prior": {"lambda": 2}}, "unknown prior 'lambda'"),
     ({"prior": {"kappa": (0, 1)}}, "Beta shape parameters must be finite and > 0"),
     ({"prior": {"pi": -1}}, "prior 'pi' must be a positive number"),

@@ -10,7 +10,7 @@ from kappalab.errors import InvalidParameterError
 from kappalab.validation import check_count, check_real, make_rng
 
 X = [[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2], [1, 2, 1]]
-BAD_SEEDS = ["x", True, False, 1.5, -1, [1, 2]]
+BAD_SEEDS = ["x", True, False, 1.5, -1, [1, "2"], [], [1, -2]]
 
 
 @pytest.mark.parametrize("seed", BAD_SEEDS)
@@ -52,3 +52,8 @@ def test_good_values_pass_in_their_canonical_type():
     a = kl.fleiss_kappa(X, ci="bootstrap", n_resamples=200.0, seed=np.int64(3))
     b = kl.fleiss_kappa(X, ci="bootstrap", n_resamples=200, seed=3)
     assert a.ci == b.ci
+
+
+def test_a_sequence_of_integers_seeds_as_numpy_does():
+    assert make_rng([20220812, 2]).integers(10**9) == \
+        np.random.default_rng([20220812, 2]).integers(10**9)

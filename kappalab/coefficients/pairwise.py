@@ -241,13 +241,18 @@ class PairwiseMeanKappa(ItemSumCoefficient):
             mu, mu2 = distributions
             return mu2[..., g] + mu2[..., h] - 2 * mu[..., g] * mu[..., h]
         (p,) = distributions
+        row_sums = np.einsum("...k->...", p)  # Σ_k p_gk: 1, or NaN for a rater left empty
         lead = p.shape[:-2]
         out = np.empty(lead + (g.size,), dtype=p.dtype)
         block = max(1, BLOCK_CELLS // max(1, self.K * int(np.prod(lead, dtype=np.int64))))
         for begin in range(0, g.size, block):
             pick = slice(begin, begin + block)
-            out[..., pick] = (p[..., g[pick], :]
-                              * distance_product(self.dis, p[..., h[pick], :])).sum(axis=-1)
+            first, second = p[..., g[pick], :], p[..., h[pick], :]
+            if self.dis.name == "nominal":  # p_gᵀ(11ᵀ − I)p_h = Σp_g Σp_h − p_g·p_h
+                out[..., pick] = (row_sums[..., g[pick]] * row_sums[..., h[pick]]
+                                  - np.einsum("...k,...k->...", first, second))
+            else:
+                out[..., pick] = np.einsum("...k,...k->...", first, second @ self.dis.matrix)
         return out
 
     def _pair_parts(self, t: np.ndarray) -> dict[str, np.ndarray]:
