@@ -406,13 +406,19 @@ class Annotations:
             self._rater_codes, self._category_codes, self.n_raters, self.n_categories
         )
 
-    def item_moments(self, factor: float = 1.0, shift: float = 0.0
+    def item_moments(self, factor: float = 1.0, shift: float = 0.0,
+                     values: np.ndarray | None = None
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(m_i, Σ_r x_ri, Σ_r x_ri²) per item of the scores x = factor·(value − shift).
 
         O(N) whatever the number of distinct values: what interval distances need. (Shifting
-        by a central value first keeps m Σx² − (Σx)² free of cancellation.)
+        by a central value first keeps m Σx² − (Σx)² free of cancellation.) ``values`` gives
+        each category another position than its value (e.g. the mid-ranks of the ordinal
+        metric).
         """
+        if values is not None and not self._are_category_values(values):
+            return self._moments_of(self._item_codes, self.n_items, factor, shift, values,
+                                    per_item=True)
         if self._wide_values is not None:
             x = self._wide_values - shift
             x *= factor
@@ -429,10 +435,15 @@ class Annotations:
         counts = self.count_matrix.astype(float)
         return counts.sum(axis=1), counts @ scores, counts @ (scores * scores)
 
-    def rater_moments(self, factor: float = 1.0, shift: float = 0.0
+    def rater_moments(self, factor: float = 1.0, shift: float = 0.0,
+                      values: np.ndarray | None = None
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(N_g, Σ x, Σ x²) per rater of the scores x = factor·(value − shift)."""
+        """(N_g, Σ x, Σ x²) per rater of the scores x = factor·(value − shift) (``values``:
+        as :meth:`item_moments`)."""
         self.require_raters("rater moments")
+        if values is not None and not self._are_category_values(values):
+            return self._moments_of(self._rater_codes, self.n_raters, factor, shift, values,
+                                    per_item=False)
         if self._wide_values is not None:
             present = ~np.isnan(self._wide_values)
             x = np.nan_to_num((self._wide_values - shift) * factor, nan=0.0)
@@ -443,6 +454,27 @@ class Annotations:
         return (np.bincount(raters, minlength=R).astype(float),
                 np.bincount(raters, weights=x, minlength=R),
                 np.bincount(raters, weights=x * x, minlength=R))
+
+    def _are_category_values(self, values: np.ndarray) -> bool:
+        """Whether per-category positions are the categories' own numeric values."""
+        try:
+            return np.array_equal(np.asarray(values, dtype=float), self.category_values())
+        except NonNumericError:
+            return False
+
+    def _moments_of(self, groups: np.ndarray, n_groups: int, factor: float, shift: float,
+                    values: np.ndarray, per_item: bool
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(count, Σx, Σx²) per group of the per-category scores factor·(values − shift)."""
+        scores = (np.asarray(values, dtype=float) - shift) * factor
+        if self._item_codes is None:  # counts data: per item from the count matrix
+            counts = self.count_matrix.astype(float)
+            return counts.sum(axis=1), counts @ scores, counts @ (scores * scores)
+        x = scores[self._category_codes]
+        count = (self.annotations_per_item_array.astype(float) if per_item
+                 else np.bincount(groups, minlength=n_groups).astype(float))
+        return (count, np.bincount(groups, weights=x, minlength=n_groups),
+                np.bincount(groups, weights=x * x, minlength=n_groups))
 
     def codes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(item, rater, category) codes, one entry per annotation (raters required)."""

@@ -75,6 +75,7 @@ __all__ = [
     "Disagreement",
     "nominal",
     "ordinal",
+    "mid_ranks",
     "interval",
     "ratio",
     "circular",
@@ -98,8 +99,9 @@ COHEN_WEIGHTS = ("identity", "linear", "quadratic")
 DistanceSpec = Union[str, np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndarray]]
 
 
-# a K × K matrix beyond this many categories is refused (≈ 3 GiB); interval data never need one
-MAX_MATRIX_CATEGORIES = 20_000
+#: a K × K matrix beyond this many categories is refused before it is built (0.5 GiB of
+#: float64, a few times that at its peak while built); interval-form distances never need one
+MAX_MATRIX_CATEGORIES = 8_192
 
 # |w_kl − w_lk| up to this is rounding: the matrix counts as symmetric
 SYMMETRY_TOLERANCE = 1e-12
@@ -108,9 +110,11 @@ SYMMETRY_TOLERANCE = 1e-12
 class Disagreement:
     """A resolved distance: the K × K matrix δ (built when first needed), its scale, its name.
 
-    ``interval_factor`` is set when δ is exactly ``(f·(c − k))²`` on the numeric category
-    values c, k: estimators then use O(N) per-item moments and never build the K × K matrix,
-    so continuous data with every value distinct cost one pass.
+    ``interval_factor`` f and ``scores`` s are set when δ is exactly ``(f·(s_c − s_k))²`` for
+    per-category positions s: the numeric category values for the interval metric and
+    quadratic weights, the mid-ranks of the pairable marginals for Krippendorff's ordinal
+    metric. Estimators then use O(N) per-item moments and products δv in O(K), and never
+    build the K × K matrix, so continuous data with every value distinct cost one pass.
 
     ``asymmetry`` is max_kl |δ_kl − δ_lk| / scale = max_kl |w_kl − w_lk| (0 for every named
     metric and weight; only a custom matrix or callable can be asymmetric).
@@ -118,10 +122,15 @@ class Disagreement:
 
     def __init__(self, name: str, scale: float, matrix: np.ndarray | None = None, *,
                  build: Callable[[], np.ndarray] | None = None, n_categories: int | None = None,
-                 interval_factor: float | None = None, asymmetry: float = 0.0):
+                 interval_factor: float | None = None, scores: np.ndarray | None = None,
+                 asymmetry: float = 0.0):
+        if (interval_factor is None) != (scores is None):
+            raise InvalidParameterError("an interval-form distance needs both its factor and "
+                                        "its per-category scores")
         self.name = name
         self.scale = float(scale)
         self.interval_factor = interval_factor
+        self.scores = None if scores is None else np.asarray(scores, dtype=float)
         self.asymmetry = float(asymmetry)
         self._build = build
         self._n_categories = n_categories
@@ -130,13 +139,8 @@ class Disagreement:
 
     @cached_property
     def matrix(self) -> np.ndarray:
-        if self._n_categories is not None and self._n_categories > MAX_MATRIX_CATEGORIES:
-            raise InvalidParameterError(
-                f"the {self.name} distance over {self._n_categories} distinct values would need "
-                f"a {self._n_categories} × {self._n_categories} matrix; this coefficient has no "
-                "O(N) form for it: bin the values, or use a coefficient with an interval moment "
-                "form (Krippendorff's alpha, Fleiss, Conger/iota, percent agreement)"
-            )
+        if self._n_categories is not None:
+            _refuse_large(self.name, self._n_categories)
         return self._build()
 
     @property
@@ -181,15 +185,20 @@ def nominal(n_categories: int) -> np.ndarray:
     return 1.0 - np.eye(n_categories)
 
 
-def ordinal(marginals: np.ndarray) -> np.ndarray:
-    """Krippendorff's ordinal δ² from the pairable counts n_g of the ordered categories."""
+def mid_ranks(marginals: np.ndarray) -> np.ndarray:
+    r"""The mid-rank of each ordered category, b_c = Σ_{g<c} n_g + n_c/2, from the pairable
+    counts n_g: Krippendorff's ordinal metric is the interval metric on them, since for c ≤ k
+
+    .. math::  Σ_{g=c}^{k} n_g - \frac{n_c + n_k}{2} = b_k - b_c .
+    """
     n = np.asarray(marginals, dtype=float)
-    cumulative = np.concatenate([[0.0], np.cumsum(n)])
-    # Σ_{g=c..k} n_g − (n_c + n_k)/2 for c ≤ k; symmetric
-    c, k = np.meshgrid(np.arange(n.size), np.arange(n.size), indexing="ij")
-    lo, hi = np.minimum(c, k), np.maximum(c, k)
-    span = cumulative[hi + 1] - cumulative[lo] - (n[lo] + n[hi]) / 2.0
-    return np.where(lo == hi, 0.0, span**2)
+    return np.cumsum(n) - n / 2.0
+
+
+def ordinal(marginals: np.ndarray) -> np.ndarray:
+    """Krippendorff's ordinal δ² = (Σ_{g=c..k} n_g − (n_c + n_k)/2)² from the pairable
+    counts n_g of the ordered categories: the interval δ² on their :func:`mid_ranks`."""
+    return interval(mid_ranks(marginals))
 
 
 def interval(values: np.ndarray) -> np.ndarray:
@@ -307,16 +316,18 @@ def resolve_distance(
         level = spec.lower()
         if level == "nominal":
             return Disagreement(level, 1.0, build=lambda: nominal(K))
-        if level == "ordinal":
-            if marginals is None:
-                raise InvalidParameterError("the ordinal metric needs the pairable marginals")
-            _refuse_large(level, K)
-            return _finish(ordinal(marginals()), level)
-        if level == "interval":
-            v = values("the interval metric")
-            span = v.max() - v.min()
-            return Disagreement(level, span**2 if span > 0 else 1.0, build=lambda: interval(v),
-                                n_categories=K, interval_factor=1.0)
+        if level in ("ordinal", "interval"):
+            if level == "ordinal":
+                if marginals is None:
+                    raise InvalidParameterError("the ordinal metric needs the pairable marginals")
+                v = mid_ranks(marginals())
+            else:
+                v = values("the interval metric")
+            span = float(v.max() - v.min()) if v.size else 0.0
+            with np.errstate(over="ignore"):
+                scale = span**2 if span > 0 else 1.0
+            return Disagreement(level, scale, build=lambda: interval(v), n_categories=K,
+                                interval_factor=1.0, scores=v)
         if level in ("ratio", "circular", "bipolar"):
             v = values(f"the {level} metric")
             _refuse_large(level, K)
@@ -387,7 +398,8 @@ def resolve_weights(
             v = values("quadratic weights")
             span = v.max() - v.min()
             return Disagreement(kind, 1.0, build=lambda: 1.0 - quadratic_weights(v),
-                                n_categories=K, interval_factor=1.0 / span if span > 0 else 1.0)
+                                n_categories=K, interval_factor=1.0 / span if span > 0 else 1.0,
+                                scores=v)
         if kind == "ordinal":  # ranks only: no values needed
             _refuse_large(kind, K)
             return Disagreement(kind, 1.0, 1.0 - ordinal_weights(K))
@@ -426,8 +438,16 @@ def _finish(matrix: np.ndarray, name: str) -> Disagreement:
 
 
 def _refuse_large(name: str, K: int) -> None:
+    """Refuse, before allocating it, a K × K matrix above :data:`MAX_MATRIX_CATEGORIES`."""
     if K > MAX_MATRIX_CATEGORIES:
-        Disagreement(name, 1.0, n_categories=K).matrix  # raises the explanatory error
+        gib = K * K * 8 / 2**30
+        raise InvalidParameterError(
+            f"the {name} weights or distance over {K} distinct values would need a {K} × {K} matrix "
+            f"({gib:.1f} GiB, refused above {MAX_MATRIX_CATEGORIES} categories); this "
+            "coefficient has no O(N) form for it: bin the values, or use a distance with an "
+            "interval form (level='interval' or 'ordinal', weights='quadratic'), which "
+            "Krippendorff's alpha, Fleiss, Conger/iota, percent agreement and kappa-x compute "
+            "from O(N) moments")
 
 
 def _evaluate(function: Callable, categories: Any, what: str) -> np.ndarray:

@@ -21,18 +21,29 @@ def crowd(n_annotations, n_raters, per_item=3, n_categories=3, seed=0):
 
 
 def test_a_coefficient_that_cannot_be_computed_does_not_take_the_report_down():
-    """Ordinal weights need a K × K matrix, refused beyond MAX_MATRIX_CATEGORIES: those rows
-    carry the reason, and the report still returns every row."""
+    """Gwet's ordinal weights need a K × K matrix, refused beyond MAX_MATRIX_CATEGORIES:
+    those rows carry the reason; Krippendorff's ordinal metric is the interval metric on
+    mid-ranks, so α and ι are computed from moments; the report returns every row."""
     n = MAX_MATRIX_CATEGORIES + 1
     values = np.arange(n, dtype=float)
     x = np.column_stack([values, values + 0.5 * (np.arange(n) % 2)])
-    report = kl.agreement_report(x, level="ordinal")
+    report = kl.agreement_report(x, level="ordinal").set_index("coefficient")
     assert len(report) == 11  # five multi-rater, three rater-specific, three two-rater rows
-    failed = report[report["note"].str.startswith("not computed")]
-    assert len(failed) > 0 and failed["value"].isna().all()
+    computed = ["Krippendorff's alpha", "Janson-Olsson iota"]
+    assert (report.loc[computed, "note"] == "").all()
+    # by hand, Krippendorff's ordinal metric: category c's mid-rank b_c = Σ_{g<c} n_g + n_c/2;
+    # the odd items pair adjacent categories of one annotation each (δ = 1), the even ones
+    # agree; D_e = Σ_ck n_c n_k (b_c − b_k)² / (N(N − 1))
+    categories, counts = np.unique(x, return_counts=True)
+    b = np.cumsum(counts) - counts / 2
+    N = counts.sum()
+    d_o = 2 * (n // 2) / N
+    d_e = (2 * N * (counts @ b**2) - 2 * (counts @ b) ** 2) / (N * (N - 1))
+    assert 1 - report.loc["Krippendorff's alpha", "value"] == pytest.approx(d_o / d_e,
+                                                                            rel=1e-9)
+    failed = report.drop(index=computed)
+    assert failed["note"].str.startswith("not computed").all() and failed["value"].isna().all()
     assert failed["note"].str.contains("matrix").all()  # the size, and the alternative
-    alpha = report.set_index("coefficient").loc["Krippendorff's alpha"]
-    assert np.isnan(alpha["value"]) and "not computed" in alpha["note"]
 
 
 def test_report_on_sparse_crowd_data_notes_lights_unweighted_mean():

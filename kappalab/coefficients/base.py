@@ -150,18 +150,32 @@ def disagreement_components(d_o: np.ndarray, d_e: np.ndarray, scale: float,
 
 
 def distance_product(dis: Any, v: np.ndarray) -> np.ndarray:
-    """δ v along the last axis of ``v`` for a resolved (symmetric) distance ``dis``; the
-    nominal δ = 11ᵀ − I needs no K × K matrix: δ v = (Σ_k v_k) 1 − v."""
+    r"""δ v along the last axis of ``v`` for a resolved (symmetric) distance ``dis``, without
+    a K × K matrix where the distance has a closed form: nominal δ = 11ᵀ − I gives
+    (Σ_k v_k) 1 − v; an interval form δ_ck = (f(s_c − s_k))² (interval, ordinal, quadratic)
+    gives, on the normalised scores x of :func:`interval_scores`,
+
+    .. math::  (δv)_c = u \big(x_c^2 \textstyle\sum_k v_k - 2 x_c \sum_k x_k v_k
+               + \sum_k x_k^2 v_k\big), \qquad u = \text{units}.
+
+    Anything else multiplies by the matrix."""
     if dis.name == "nominal":
         return v.sum(axis=-1, keepdims=True) - v
+    if dis.scores is not None:
+        scores = interval_scores(dis)
+        x = (dis.scores - scores.shift) * scores.factor
+        total = v.sum(axis=-1, keepdims=True)
+        first, second = np.asarray(v @ x)[..., None], np.asarray(v @ (x * x))[..., None]
+        return scores.units * (x * x * total - 2 * x * first + second)
     return v @ dis.matrix
 
 
 @dataclass(frozen=True)
 class IntervalScores:
-    r"""Normalised scores for a distance δ(c, k) = (f·(c − k))² on numeric category values.
+    r"""Normalised scores for a distance δ(c, k) = (f·(s_c − s_k))² on per-category positions
+    s (the category values, or the mid-ranks of the ordinal metric).
 
-    The scores are x = ``factor``·(c − ``shift``) with the shift at the midrange and the
+    The scores are x = ``factor``·(s − ``shift``) with the shift at the midrange and the
     factor 2/(max − min), so every score lies in [−1, 1] whatever the magnitude of the
     values (prices in the millions, values ×1e±150): the moments m, Σx, Σx² and the
     differences m Σx² − (Σx)² built from them neither overflow nor cancel. On the scores
@@ -175,11 +189,11 @@ class IntervalScores:
     scale: float
 
 
-def interval_scores(dis: Any, values: np.ndarray) -> IntervalScores:
-    """The :class:`IntervalScores` of a resolved distance with an ``interval_factor``
-    (interval level, quadratic weights) on the numeric category ``values``."""
-    values = np.asarray(values, dtype=float)
-    low, high = float(values.min()), float(values.max())
+def interval_scores(dis: Any) -> IntervalScores:
+    """The :class:`IntervalScores` of a resolved distance of interval form (its
+    ``interval_factor`` and per-category ``scores``: interval and ordinal levels, quadratic
+    weights)."""
+    low, high = float(dis.scores.min()), float(dis.scores.max())
     shift, half_span = low / 2 + high / 2, high / 2 - low / 2  # no overflow at ±1.7e308
     if half_span > 0:
         factor, scale = 1.0 / half_span, 4.0

@@ -82,10 +82,13 @@ class _Aligned:
             out.append(counts)
         return out[0], out[1]
 
-    def moments(self, factor: float, shift: float) -> tuple[np.ndarray, np.ndarray]:
-        """Common items × (m, Σx, Σx²) of X and of Y, x = factor·(value − shift)."""
-        return tuple(np.column_stack(ann.item_moments(factor, shift))[rows]
-                     for ann, rows in ((self.x, self.x_rows), (self.y, self.y_rows)))
+    def moments(self, factor: float, shift: float, positions: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """Common items × (m, Σx, Σx²) of X and of Y, x = factor·(position − shift) with the
+        position of each union category (its value, or its ordinal mid-rank)."""
+        return tuple(np.column_stack(ann.item_moments(factor, shift, positions[mapping]))[rows]
+                     for ann, rows, mapping in ((self.x, self.x_rows, self.x_map),
+                                                (self.y, self.y_rows, self.y_map)))
 
     def category_values(self, purpose: str) -> np.ndarray:
         self.x.category_values(purpose), self.y.category_values(purpose)  # both numeric?
@@ -127,7 +130,7 @@ class CrossKappa(ItemSumCoefficient):
             raise InvalidParameterError("the moment path needs the interval distance")
 
     def _scores(self) -> IntervalScores:
-        return interval_scores(self.dis, self.aligned.category_values("the interval distance"))
+        return interval_scores(self.dis)
 
     def _units(self) -> tuple[float, float]:
         """(scale, units) of the disagreements as computed (see :class:`IntervalScores`)."""
@@ -140,7 +143,7 @@ class CrossKappa(ItemSumCoefficient):
         """(row weights, per-item columns) pairs: item_stats = [w·C …], totals = [w @ C …]."""
         if self.use_moments:
             scores = self._scores()
-            mx, my = self.aligned.moments(scores.factor, scores.shift)
+            mx, my = self.aligned.moments(scores.factor, scores.shift, self.dis.scores)
             R, S = mx[:, 0], my[:, 0]
             cross = S * mx[:, 2] + R * my[:, 2] - 2.0 * mx[:, 1] * my[:, 1]
             sides = [mx, my]

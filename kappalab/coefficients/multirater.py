@@ -128,7 +128,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         """Per item: (m, n_iᵀ δ n_i) and, on the moment path, centred (Σx, Σx²)."""
         if self.use_moments:
             scores = self._scores()
-            m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift)
+            m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift, self.dis.scores)
             within = np.maximum(2.0 * (m * s2 - s1 * s1), 0.0)
             return m, within, s1, s2
         counts = self.ann.count_matrix.astype(float)
@@ -167,7 +167,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         R, n_items = self.ann.n_raters, self.ann.n_items
         if self.use_moments:
             scores = self._scores()
-            x = (self.ann.category_values() - scores.shift)[cats] * scores.factor
+            x = (self.dis.scores - scores.shift)[cats] * scores.factor
             rows = np.concatenate([items, items, items])
             cols = np.concatenate([raters, R + raters, 2 * R + raters])
             data = np.concatenate([np.ones_like(x), x, x * x])
@@ -178,7 +178,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
 
     def _scores(self) -> IntervalScores:
         """The normalised scores of the moment path."""
-        return interval_scores(self.dis, self.ann.category_values())
+        return interval_scores(self.dis)
 
     def _units(self) -> tuple[float, float]:
         """(scale, units): the distance's scale in the units D_o and D_e are computed in,
@@ -215,7 +215,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         if self.chance == "rater_marginal":  # straight from bincounts, not the sparse matrix
             if self.use_moments:
                 scores = self._scores()
-                parts += list(self.ann.rater_moments(scores.factor, scores.shift))
+                parts += list(self.ann.rater_moments(scores.factor, scores.shift,
+                                                     self.dis.scores))
             else:
                 parts.append(self.ann.rater_count_matrix.astype(float).ravel())
         return np.concatenate(parts)

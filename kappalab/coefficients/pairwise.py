@@ -157,9 +157,9 @@ class PairwiseMeanKappa(ItemSumCoefficient):
         self.R, self.K = ann.n_raters, ann.n_categories
         self.use_moments = self.dis.interval_factor is not None
         if self.use_moments:
-            scores = interval_scores(self.dis, ann.category_values())
+            scores = interval_scores(self.dis)
             self.scale = scores.scale
-            self.x = (ann.category_values() - scores.shift) * scores.factor
+            self.x = (self.dis.scores - scores.shift) * scores.factor
         else:
             self.scale = self.dis.scale
         self._pairs = self._annotation_pairs()
