@@ -33,9 +33,12 @@ def _render(report: pd.DataFrame, fmt: str) -> str:
         return shown.to_string(index=False)
 
 
-def _read_csv(path: str) -> pd.DataFrame:
+def _read_csv(path: str, na_values: Sequence[str] = ()) -> pd.DataFrame:
+    # no comment character (labels such as C# are data) and no default NA tokens (None, NA,
+    # N/A, null are labels): only an empty cell, or a token of --na-values, is missing
     try:
-        return pd.read_csv(path, comment="#")
+        return pd.read_csv(path, keep_default_na=False, na_values=["", *na_values],
+                           low_memory=False)
     except FileNotFoundError:
         raise _CliError(f"no such file: {path}")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
@@ -44,13 +47,16 @@ def _read_csv(path: str) -> pd.DataFrame:
 
 
 def _report_command(args: argparse.Namespace) -> str:
-    frame = _read_csv(args.file)
+    frame = _read_csv(args.file, _tokens(args.na_values))
     rater = None if args.rater in ("", "none", "None") else args.rater
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DroppedAnnotationsWarning)
         ann = Annotations.from_long(frame, item=args.item, rater=rater, value=args.value)
+    why = "an empty cell"
+    if args.na_values:
+        why += f" or one of --na-values {','.join(_tokens(args.na_values))}"
     for w in caught:
-        print(f"kappalab: note: {w.message}", file=sys.stderr)
+        print(f"kappalab: note: {w.message} ({why})", file=sys.stderr)
     return _render(agreement_report(ann, level=args.level, ci=_ci(args)), args.format)
 
 
@@ -64,6 +70,11 @@ def _demo_command(args: argparse.Namespace) -> str:
                       f"{datasets.provenance(name)[:160]}...")
         blocks.append(_render(agreement_report(ann, level=level, ci=_ci(args)), args.format))
     return "\n\n".join(blocks)
+
+
+def _tokens(text: str | None) -> list[str]:
+    """The comma-separated tokens of an option (none for an empty or absent option)."""
+    return [] if not text else text.split(",")
 
 
 def _ci(args: argparse.Namespace) -> str | None:
@@ -83,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--level", default="nominal",
                         choices=["nominal", "ordinal", "interval", "ratio", "circular", "bipolar"])
     report.add_argument("--format", default="table", choices=FORMATS)
+    report.add_argument("--na-values", default="", metavar="A,B",
+                        help="cell values that also mean missing (an empty cell always "
+                             "does; None, NA, N/A, null are labels unless listed here)")
     report.set_defaults(run=_report_command)
     demo = sub.add_parser("demo", help="the report on bundled datasets")
     demo.add_argument("--format", default="table", choices=FORMATS)

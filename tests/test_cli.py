@@ -66,3 +66,75 @@ def test_demo_runs_and_shows_the_worked_example_values():
     assert result.returncode == 0, result.stderr
     assert "0.5782" in result.stdout  # α of the worked example (krippendorff package)
     assert "0.5636" in result.stdout  # Fleiss' κ of the worked example (statsmodels)
+
+
+# ---------------------------------------------------------------- never drop data silently
+import krippendorff
+import numpy as np
+
+
+def peer_alpha(long: pd.DataFrame, level: str = "nominal", order=None) -> float:
+    """Krippendorff's α of a long frame (item, rater, value; NaN = missing) by the
+    ``krippendorff`` package: raters × items, categories coded by their position in ``order``
+    (sorted labels by default) or, for numbers, the values themselves."""
+    present = long.dropna(subset=["value"])
+    matrix = long.pivot(index="rater", columns="item", values="value")
+    if pd.api.types.is_numeric_dtype(present["value"]) and order is None:
+        data = matrix.to_numpy(dtype=float)
+    else:
+        order = sorted(present["value"].unique()) if order is None else list(order)
+        data = matrix.map(lambda v: np.nan if pd.isna(v) else order.index(v)).to_numpy(float)
+    return krippendorff.alpha(reliability_data=data, level_of_measurement=level)
+
+
+def alpha_of(out: str) -> float:
+    table = pd.read_csv(pd.io.common.StringIO(out))
+    return float(table.set_index("coefficient").loc["Krippendorff's alpha", "value"])
+
+
+SHARP = pd.DataFrame(
+    [("s1", "a", "C"), ("s1", "b", "C#"), ("s1", "c", "C"),
+     ("s2", "a", "F#"), ("s2", "b", "F#"), ("s2", "c", "F"),
+     ("s3", "a", "C#"), ("s3", "b", "C#"), ("s3", "c", "C#"),
+     ("s4", "a", "F"), ("s4", "b", "F#"), ("s4", "c", "F"),
+     ("s5", "a", "C"), ("s5", "b", "C"), ("s5", "c", "F#")],
+    columns=["item", "rater", "value"])
+
+
+def test_hash_in_labels_is_data_not_a_comment(tmp_path, capsys):
+    path = tmp_path / "keys.csv"
+    SHARP.to_csv(path, index=False)
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    expected = peer_alpha(SHARP)  # 1/3: C# and F# are categories of their own
+    assert expected == pytest.approx(1 / 3)
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(expected, abs=1e-12)
+
+
+NA_LABELS = pd.DataFrame(
+    [(1, "a", "None"), (1, "b", "None"), (1, "c", "NA"),
+     (2, "a", "N/A"), (2, "b", "N/A"), (2, "c", "N/A"),
+     (3, "a", "null"), (3, "b", "null"), (3, "c", None),
+     (4, "a", "x"), (4, "b", "NA"), (4, "c", "x"),
+     (5, "a", "NA"), (5, "b", "NA"), (5, "c", None)],
+    columns=["item", "rater", "value"])
+
+
+def test_na_tokens_are_labels_and_only_empty_cells_are_missing(tmp_path, capsys):
+    path = tmp_path / "na.csv"
+    NA_LABELS.to_csv(path, index=False)  # None is written as an empty cell
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    captured = capsys.readouterr()
+    assert alpha_of(captured.out) == pytest.approx(peer_alpha(NA_LABELS), abs=1e-12)
+    assert "dropped 2 of 15 rows" in captured.err
+    assert "empty" in captured.err  # and why
+
+
+def test_na_values_option_adds_missing_tokens(tmp_path, capsys):
+    path = tmp_path / "na.csv"
+    NA_LABELS.to_csv(path, index=False)
+    assert main(["report", str(path), "--format", "csv", "--na-values", "NA,null"]) == 0
+    captured = capsys.readouterr()
+    expected = peer_alpha(NA_LABELS.replace({"NA": None, "null": None}))
+    assert alpha_of(captured.out) == pytest.approx(expected, abs=1e-12)
+    assert "dropped 8 of 15 rows" in captured.err
+    assert "NA" in captured.err.split("dropped", 1)[1]  # the note names the tokens
