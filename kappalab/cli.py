@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import codecs
+import csv
+import importlib
+import io
 import json
+import os
 import sys
 import warnings
-from typing import Sequence
+import zipfile
+from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
 
 from .annotations import Annotations
@@ -16,10 +23,6 @@ from .report import agreement_report
 from .uncertainty import CI_METHODS
 
 FORMATS = ("table", "json", "csv")
-
-
-class _CliError(Exception):
-    """A user-facing fault: one line on stderr, exit code 2."""
 
 
 def _render(report: pd.DataFrame, fmt: str) -> str:
@@ -33,25 +36,259 @@ def _render(report: pd.DataFrame, fmt: str) -> str:
         return shown.to_string(index=False)
 
 
-def _read_csv(path: str, na_values: Sequence[str] = ()) -> pd.DataFrame:
-    # no comment character (labels such as C# are data) and no default NA tokens (None, NA,
-    # N/A, null are labels): only an empty cell, or a token of --na-values, is missing
+# ---------------------------------------------------------------------- reading files
+SEPARATORS = {",": ",", "comma": ",", "\t": "\t", "\\t": "\t", "tab": "\t", ";": ";",
+              "semicolon": ";"}
+EXCEL_SUFFIXES = (".xlsx", ".xlsm")
+PARQUET_SUFFIXES = (".parquet", ".pq")
+_SNIFF_BYTES = 1 << 16
+
+
+class CliError(Exception):
+    """A fault of the command line's input (unreadable file, bad option): the console command
+    prints it as one line on stderr and exits with code 2."""
+
+
+def sniff_separator(sample: str) -> str:
+    r"""The field separator of a delimited text, among comma, tab and semicolon.
+
+    Parameters
+    ----------
+    sample : str
+        The first lines of the file (the header first).
+
+    Returns
+    -------
+    str
+        The separator found by :class:`csv.Sniffer` when the header contains it, else the
+        most frequent of the three in the header, else a comma.
+
+    Examples
+    --------
+    >>> sniff_separator("item;rater;value\n1;a;0,5\n1;b;1,5\n")
+    ';'
+    >>> sniff_separator("item\trater\tvalue\n1\ta\tx,y\n")
+    '\t'
+    """
+    lines = sample.splitlines()
+    header = lines[0] if lines else ""
+    if len(lines) > 2 and not sample.endswith(("\n", "\r")):
+        lines = lines[:-1]  # a line cut by the end of the sample
     try:
-        return pd.read_csv(path, keep_default_na=False, na_values=["", *na_values],
-                           low_memory=False)
-    except FileNotFoundError:
-        raise _CliError(f"no such file: {path}")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else "empty file"
-        raise _CliError(f"cannot read {path} as CSV: {first_line}")
+        found = csv.Sniffer().sniff("\n".join(lines[:100]), delimiters=",\t;").delimiter
+        if found in header:
+            return found
+    except csv.Error:
+        pass
+    counts = {sep: header.count(sep) for sep in (",", "\t", ";")}
+    best = max(counts, key=counts.get)
+    return best if counts[best] else ","
 
 
+def _require(module: str, what: str) -> None:
+    """Import an optional reader, or say in one line which extra installs it."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise CliError(f"reading {what} files needs the optional package {module}: "
+                       "pip install 'kappalab[readers]'") from None
+
+
+def _first_line(exc: BaseException, default: str) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else default
+
+
+def read_table(source: str, *, sep: str | None = None, encoding: str = "utf-8-sig",
+               na_values: Sequence[str] = (), text_columns: Sequence[Any] = ()) -> pd.DataFrame:
+    """A table from a delimited text file, stdin, an ``.xlsx`` or a ``.parquet`` file.
+
+    No cell is dropped or reinterpreted silently: there is no comment character (``C#`` is a
+    label), ``None``, ``NA``, ``N/A``, ``null`` are labels, and only an empty cell or a token
+    of ``na_values`` is missing.
+
+    Parameters
+    ----------
+    source : str
+        A path, or ``"-"`` for a delimited text on stdin. The suffixes ``.xlsx``/``.xlsm``
+        (read with openpyxl) and ``.parquet``/``.pq`` (pyarrow) select the binary readers;
+        anything else is delimited text.
+    sep : str, optional
+        The separator of a delimited text (a character, or ``tab``, ``comma``,
+        ``semicolon``); sniffed among comma, tab and semicolon when ``None``.
+    encoding : str
+        The encoding of a delimited text; the default reads UTF-8 with or without a byte
+        order mark.
+    na_values : sequence of str
+        Cell values that mean missing, besides the empty cell.
+    text_columns : sequence
+        Columns (names, or positions) read as text, such as item and rater ids, so that
+        ``007`` stays ``007`` (ignored for Parquet, whose columns are typed).
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Raises
+    ------
+    CliError
+        A missing file, a directory, an unknown encoding, an unreadable file or a missing
+        optional reader, with a one-line message.
+    """
+    na = ["", *na_values]
+    dtype = {column: str for column in text_columns}
+    name = "stdin" if source == "-" else source
+    if source != "-":
+        if os.path.isdir(source):
+            raise CliError(f"{source} is a directory, not a file")
+        if not os.path.exists(source):
+            raise CliError(f"no such file: {source}")
+    suffix = "" if source == "-" else os.path.splitext(source)[1].lower()
+    try:
+        if suffix in EXCEL_SUFFIXES:
+            _require("openpyxl", "Excel (.xlsx)")
+            return pd.read_excel(source, engine="openpyxl", keep_default_na=False,
+                                 na_values=na, dtype=dtype or None)
+        if suffix in PARQUET_SUFFIXES:
+            _require("pyarrow", "Parquet")
+            frame = pd.read_parquet(source, engine="pyarrow")
+            if not isinstance(frame.index, pd.RangeIndex):
+                frame = frame.reset_index()  # an index saved with the data is a column
+            if na_values:
+                frame = frame.mask(frame.isin(list(na_values)))
+            return frame
+        return _read_delimited(source, sep, encoding, na, dtype)
+    except CliError:
+        raise
+    except UnicodeDecodeError as exc:
+        raise CliError(f"cannot read {name}: it is not {encoding} text ({exc.reason} at byte "
+                       f"{exc.start}); pass --encoding, e.g. --encoding latin-1") from None
+    except LookupError:
+        raise CliError(f"unknown encoding {encoding!r} (--encoding)") from None
+    except pd.errors.EmptyDataError:
+        raise CliError(f"cannot read {name}: the file is empty") from None
+    except PermissionError:
+        raise CliError(f"cannot read {name}: permission denied") from None
+    except (pd.errors.ParserError, ValueError, OSError, zipfile.BadZipFile) as exc:
+        kind = ("Excel" if suffix in EXCEL_SUFFIXES else
+                "Parquet" if suffix in PARQUET_SUFFIXES else "delimited text")
+        raise CliError(f"cannot read {name} as {kind}: {_first_line(exc, 'unreadable')}") \
+            from None
+
+
+def _read_delimited(source: str, sep: str | None, encoding: str, na: list[str],
+                    dtype: dict) -> pd.DataFrame:
+    codecs.lookup(encoding)  # LookupError for an unknown name, before reading anything
+    if source == "-":
+        raw = sys.stdin.buffer.read()
+        handle: Any = io.BytesIO(raw)
+        sample = raw[:_SNIFF_BYTES]
+    else:
+        with open(source, "rb") as stream:
+            sample = stream.read(_SNIFF_BYTES)
+        handle = source
+    if sep is None:
+        sep = sniff_separator(sample.decode(encoding, errors="replace"))
+    else:
+        sep = SEPARATORS.get(sep.lower(), sep)
+        if len(sep) != 1:
+            raise CliError(f"--sep must be one character (or tab, comma, semicolon), got {sep!r}")
+    return pd.read_csv(handle, sep=sep, encoding=encoding, keep_default_na=False,
+                       na_values=na, dtype=dtype or None, low_memory=False)
+
+
+def _column(frame: pd.DataFrame, name: str, role: str) -> str:
+    """The column that from_long will use for ``role`` (crowd-kit's names as fallback)."""
+    fallback = {"item": "task", "rater": "worker", "value": "label"}[role]
+    if name not in frame.columns and name == role and fallback in frame.columns:
+        return fallback
+    return name
+
+
+def _numeric_categories(tokens: Sequence[str]) -> list[Any]:
+    out: list[Any] = []
+    for token in tokens:
+        try:
+            number = float(token)
+        except ValueError:
+            raise CliError(f"--categories: {token!r} is not a number, but the values "
+                           "are numbers") from None
+        out.append(int(number) if number.is_integer() else number)
+    return out
+
+
+def read_annotations(source: str, *, wide: bool = False, item: str = "item",
+                     rater: str | None = "rater", value: str = "value",
+                     sep: str | None = None, encoding: str = "utf-8-sig",
+                     na_values: Sequence[str] = (),
+                     categories: Sequence[str] | None = None) -> Annotations:
+    """Annotations from a long or wide file, as the console command reads them.
+
+    Parameters
+    ----------
+    source : str
+        A path or ``"-"`` (stdin); see :func:`read_table` for the formats.
+    wide : bool
+        Items × raters: the first column holds the item ids, every other column is a rater,
+        an empty cell is a missing annotation. Otherwise one row per annotation, with the
+        columns ``item``, ``rater`` (``None``: raters unknown) and ``value``.
+    item, rater, value : str
+        Column names of a long file.
+    sep, encoding, na_values
+        As in :func:`read_table`. Item and rater ids are read as text.
+    categories : sequence of str, optional
+        The categories in their (ordinal) order; converted to numbers when the values are
+        numbers.
+
+    Returns
+    -------
+    Annotations
+        Rows of a long file whose value is missing are dropped with a
+        :class:`~kappalab.errors.DroppedAnnotationsWarning`.
+
+    Raises
+    ------
+    CliError
+        An unreadable file, a wide row without an item id, a non-numeric category for
+        numeric values.
+    AnnotationError
+        Faults of the annotations themselves (a missing column, a duplicated pair, ...).
+    """
+    if wide:
+        frame = read_table(source, sep=sep, encoding=encoding, na_values=na_values,
+                           text_columns=[0])
+        if frame.shape[1] < 2:
+            raise CliError(f"a wide file needs an item column and rater columns; "
+                           f"{source} has {frame.shape[1]} column(s)")
+        frame = frame.set_index(frame.columns[0])
+        if frame.index.hasnans:
+            row = int(np.flatnonzero(pd.isna(frame.index))[0]) + 2  # 1-based, after the header
+            raise CliError(f"row {row} of the wide file has no item id (first column)")
+        numeric = all(pd.api.types.is_numeric_dtype(t) for t in frame.dtypes)
+        cats = None if categories is None else (
+            _numeric_categories(categories) if numeric else list(categories))
+        return Annotations.from_wide(frame, categories=cats)
+    text = [item, "task" if item == "item" else item]
+    if rater is not None:
+        text += [rater, "worker" if rater == "rater" else rater]
+    frame = read_table(source, sep=sep, encoding=encoding, na_values=na_values,
+                       text_columns=list(dict.fromkeys(text)))
+    cats = None
+    if categories is not None:
+        column = _column(frame, value, "value")
+        numeric = column in frame.columns and pd.api.types.is_numeric_dtype(frame[column])
+        cats = _numeric_categories(categories) if numeric else list(categories)
+    return Annotations.from_long(frame, item=item, rater=rater, value=value, categories=cats)
+
+
+# ---------------------------------------------------------------------- commands
 def _report_command(args: argparse.Namespace) -> str:
-    frame = _read_csv(args.file, _tokens(args.na_values))
     rater = None if args.rater in ("", "none", "None") else args.rater
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DroppedAnnotationsWarning)
-        ann = Annotations.from_long(frame, item=args.item, rater=rater, value=args.value)
+        ann = read_annotations(args.file, wide=args.wide, item=args.item, rater=rater,
+                               value=args.value, sep=args.sep, encoding=args.encoding,
+                               na_values=_tokens(args.na_values))
     why = "an empty cell"
     if args.na_values:
         why += f" or one of --na-values {','.join(_tokens(args.na_values))}"
@@ -86,7 +323,18 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="Agreement and reliability of annotations.")
     sub = parser.add_subparsers(dest="command", required=True)
     report = sub.add_parser("report", help="every applicable coefficient for a long CSV")
-    report.add_argument("file", help="CSV with one row per annotation")
+    report.add_argument("file", help="one row per annotation (or items × raters with "
+                        "--wide): a CSV, TSV or other delimited text, '-' for stdin, an "
+                        ".xlsx or a .parquet file")
+    report.add_argument("--wide", action="store_true",
+                        help="items × raters: item ids in the first column, one column per "
+                             "rater, an empty cell is missing")
+    report.add_argument("--sep", default=None,
+                        help="field separator: a character, or tab, comma, semicolon "
+                             "(default: sniffed among comma, tab, semicolon)")
+    report.add_argument("--encoding", default="utf-8-sig",
+                        help="text encoding (default: UTF-8, with or without a byte order "
+                             "mark)")
     report.add_argument("--item", default="item", help="item column (default: item)")
     report.add_argument("--rater", default="rater",
                         help="rater column (default: rater; 'none' if raters are unknown)")
@@ -112,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         output = args.run(args)
-    except (_CliError, AnnotationError) as exc:
+    except (CliError, AnnotationError) as exc:
         print(f"kappalab: error: {exc}", file=sys.stderr)
         return 2
     print(output)

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 import statsmodels.stats.inter_rater as smir
 
-from kappalab.cli import main
+from kappalab.cli import main, read_annotations
 from kappalab import datasets
 
 
@@ -138,3 +138,149 @@ def test_na_values_option_adds_missing_tokens(tmp_path, capsys):
     assert alpha_of(captured.out) == pytest.approx(expected, abs=1e-12)
     assert "dropped 8 of 15 rows" in captured.err
     assert "NA" in captured.err.split("dropped", 1)[1]  # the note names the tokens
+
+
+# ---------------------------------------------------------------- separators, encodings, stdin
+K2011 = datasets.load_frame("krippendorff_2011")
+
+
+def run_input(*args, data: str):
+    return subprocess.run([sys.executable, "-m", "kappalab", *args], input=data,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("sep", [",", "\t", ";"])
+def test_separator_is_sniffed(tmp_path, capsys, sep):
+    path = tmp_path / "k.txt"
+    K2011.to_csv(path, index=False, sep=sep)
+    assert main(["report", str(path), "--level", "interval", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(
+        peer_alpha(K2011, "interval"), abs=1e-12)
+
+
+def test_sep_option_overrides_the_sniffer(tmp_path, capsys):
+    path = tmp_path / "k.csv"
+    K2011.to_csv(path, index=False, sep=";")
+    assert main(["report", str(path), "--sep", ";", "--level", "interval",
+                 "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(0.849, abs=5e-4)
+    assert main(["report", str(path), "--sep", ","]) == 2  # one column 'item;rater;value'
+    assert "column 'item'" in capsys.readouterr().err
+
+
+def test_tab_separator_by_name(tmp_path, capsys):
+    path = tmp_path / "k.tsv"
+    K2011.to_csv(path, index=False, sep="\t")
+    assert main(["report", str(path), "--sep", "tab", "--level", "interval",
+                 "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(0.849, abs=5e-4)
+
+
+ACCENTS = pd.DataFrame(
+    [(1, "a", "é"), (1, "b", "é"), (2, "a", "ü"), (2, "b", "e"), (3, "a", "e"), (3, "b", "e"),
+     (4, "a", "ü"), (4, "b", "ü")], columns=["item", "rater", "value"])
+
+
+def test_encoding_option(tmp_path, capsys):
+    path = tmp_path / "latin.csv"
+    ACCENTS.to_csv(path, index=False, encoding="latin-1")
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kappalab: error:") and "--encoding" in err
+    assert len(err.strip().splitlines()) == 1
+    assert main(["report", str(path), "--encoding", "latin-1", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(peer_alpha(ACCENTS), abs=1e-12)
+
+
+def test_utf8_byte_order_mark_is_not_part_of_the_first_column(tmp_path, capsys):
+    path = tmp_path / "bom.csv"
+    ACCENTS.to_csv(path, index=False, encoding="utf-8-sig")
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(peer_alpha(ACCENTS), abs=1e-12)
+
+
+def test_dash_reads_stdin():
+    result = run_input("report", "-", "--level", "interval", "--format", "csv",
+                       data=K2011.to_csv(index=False, sep="\t"))
+    assert result.returncode == 0, result.stderr
+    assert alpha_of(result.stdout) == pytest.approx(peer_alpha(K2011, "interval"), abs=1e-12)
+
+
+def test_item_ids_are_text_007_is_not_7(tmp_path, capsys):
+    path = tmp_path / "ids.csv"
+    path.write_text("item,rater,value\n007,a,x\n007,b,x\n7,a,y\n7,b,x\n")
+    assert main(["report", str(path), "--format", "json"]) == 0
+    rows = {r["coefficient"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["Krippendorff's alpha"]["n_items"] == 2
+
+
+# ---------------------------------------------------------------- wide files
+
+WIDE_TEXT = ("item,ann1,ann2,ann3\n"
+             "007,C#,C#,\n"
+             "a12,NA,NA,F\n"
+             "7,F,F#,F\n"
+             "x9,,C,C\n"
+             "b2,C,C,C#\n")
+
+
+def wide_as_long() -> pd.DataFrame:
+    rows = [line.split(",") for line in WIDE_TEXT.strip().splitlines()[1:]]
+    return pd.DataFrame([(r[0], f"ann{j}", r[j] or None) for r in rows for j in (1, 2, 3)],
+                        columns=["item", "rater", "value"])
+
+
+def test_wide_file_keeps_item_ids_and_labels(tmp_path, capsys):
+    path = tmp_path / "wide.csv"
+    path.write_text(WIDE_TEXT)
+    ann = read_annotations(str(path), wide=True)
+    assert list(ann.items) == ["007", "a12", "7", "x9", "b2"]
+    assert list(ann.raters) == ["ann1", "ann2", "ann3"]
+    assert main(["report", str(path), "--wide", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(peer_alpha(wide_as_long()),
+                                                              abs=1e-12)
+
+
+def test_wide_numeric_matches_long(tmp_path, capsys):
+    wide = K2011.pivot(index="item", columns="rater", values="value")
+    path = tmp_path / "wide.tsv"
+    wide.to_csv(path, sep="\t")
+    assert main(["report", str(path), "--wide", "--level", "interval", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(
+        peer_alpha(K2011, "interval"), abs=1e-12)
+
+
+# ---------------------------------------------------------------- Excel and Parquet
+def test_xlsx_long_and_wide(tmp_path, capsys):
+    pytest.importorskip("openpyxl", reason="the test extra installs openpyxl")
+    path = tmp_path / "k.xlsx"
+    K2011.to_excel(path, index=False)
+    assert main(["report", str(path), "--level", "interval", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(0.849, abs=5e-4)
+    wide_path = tmp_path / "w.xlsx"
+    pd.read_csv(pd.io.common.StringIO(WIDE_TEXT), dtype=str, keep_default_na=False,
+                na_values=[""]).to_excel(wide_path, index=False)
+    ann = read_annotations(str(wide_path), wide=True)
+    assert list(ann.items) == ["007", "a12", "7", "x9", "b2"]
+    assert main(["report", str(wide_path), "--wide", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(peer_alpha(wide_as_long()),
+                                                              abs=1e-12)
+
+
+def test_parquet_long(tmp_path, capsys):
+    pytest.importorskip("pyarrow", reason="the test extra installs pyarrow")
+    path = tmp_path / "k.parquet"
+    K2011.to_parquet(path, index=False)
+    assert main(["report", str(path), "--level", "interval", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(0.849, abs=5e-4)
+
+
+@pytest.mark.parametrize("suffix, module", [(".xlsx", "openpyxl"), (".parquet", "pyarrow")])
+def test_missing_reader_names_the_extra(tmp_path, capsys, monkeypatch, suffix, module):
+    path = tmp_path / f"data{suffix}"
+    path.write_bytes(b"not read")
+    monkeypatch.setitem(sys.modules, module, None)  # `import module` now raises ImportError
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kappalab: error:") and len(err.strip().splitlines()) == 1
+    assert module in err and "kappalab[readers]" in err
