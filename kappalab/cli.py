@@ -17,6 +17,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from . import __version__
 from .annotations import Annotations
 from .errors import AnnotationError, DroppedAnnotationsWarning
 from .report import agreement_report
@@ -282,19 +283,36 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
 
 
 # ---------------------------------------------------------------------- commands
+LEVELS = ("nominal", "ordinal", "interval", "ratio", "circular", "bipolar")
+
+
+def _report_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of :func:`~kappalab.report.agreement_report` given on the command line."""
+    return {"ci": None if args.ci == "none" else args.ci, "n_resamples": args.n_resamples,
+            "confidence": args.confidence, "seed": args.seed}
+
+
 def _report_command(args: argparse.Namespace) -> str:
     rater = None if args.rater in ("", "none", "None") else args.rater
+    na_values = _tokens(args.na_values)
+    categories = None if args.categories is None else _tokens(args.categories)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DroppedAnnotationsWarning)
         ann = read_annotations(args.file, wide=args.wide, item=args.item, rater=rater,
                                value=args.value, sep=args.sep, encoding=args.encoding,
-                               na_values=_tokens(args.na_values))
+                               na_values=na_values, categories=categories)
     why = "an empty cell"
-    if args.na_values:
-        why += f" or one of --na-values {','.join(_tokens(args.na_values))}"
+    if na_values:
+        why += f" or one of --na-values {','.join(na_values)}"
     for w in caught:
-        print(f"kappalab: note: {w.message} ({why})", file=sys.stderr)
-    return _render(agreement_report(ann, level=args.level, ci=_ci(args)), args.format)
+        if issubclass(w.category, DroppedAnnotationsWarning):
+            print(f"kappalab: note: {w.message} ({why})", file=sys.stderr)
+        else:
+            print(f"kappalab: note: {w.message}", file=sys.stderr)
+    report = agreement_report(ann, level=args.level,
+                              categories=None if categories is None else list(ann.categories),
+                              **_report_options(args))
+    return _render(report, args.format)
 
 
 def _demo_command(args: argparse.Namespace) -> str:
@@ -305,7 +323,8 @@ def _demo_command(args: argparse.Namespace) -> str:
         ann = datasets.load(name)
         blocks.append(f"== {name} (level={level}): {ann}\n   source: "
                       f"{datasets.provenance(name)[:160]}...")
-        blocks.append(_render(agreement_report(ann, level=level, ci=_ci(args)), args.format))
+        blocks.append(_render(agreement_report(ann, level=level, **_report_options(args)),
+                              args.format))
     return "\n\n".join(blocks)
 
 
@@ -314,49 +333,103 @@ def _tokens(text: str | None) -> list[str]:
     return [] if not text else text.split(",")
 
 
-def _ci(args: argparse.Namespace) -> str | None:
-    return None if args.ci == "none" else args.ci
+def _confidence(text: str) -> float:
+    try:
+        level = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < level < 1:
+        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1, got {text}")
+    return level
+
+
+def _whole(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if number < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {number}")
+        return number
+    return parse
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Defaults in the help, except empty ones (no separator given, a flag that is off)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False or action.default == "":
+            return action.help
+        return super()._get_help_string(action)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kappalab",
+    """The parser of the console command ``kappalab`` (subcommands ``report`` and ``demo``).
+
+    Returns
+    -------
+    argparse.ArgumentParser
+    """
+    parser = argparse.ArgumentParser(prog="kappalab", formatter_class=_HelpFormatter,
                                      description="Agreement and reliability of annotations.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    report = sub.add_parser("report", help="every applicable coefficient for a long CSV")
+    report = sub.add_parser(
+        "report", formatter_class=_HelpFormatter,
+        help="every applicable coefficient for a file of annotations",
+        description="Every applicable coefficient for a file of annotations.")
     report.add_argument("file", help="one row per annotation (or items × raters with "
                         "--wide): a CSV, TSV or other delimited text, '-' for stdin, an "
                         ".xlsx or a .parquet file")
     report.add_argument("--wide", action="store_true",
                         help="items × raters: item ids in the first column, one column per "
                              "rater, an empty cell is missing")
-    report.add_argument("--sep", default=None,
-                        help="field separator: a character, or tab, comma, semicolon "
-                             "(default: sniffed among comma, tab, semicolon)")
-    report.add_argument("--encoding", default="utf-8-sig",
-                        help="text encoding (default: UTF-8, with or without a byte order "
-                             "mark)")
-    report.add_argument("--item", default="item", help="item column (default: item)")
+    report.add_argument("--item", default="item", help="item column")
     report.add_argument("--rater", default="rater",
-                        help="rater column (default: rater; 'none' if raters are unknown)")
-    report.add_argument("--value", default="value", help="value column (default: value)")
-    report.add_argument("--level", default="nominal",
-                        choices=["nominal", "ordinal", "interval", "ratio", "circular", "bipolar"])
-    report.add_argument("--format", default="table", choices=FORMATS)
+                        help="rater column ('none' if raters are unknown)")
+    report.add_argument("--value", default="value", help="value column")
+    report.add_argument("--sep", default=None,
+                        help="field separator: a character, or tab, comma, semicolon; "
+                             "sniffed among comma, tab and semicolon when not given")
+    report.add_argument("--encoding", default="utf-8-sig",
+                        help="text encoding (utf-8-sig: UTF-8 with or without a byte order "
+                             "mark)")
     report.add_argument("--na-values", default="", metavar="A,B",
                         help="cell values that also mean missing (an empty cell always "
                              "does; None, NA, N/A, null are labels unless listed here)")
+    report.add_argument("--level", default="nominal", choices=LEVELS,
+                        help="level of measurement (the distance between categories)")
+    report.add_argument("--categories", default=None, metavar="A,B,C",
+                        help="the categories in their order (ordinal levels); numbers when "
+                             "the values are numbers; default: the sorted values")
     report.set_defaults(run=_report_command)
-    demo = sub.add_parser("demo", help="the report on bundled datasets")
-    demo.add_argument("--format", default="table", choices=FORMATS)
-    for command in (report, demo):
-        command.add_argument("--ci", default="analytic", choices=["none", *CI_METHODS],
-                             help="standard errors and 95%% intervals (default: analytic; "
-                                  "resampling methods use 2000 replicates, seed 0)")
+    demo = sub.add_parser("demo", formatter_class=_HelpFormatter,
+                          help="the report on bundled datasets",
+                          description="The report on two bundled datasets.")
     demo.set_defaults(run=_demo_command)
+    for command in (report, demo):
+        command.add_argument("--format", default="table", choices=FORMATS,
+                             help="output format")
+        command.add_argument("--ci", default="analytic", choices=["none", *CI_METHODS],
+                             help="method of the standard errors and intervals")
+        command.add_argument("--confidence", default=0.95, type=_confidence,
+                             help="confidence level of the intervals")
+        command.add_argument("--n-resamples", default=2000, type=_whole(1),
+                             help="replicates of the bootstrap methods")
+        command.add_argument("--seed", default=0, type=_whole(0),
+                             help="seed of the resampling methods (same seed, same output)")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the console command; return its exit code (0, or 2 after a one-line error).
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+    """
     args = build_parser().parse_args(argv)
     try:
         output = args.run(args)

@@ -73,7 +73,7 @@ import krippendorff
 import numpy as np
 
 
-def peer_alpha(long: pd.DataFrame, level: str = "nominal", order=None) -> float:
+def peer_alpha(long: pd.DataFrame, level: str = "nominal", order=None, domain=None) -> float:
     """Krippendorff's α of a long frame (item, rater, value; NaN = missing) by the
     ``krippendorff`` package: raters × items, categories coded by their position in ``order``
     (sorted labels by default) or, for numbers, the values themselves."""
@@ -84,7 +84,8 @@ def peer_alpha(long: pd.DataFrame, level: str = "nominal", order=None) -> float:
     else:
         order = sorted(present["value"].unique()) if order is None else list(order)
         data = matrix.map(lambda v: np.nan if pd.isna(v) else order.index(v)).to_numpy(float)
-    return krippendorff.alpha(reliability_data=data, level_of_measurement=level)
+    return krippendorff.alpha(reliability_data=data, level_of_measurement=level,
+                              value_domain=domain)
 
 
 def alpha_of(out: str) -> float:
@@ -284,3 +285,97 @@ def test_missing_reader_names_the_extra(tmp_path, capsys, monkeypatch, suffix, m
     err = capsys.readouterr().err
     assert err.startswith("kappalab: error:") and len(err.strip().splitlines()) == 1
     assert module in err and "kappalab[readers]" in err
+
+
+# ---------------------------------------------------------------- options
+import kappalab  # noqa: E402
+from kappalab.cli import build_parser  # noqa: E402
+
+GRADES = pd.DataFrame(
+    [(1, "a", "low"), (1, "b", "mid"), (1, "c", "low"),
+     (2, "a", "high"), (2, "b", "high"), (2, "c", "mid"),
+     (3, "a", "mid"), (3, "b", "mid"), (3, "c", "mid"),
+     (4, "a", "low"), (4, "b", "high"), (4, "c", "low"),
+     (5, "a", "high"), (5, "b", "mid"), (5, "c", "high")],
+    columns=["item", "rater", "value"])
+
+
+def test_categories_fix_the_ordinal_order(tmp_path, capsys):
+    path = tmp_path / "grades.csv"
+    GRADES.to_csv(path, index=False)
+    assert main(["report", str(path), "--level", "ordinal", "--format", "csv"]) == 0
+    alphabetical = alpha_of(capsys.readouterr().out)  # high < low < mid
+    assert alphabetical == pytest.approx(peer_alpha(GRADES, "ordinal"), abs=1e-12)
+    assert main(["report", str(path), "--level", "ordinal", "--format", "csv",
+                 "--categories", "low,mid,high"]) == 0
+    ordered = alpha_of(capsys.readouterr().out)
+    assert ordered == pytest.approx(
+        peer_alpha(GRADES, "ordinal", order=["low", "mid", "high"]), abs=1e-12)
+    assert abs(ordered - alphabetical) > 0.1
+
+
+def coefficient_of(out: str, name: str) -> float:
+    return float(pd.read_csv(pd.io.common.StringIO(out)).set_index("coefficient").loc[name, "value"])
+
+
+def test_numeric_categories_include_unused_values(tmp_path, capsys):
+    frame = GRADES.replace({"low": 1, "mid": 2, "high": 5}).astype({"value": int})
+    path = tmp_path / "scores.csv"
+    frame.to_csv(path, index=False)
+    # items (1,2,1) (5,5,2) (2,2,2) (1,5,1) (5,2,5): P_o = (4·1/3 + 1)/5 = 7/15, and
+    # Brennan-Prediger = (P_o − 1/q)/(1 − 1/q): 1/5 with the q = 3 values seen, 1/3 with q = 5
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    assert coefficient_of(capsys.readouterr().out, "Brennan-Prediger") == pytest.approx(1 / 5)
+    assert main(["report", str(path), "--format", "csv", "--categories", "1,2,3,4,5"]) == 0
+    assert coefficient_of(capsys.readouterr().out, "Brennan-Prediger") == pytest.approx(1 / 3)
+    assert main(["report", str(path), "--level", "ordinal", "--format", "csv",
+                 "--categories", "1,2,3,4,5"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(
+        peer_alpha(frame, "ordinal", domain=[1, 2, 3, 4, 5]), abs=1e-12)
+    assert main(["report", str(path), "--categories", "1,2,x"]) == 2
+    assert "'x' is not a number" in capsys.readouterr().err
+    assert main(["report", str(path), "--categories", "1,2"]) == 2  # 5 is not a category
+    err = capsys.readouterr().err
+    assert err.startswith("kappalab: error:") and len(err.strip().splitlines()) == 1
+
+
+def test_version():
+    result = run("--version")
+    assert result.returncode == 0 and result.stdout.strip() == f"kappalab {kappalab.__version__}"
+
+
+def test_help_shows_defaults():
+    text = " ".join(run("report", "--help").stdout.split())  # wrapped lines joined
+    for default in ("(default: item)", "(default: nominal)", "(default: analytic)",
+                    "(default: 0)", "(default: 2000)", "(default: 0.95)"):
+        assert default in text, default
+
+
+def test_seed_makes_resampling_reproducible():
+    first, second = run("demo", "--ci", "bootstrap"), run("demo", "--ci", "bootstrap")
+    assert first.returncode == 0 and first.stdout == second.stdout
+    other = run("demo", "--ci", "bootstrap", "--seed", "1")
+    assert other.returncode == 0 and other.stdout != first.stdout
+
+
+def test_resampling_options_reach_the_report(tmp_path, capsys):
+    path = tmp_path / "k.csv"
+    K2011.to_csv(path, index=False)
+    assert main(["report", str(path), "--level", "interval", "--format", "json",
+                 "--ci", "bootstrap", "--seed", "7", "--n-resamples", "300",
+                 "--confidence", "0.9"]) == 0
+    rows = {r["coefficient"]: r for r in json.loads(capsys.readouterr().out)}
+    ann = kappalab.Annotations.from_long(K2011)
+    est = kappalab.krippendorff_alpha(ann, level="interval", ci="bootstrap", n_resamples=300,
+                                      confidence=0.9, seed=7)
+    alpha = rows["Krippendorff's alpha"]
+    assert (alpha["ci_low"], alpha["ci_high"]) == pytest.approx(est.ci, abs=1e-12)
+    assert alpha["se"] == pytest.approx(est.se, abs=1e-12)
+
+
+@pytest.mark.parametrize("option", [["--confidence", "1.5"], ["--confidence", "x"],
+                                    ["--n-resamples", "0"], ["--seed", "-1"]])
+def test_bad_resampling_options_exit_2(option):
+    result = run("demo", *option)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert option[0] in result.stderr
