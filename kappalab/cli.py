@@ -355,6 +355,10 @@ def _whole(minimum: int):
     return parse
 
 
+EPILOG = ("Exit codes: 0 success; 2 error (one line on stderr starting 'kappalab: error:'); "
+          "130 interrupted (Ctrl-C).")
+
+
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """Defaults in the help, except empty ones (no separator given, a flag that is off)."""
 
@@ -371,14 +375,16 @@ def build_parser() -> argparse.ArgumentParser:
     -------
     argparse.ArgumentParser
     """
-    parser = argparse.ArgumentParser(prog="kappalab", formatter_class=_HelpFormatter,
-                                     description="Agreement and reliability of annotations.")
+    parser = argparse.ArgumentParser(
+        prog="kappalab", formatter_class=_HelpFormatter,
+        description="Agreement and reliability of annotations.",
+        epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     report = sub.add_parser(
         "report", formatter_class=_HelpFormatter,
         help="every applicable coefficient for a file of annotations",
-        description="Every applicable coefficient for a file of annotations.")
+        description="Every applicable coefficient for a file of annotations.", epilog=EPILOG)
     report.add_argument("file", help="one row per annotation (or items × raters with "
                         "--wide): a CSV, TSV or other delimited text, '-' for stdin, an "
                         ".xlsx or a .parquet file")
@@ -406,7 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(run=_report_command)
     demo = sub.add_parser("demo", formatter_class=_HelpFormatter,
                           help="the report on bundled datasets",
-                          description="The report on two bundled datasets.")
+                          description="The report on two bundled datasets.", epilog=EPILOG)
     demo.set_defaults(run=_demo_command)
     for command in (report, demo):
         command.add_argument("--format", default="table", choices=FORMATS,
@@ -422,21 +428,67 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+
+def _fail(message: str, code: int = EXIT_ERROR) -> int:
+    try:
+        print(f"kappalab: error: {message}", file=sys.stderr)
+    except (OSError, ValueError):  # stderr closed too: nothing else to do
+        pass
+    return code
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at devnull so that the interpreter's final flush does
+    not fail again (the recipe of the Python documentation, "Note on SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):  # no real descriptor (tests)
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the console command; return its exit code (0, or 2 after a one-line error).
+    """Run the console command; return its exit code.
+
+    Every fault ends as one line on stderr that starts with ``kappalab: error:``, never a
+    traceback: exit code 2 for a fault of the input or of the options (a missing file, a
+    directory, an unreadable table, bad annotations), for a full disk or a closed pipe on
+    stdout (``kappalab report big.csv | head -3``), for a lack of memory, and for an
+    unforeseen exception (a bug: the environment variable ``KAPPALAB_TRACEBACK=1`` shows
+    it); exit code 130 after Ctrl-C. Option errors are argparse's usage message, exit code 2.
 
     Parameters
     ----------
     argv : sequence of str, optional
         The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 after an error, 130 when interrupted.
     """
     args = build_parser().parse_args(argv)
     try:
         output = args.run(args)
+        print(output)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return _fail("the output was closed before the end (broken pipe)")
     except (CliError, AnnotationError) as exc:
-        print(f"kappalab: error: {exc}", file=sys.stderr)
-        return 2
-    print(output)
+        return _fail(str(exc))
+    except MemoryError:
+        return _fail("out of memory: the data are too large for this machine")
+    except KeyboardInterrupt:
+        return _fail("interrupted", EXIT_INTERRUPTED)
+    except Exception as exc:  # a bug: still one line, unless asked for the traceback
+        if os.environ.get("KAPPALAB_TRACEBACK"):
+            raise
+        return _fail(f"unexpected {type(exc).__name__}: {_first_line(exc, 'no message')} "
+                     "(a bug? please report it; KAPPALAB_TRACEBACK=1 shows the traceback)")
     return 0
 
 

@@ -379,3 +379,61 @@ def test_bad_resampling_options_exit_2(option):
     result = run("demo", *option)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert option[0] in result.stderr
+
+
+# ---------------------------------------------------------------- no traceback, ever
+import kappalab.cli as cli  # noqa: E402
+
+
+def test_directory_as_file_exit_2(tmp_path):
+    result = run("report", str(tmp_path))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("kappalab: error:") and "directory" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.fixture
+def long_file(tmp_path):
+    path = tmp_path / "k.csv"
+    K2011.to_csv(path, index=False)
+    return path
+
+
+def test_broken_pipe_in_a_shell_pipeline(long_file):
+    # `| head -1` reads the first line and exits; whether or not the rest of the output
+    # meets a closed pipe, there is no traceback and the first line is the table's header
+    result = subprocess.run(
+        f"{sys.executable} -m kappalab report {long_file} --format csv | head -1",
+        shell=True, capture_output=True, text=True, timeout=120)
+    assert result.stdout.startswith("coefficient,value")
+    assert "Traceback" not in result.stderr and "Exception" not in result.stderr
+
+
+def test_broken_pipe_when_the_reader_is_gone(long_file):
+    # the read end closes before the command writes: a certain EPIPE
+    process = subprocess.Popen([sys.executable, "-m", "kappalab", "report", str(long_file)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    code = process.wait(timeout=120)
+    assert "Traceback" not in err and "Exception" not in err
+    assert code == 2 and err.startswith("kappalab: error:") and "pipe" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("fault, code, fragment", [
+    (MemoryError(), 2, "out of memory"),
+    (KeyboardInterrupt(), 130, "interrupted"),
+    (RuntimeError("something unforeseen"), 2, "RuntimeError: something unforeseen"),
+])
+def test_faults_give_one_line_and_an_exit_code(long_file, capsys, monkeypatch, fault, code,
+                                               fragment):
+    def fail(*args, **kwargs):
+        raise fault
+
+    monkeypatch.setattr(cli, "agreement_report", fail)
+    assert main(["report", str(long_file)]) == code
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("kappalab: error:") and fragment in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
