@@ -20,6 +20,7 @@ import pandas as pd
 from . import __version__
 from .annotations import Annotations
 from .errors import AnnotationError, DroppedAnnotationsWarning
+from .progress import elapsed, track
 from .report import agreement_report
 from .uncertainty import CI_METHODS
 
@@ -296,7 +297,9 @@ def _report_command(args: argparse.Namespace) -> str:
     rater = None if args.rater in ("", "none", "None") else args.rater
     na_values = _tokens(args.na_values)
     categories = None if args.categories is None else _tokens(args.categories)
-    with warnings.catch_warnings(record=True) as caught:
+    name = "stdin" if args.file == "-" else os.path.basename(args.file)
+    with warnings.catch_warnings(record=True) as caught, \
+            elapsed(f"kappalab: reading {name}", quiet=args.quiet):
         warnings.simplefilter("always", DroppedAnnotationsWarning)
         ann = read_annotations(args.file, wide=args.wide, item=args.item, rater=rater,
                                value=args.value, sep=args.sep, encoding=args.encoding,
@@ -309,9 +312,12 @@ def _report_command(args: argparse.Namespace) -> str:
             print(f"kappalab: note: {w.message} ({why})", file=sys.stderr)
         else:
             print(f"kappalab: note: {w.message}", file=sys.stderr)
-    report = agreement_report(ann, level=args.level,
-                              categories=None if categories is None else list(ann.categories),
-                              **_report_options(args))
+    with elapsed(f"kappalab: computing the report ({_ci_description(args)}, {ann})",
+                 quiet=args.quiet):
+        report = agreement_report(
+            ann, level=args.level,
+            categories=None if categories is None else list(ann.categories),
+            **_report_options(args))
     return _render(report, args.format)
 
 
@@ -319,13 +325,22 @@ def _demo_command(args: argparse.Namespace) -> str:
     from . import datasets
 
     blocks = []
-    for name, level in (("worked_example", "nominal"), ("krippendorff_2011", "interval")):
+    for name, level in track((("worked_example", "nominal"), ("krippendorff_2011", "interval")),
+                             "kappalab demo: datasets", quiet=args.quiet):
         ann = datasets.load(name)
         blocks.append(f"== {name} (level={level}): {ann}\n   source: "
                       f"{datasets.provenance(name)[:160]}...")
         blocks.append(_render(agreement_report(ann, level=level, **_report_options(args)),
                               args.format))
     return "\n\n".join(blocks)
+
+
+def _ci_description(args: argparse.Namespace) -> str:
+    if args.ci == "none":
+        return "no intervals"
+    if args.ci in ("analytic", "jackknife"):
+        return f"{args.ci} intervals"
+    return f"{args.ci} intervals, {args.n_resamples} resamples"
 
 
 def _tokens(text: str | None) -> list[str]:
@@ -425,6 +440,11 @@ def build_parser() -> argparse.ArgumentParser:
                              help="replicates of the bootstrap methods")
         command.add_argument("--seed", default=0, type=_whole(0),
                              help="seed of the resampling methods (same seed, same output)")
+        command.add_argument("--quiet", "-q", action="store_true",
+                             help="no progress on stderr (progress appears only on a "
+                                  "terminal, for steps longer than 2 s: the elapsed time of "
+                                  "reading and of computing the report, the datasets done "
+                                  "by demo); notes and errors remain")
     return parser
 
 

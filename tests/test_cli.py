@@ -437,3 +437,85 @@ def test_faults_give_one_line_and_an_exit_code(long_file, capsys, monkeypatch, f
     assert captured.out == ""
     assert captured.err.startswith("kappalab: error:") and fragment in captured.err
     assert len(captured.err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- progress on stderr
+import io  # noqa: E402
+import time  # noqa: E402
+
+from kappalab import progress  # noqa: E402
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_elapsed_shows_after_the_delay_and_erases_itself():
+    tty = FakeTerminal()
+    with progress.elapsed("working", delay=0.05, interval=0.05, stream=tty):
+        time.sleep(0.4)
+    text = tty.getvalue()
+    assert "working" in text and " s" in text
+    assert text.endswith("\r") and text.rstrip("\r").endswith(" ")  # the line is blanked
+
+
+@pytest.mark.parametrize("stream, quiet", [(FakeTerminal(), True), (io.StringIO(), False)])
+def test_elapsed_silent_when_quiet_or_not_a_terminal(stream, quiet):
+    with progress.elapsed("working", delay=0, interval=0.01, stream=stream, quiet=quiet):
+        time.sleep(0.1)
+    assert stream.getvalue() == ""
+
+
+def test_elapsed_silent_for_quick_steps():
+    tty = FakeTerminal()
+    with progress.elapsed("working", stream=tty):  # the default delay: 2 s
+        time.sleep(0.05)
+    assert progress.DELAY == 2.0 and tty.getvalue() == ""
+
+
+@pytest.mark.parametrize("with_tqdm", [True, False])
+def test_track_yields_everything_and_shows_a_count(monkeypatch, with_tqdm):
+    if not with_tqdm:
+        monkeypatch.setitem(sys.modules, "tqdm", None)
+    tty = FakeTerminal()
+    items = []
+    for x in progress.track(range(3), "datasets", delay=0, stream=tty):
+        items.append(x)
+        time.sleep(0.01)
+    assert items == [0, 1, 2]
+    assert "datasets" in tty.getvalue() and "/3" in tty.getvalue()  # tqdm may show 0/3 only
+    assert with_tqdm or "3/3" in tty.getvalue()
+    silent = io.StringIO()
+    assert list(progress.track(range(3), "datasets", delay=0, stream=silent)) == [0, 1, 2]
+    assert list(progress.track(range(3), "d", delay=0, stream=tty, quiet=True)) == [0, 1, 2]
+    assert silent.getvalue() == "" and tty.getvalue().count("datasets") >= 1
+
+
+def test_no_progress_when_stderr_is_not_a_terminal(long_file):
+    result = run("report", str(long_file), "--ci", "jackknife")
+    assert result.returncode == 0 and result.stderr == ""
+    result = run("demo", "--ci", "bootstrap", "--n-resamples", "200")
+    assert result.returncode == 0 and result.stderr == ""
+
+
+def test_quiet_leaves_only_the_notes(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "na.csv"
+    NA_LABELS.to_csv(path, index=False)
+    real_report = cli.agreement_report
+
+    def slow_report(*args, **kwargs):
+        time.sleep(0.3)
+        return real_report(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "agreement_report", slow_report)
+    monkeypatch.setattr(progress, "DELAY", 0.05)
+    tty = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert main(["report", str(path), "--quiet"]) == 0
+    assert tty.getvalue().splitlines() == [
+        "kappalab: note: dropped 2 of 15 rows whose 'value' value is missing (an empty cell)"]
+    tty.seek(0), tty.truncate()
+    assert main(["report", str(path)]) == 0  # on a terminal, without --quiet: shown
+    assert "computing the report" in tty.getvalue()
+    assert main(["demo", "--quiet"]) == 0
