@@ -307,18 +307,46 @@ def _report_command(args: argparse.Namespace) -> str:
     why = "an empty cell"
     if na_values:
         why += f" or one of --na-values {','.join(na_values)}"
-    for w in caught:
-        if issubclass(w.category, DroppedAnnotationsWarning):
-            print(f"kappalab: note: {w.message} ({why})", file=sys.stderr)
-        else:
-            print(f"kappalab: note: {w.message}", file=sys.stderr)
-    with elapsed(f"kappalab: computing the report ({_ci_description(args)}, {ann})",
-                 quiet=args.quiet):
-        report = agreement_report(
-            ann, level=args.level,
-            categories=None if categories is None else list(ann.categories),
-            **_report_options(args))
+    _print_notes(caught, why)
+    with warnings.catch_warnings(record=True) as caught, \
+            elapsed(f"kappalab: computing the report ({_ci_description(args)}, "
+                    f"{ann.n_annotations} annotations)", quiet=args.quiet):
+        try:
+            report = agreement_report(
+                ann, level=args.level,
+                categories=None if categories is None else list(ann.categories),
+                **_report_options(args))
+        except AnnotationError as exc:
+            raise CliError(_with_missing_hint(str(exc), ann.categories)) from None
+    _print_notes(caught, why)
     return _render(report, args.format)
+
+
+# the tokens that pandas reads as missing by default: here they are labels, so a fault they
+# may cause (a numeric level on values that hold "NA") says how to make them missing
+MISSING_LOOKING = frozenset({"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
+                             "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None",
+                             "n/a", "nan", "null"})
+
+
+def _with_missing_hint(message: str, categories: Sequence[Any]) -> str:
+    tokens = [c for c in categories if isinstance(c, str) and c.strip() in MISSING_LOOKING]
+    if not tokens:
+        return message
+    return (f"{message} (the values include {', '.join(tokens)}: if that means missing, "
+            f"pass --na-values {','.join(tokens)})")
+
+
+def _print_notes(caught: list[warnings.WarningMessage], why: str) -> None:
+    """Each distinct warning as one line on stderr; dropped rows say why they were dropped."""
+    seen = set()
+    for w in caught:
+        line = f"kappalab: note: {w.message}"
+        if issubclass(w.category, DroppedAnnotationsWarning):
+            line += f" ({why})"
+        if line not in seen:
+            seen.add(line)
+            print(line, file=sys.stderr)
 
 
 def _demo_command(args: argparse.Namespace) -> str:

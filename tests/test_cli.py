@@ -519,3 +519,17 @@ def test_quiet_leaves_only_the_notes(tmp_path, capsys, monkeypatch):
     assert main(["report", str(path)]) == 0  # on a terminal, without --quiet: shown
     assert "computing the report" in tty.getvalue()
     assert main(["demo", "--quiet"]) == 0
+
+
+def test_na_label_in_numeric_values_gets_a_hint(tmp_path, capsys):
+    frame = K2011.astype({"value": object})
+    frame.loc[[0, 5], "value"] = "NA"
+    path = tmp_path / "k.csv"
+    frame.to_csv(path, index=False)
+    assert main(["report", str(path), "--level", "interval"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--na-values NA" in err
+    assert main(["report", str(path), "--level", "interval", "--na-values", "NA",
+                 "--format", "csv"]) == 0
+    expected = peer_alpha(frame.replace({"NA": np.nan}).astype({"value": float}), "interval")
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(expected, abs=1e-12)
