@@ -1,4 +1,13 @@
-"""Command line: ``kappalab report FILE.csv ...`` and ``kappalab demo``."""
+"""The console command: ``kappalab report FILE ...`` and ``kappalab demo``.
+
+``kappalab report`` reads a long file (one row per annotation) or, with ``--wide``, an items ×
+raters file: delimited text (separator sniffed among comma, tab and semicolon, or ``--sep``;
+``-`` is stdin), ``.xlsx`` and ``.parquet`` (with the optional extra ``kappalab[readers]``).
+Nothing is dropped silently: only an empty cell (or a token of ``--na-values``) is missing,
+and the rows dropped for a missing value are counted on stderr. Errors are one line on stderr
+starting ``kappalab: error:``, exit code 2 (130 after Ctrl-C). A progress line appears on
+stderr for steps longer than 2 s when stderr is a terminal (see :mod:`kappalab.progress`).
+"""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Two tools, both silent unless the stream (stderr by default) is a terminal, and 
 ``quiet=True``, so that logs, pipes and redirected output never receive progress text:
 
 * :class:`elapsed`, a context manager for one long step: after ``delay`` seconds (``DELAY``,
-  2 s, by default) it shows ``description… 5 s`` on one line, updated twice a second, and
+  2 s, by default) it shows ``description... 5 s`` on one line, updated twice a second, and
   erases the line when the step ends. A step shorter than the delay shows nothing.
 * :func:`track`, an iterator wrapper for a loop: a tqdm bar when tqdm is installed, else a
   plain ``description 3/10`` line; it too appears only after ``delay`` seconds and is erased
@@ -110,7 +110,7 @@ class elapsed:
         if self._stop.wait(self.delay):
             return
         while True:
-            text = f"{self.description}… {time.monotonic() - self._start:.0f} s"
+            text = f"{self.description}... {time.monotonic() - self._start:.0f} s"
             self._width = max(self._width, len(text))
             _write(self._out, "\r" + text.ljust(self._width))
             self.shown = True
