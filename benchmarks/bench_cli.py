@@ -1,4 +1,6 @@
-"""The console command end to end: ``kappalab report FILE`` on 1 000 000 annotations (issue 11 §4).
+"""The console command end to end: ``kappalab report FILE`` on 1 000 000 annotations.
+
+Issue 11 §4.
 
 Data: ``--items`` items (default 200 000) × ``--per-item`` raters each (default 5), drawn
 from a pool of ``--pool`` raters (default 50), 4 string categories (each annotation is the
@@ -127,8 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  interpreter + import kappalab.cli: {startup_best:.2f} s")
     print(f"  read_annotations (CSV -> Annotations): {read_best:.2f} s")
     print(f"  agreement_report (analytic SEs): {report_best:.2f} s")
-    print(f"  rest (render, output): {max(0.0, e2e_best - startup_best - read_best - report_best):.2f} s")
-    print(f"Krippendorff's α = {alpha:.6f} (table: {cli_alpha:.4f}); check {'ok' if ok else 'FAILED'}")
+    rest = max(0.0, e2e_best - startup_best - read_best - report_best)
+    print(f"  rest (render, output, noise): {rest:.2f} s")
+    print(f"Krippendorff's α = {alpha:.6f} (table: {cli_alpha:.4f}); "
+          f"check {'ok' if ok else 'FAILED'}")
     load.report()
     common.emit_result({"benchmark": "cli", "end_to_end_s": e2e_best, "startup_s": startup_best,
                         "read_s": read_best, "report_s": report_best,

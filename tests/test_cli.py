@@ -315,7 +315,8 @@ def test_categories_fix_the_ordinal_order(tmp_path, capsys):
 
 
 def coefficient_of(out: str, name: str) -> float:
-    return float(pd.read_csv(pd.io.common.StringIO(out)).set_index("coefficient").loc[name, "value"])
+    table = pd.read_csv(pd.io.common.StringIO(out)).set_index("coefficient")
+    return float(table.loc[name, "value"])
 
 
 def test_numeric_categories_include_unused_values(tmp_path, capsys):
