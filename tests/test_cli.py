@@ -252,8 +252,8 @@ def test_wide_numeric_matches_long(tmp_path, capsys):
 
 
 # ---------------------------------------------------------------- Excel and Parquet
+# openpyxl and pyarrow are in the test extra: these tests fail, not skip, without them
 def test_xlsx_long_and_wide(tmp_path, capsys):
-    pytest.importorskip("openpyxl", reason="the test extra installs openpyxl")
     path = tmp_path / "k.xlsx"
     K2011.to_excel(path, index=False)
     assert main(["report", str(path), "--level", "interval", "--format", "csv"]) == 0
@@ -269,11 +269,21 @@ def test_xlsx_long_and_wide(tmp_path, capsys):
 
 
 def test_parquet_long(tmp_path, capsys):
-    pytest.importorskip("pyarrow", reason="the test extra installs pyarrow")
     path = tmp_path / "k.parquet"
     K2011.to_parquet(path, index=False)
     assert main(["report", str(path), "--level", "interval", "--format", "csv"]) == 0
     assert alpha_of(capsys.readouterr().out) == pytest.approx(0.849, abs=5e-4)
+
+
+def test_parquet_wide_with_its_index_saved(tmp_path, capsys):
+    wide = wide_as_long().pivot(index="item", columns="rater", values="value")
+    path = tmp_path / "w.parquet"
+    wide.to_parquet(path)  # the item ids are the saved index
+    ann = read_annotations(str(path), wide=True)
+    assert sorted(ann.items) == sorted(["007", "a12", "7", "x9", "b2"])
+    assert main(["report", str(path), "--wide", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(peer_alpha(wide_as_long()),
+                                                              abs=1e-12)
 
 
 @pytest.mark.parametrize("suffix, module", [(".xlsx", "openpyxl"), (".parquet", "pyarrow")])
