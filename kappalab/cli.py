@@ -158,6 +158,8 @@ def read_table(source: str, *, sep: str | None = None, encoding: str = "utf-8-si
     try:
         if suffix in EXCEL_SUFFIXES:
             _require("openpyxl", "Excel (.xlsx)")
+            first = pd.read_excel(source, engine="openpyxl", header=None, nrows=1)
+            _reject_repeated_names(first.iloc[0].tolist() if len(first) else [], name)
             return pd.read_excel(source, engine="openpyxl", keep_default_na=False,
                                  na_values=na, dtype=dtype or None)
         if suffix in PARQUET_SUFFIXES:
@@ -204,8 +206,24 @@ def _read_delimited(source: str, sep: str | None, encoding: str, na: list[str],
         sep = SEPARATORS.get(sep.lower(), sep)
         if len(sep) != 1:
             raise CliError(f"--sep must be one character (or tab, comma, semicolon), got {sep!r}")
+    header = next(csv.reader(io.StringIO(sample.decode(encoding, errors="replace")),
+                             delimiter=sep), [])
+    _reject_repeated_names(header, "stdin" if source == "-" else source)
     return pd.read_csv(handle, sep=sep, encoding=encoding, keep_default_na=False,
                        na_values=na, dtype=dtype or None, low_memory=False)
+
+
+def _reject_repeated_names(header: Sequence[Any], name: str) -> None:
+    """pandas renames a repeated column (``value``, ``value.1``): which one is meant, or are
+    two raters one? Refuse instead of choosing silently."""
+    seen: set[str] = set()
+    for column in header:
+        if pd.isna(column) or str(column).strip() == "":
+            continue
+        if str(column) in seen:
+            raise CliError(f"the column name {str(column)!r} appears more than once in the "
+                           f"header of {name}; give each column its own name")
+        seen.add(str(column))
 
 
 def _column(frame: pd.DataFrame, name: str, role: str) -> str:

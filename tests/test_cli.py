@@ -544,3 +544,28 @@ def test_na_label_in_numeric_values_gets_a_hint(tmp_path, capsys):
                  "--format", "csv"]) == 0
     expected = peer_alpha(frame.replace({"NA": np.nan}).astype({"value": float}), "interval")
     assert alpha_of(capsys.readouterr().out) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("text, flags", [
+    ("item,rater,value,value\n1,a,x,y\n1,b,x,x\n", []),      # which value? pandas: value.1
+    ("item,r1,r2,r1\n1,x,x,y\n2,y,y,y\n", ["--wide"]),       # one rater, or two?
+])
+def test_repeated_column_names_are_an_error(tmp_path, capsys, text, flags):
+    path = tmp_path / "dup.csv"
+    path.write_text(text)
+    assert main(["report", str(path), *flags]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "more than once" in err
+
+
+def test_repeated_column_names_in_excel(tmp_path, capsys):
+    path = tmp_path / "dup.xlsx"
+    pd.DataFrame([[1, "x", "x", "y"], [2, "y", "y", "y"]],
+                 columns=["item", "r1", "r2", "r1"]).to_excel(path, index=False)
+    assert main(["report", str(path), "--wide"]) == 2
+    assert "'r1' appears more than once" in capsys.readouterr().err
+    empty = tmp_path / "empty.xlsx"
+    pd.DataFrame().to_excel(empty, index=False)
+    assert main(["report", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kappalab: error:") and "unexpected" not in err
