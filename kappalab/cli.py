@@ -1,25 +1,39 @@
-"""Command line: ``kappalab report FILE.csv ...`` and ``kappalab demo``."""
+"""The console command: ``kappalab report FILE ...`` and ``kappalab demo``.
+
+``kappalab report`` reads a long file (one row per annotation) or, with ``--wide``, an items ×
+raters file: delimited text (separator sniffed among comma, tab and semicolon, or ``--sep``;
+``-`` is stdin), ``.xlsx`` and ``.parquet`` (with the optional extra ``kappalab[readers]``).
+Nothing is dropped silently: only an empty cell (or a token of ``--na-values``) is missing,
+and the rows dropped for a missing value are counted on stderr. Errors are one line on stderr
+starting ``kappalab: error:``, exit code 2 (130 after Ctrl-C). A progress line appears on
+stderr for steps longer than 2 s when stderr is a terminal (see :mod:`kappalab.progress`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import csv
+import importlib
+import io
 import json
+import os
 import sys
 import warnings
-from typing import Sequence
+import zipfile
+from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
 
+from . import __version__
 from .annotations import Annotations
 from .errors import AnnotationError, DroppedAnnotationsWarning
+from .progress import elapsed, track
 from .report import agreement_report
 from .uncertainty import CI_METHODS
 
 FORMATS = ("table", "json", "csv")
-
-
-class _CliError(Exception):
-    """A user-facing fault: one line on stderr, exit code 2."""
 
 
 def _render(report: pd.DataFrame, fmt: str) -> str:
@@ -33,75 +47,523 @@ def _render(report: pd.DataFrame, fmt: str) -> str:
         return shown.to_string(index=False)
 
 
-def _read_csv(path: str) -> pd.DataFrame:
+# ---------------------------------------------------------------------- reading files
+SEPARATORS = {",": ",", "comma": ",", "\t": "\t", "\\t": "\t", "tab": "\t", ";": ";",
+              "semicolon": ";"}
+EXCEL_SUFFIXES = (".xlsx", ".xlsm")
+PARQUET_SUFFIXES = (".parquet", ".pq")
+_SNIFF_BYTES = 1 << 16
+
+
+class CliError(Exception):
+    """A fault of the command line's input (unreadable file, bad option): the console command
+    prints it as one line on stderr and exits with code 2."""
+
+
+def sniff_separator(sample: str) -> str:
+    r"""The field separator of a delimited text, among comma, tab and semicolon.
+
+    Parameters
+    ----------
+    sample : str
+        The first lines of the file (the header first).
+
+    Returns
+    -------
+    str
+        The separator found by :class:`csv.Sniffer` when the header contains it, else the
+        most frequent of the three in the header, else a comma.
+
+    Examples
+    --------
+    >>> sniff_separator("item;rater;value\n1;a;0,5\n1;b;1,5\n")
+    ';'
+    >>> sniff_separator("item\trater\tvalue\n1\ta\tx,y\n")
+    '\t'
+    """
+    lines = sample.splitlines()
+    header = lines[0] if lines else ""
+    if len(lines) > 2 and not sample.endswith(("\n", "\r")):
+        lines = lines[:-1]  # a line cut by the end of the sample
     try:
-        return pd.read_csv(path, comment="#")
-    except FileNotFoundError:
-        raise _CliError(f"no such file: {path}")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else "empty file"
-        raise _CliError(f"cannot read {path} as CSV: {first_line}")
+        found = csv.Sniffer().sniff("\n".join(lines[:100]), delimiters=",\t;").delimiter
+        if found in header:
+            return found
+    except csv.Error:
+        pass
+    counts = {sep: header.count(sep) for sep in (",", "\t", ";")}
+    best = max(counts, key=counts.get)
+    return best if counts[best] else ","
+
+
+def _require(module: str, what: str) -> None:
+    """Import an optional reader, or say in one line which extra installs it."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise CliError(f"reading {what} files needs the optional package {module}: "
+                       "pip install 'kappalab[readers]'") from None
+
+
+def _first_line(exc: BaseException, default: str) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else default
+
+
+def read_table(source: str, *, sep: str | None = None, encoding: str = "utf-8-sig",
+               na_values: Sequence[str] = (), text_columns: Sequence[Any] = ()) -> pd.DataFrame:
+    """A table from a delimited text file, stdin, an ``.xlsx`` or a ``.parquet`` file.
+
+    No cell is dropped or reinterpreted silently: there is no comment character (``C#`` is a
+    label), ``None``, ``NA``, ``N/A``, ``null`` are labels, and only an empty cell or a token
+    of ``na_values`` is missing.
+
+    Parameters
+    ----------
+    source : str
+        A path, or ``"-"`` for a delimited text on stdin. The suffixes ``.xlsx``/``.xlsm``
+        (read with openpyxl) and ``.parquet``/``.pq`` (pyarrow) select the binary readers;
+        anything else is delimited text.
+    sep : str, optional
+        The separator of a delimited text (a character, or ``tab``, ``comma``,
+        ``semicolon``); sniffed among comma, tab and semicolon when ``None``.
+    encoding : str
+        The encoding of a delimited text; the default reads UTF-8 with or without a byte
+        order mark.
+    na_values : sequence of str
+        Cell values that mean missing, besides the empty cell.
+    text_columns : sequence
+        Columns (names, or positions) read as text, such as item and rater ids, so that
+        ``007`` stays ``007`` (ignored for Parquet, whose columns are typed).
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Raises
+    ------
+    CliError
+        A missing file, a directory, an unknown encoding, an unreadable file or a missing
+        optional reader, with a one-line message.
+    """
+    na = ["", *na_values]
+    dtype = {column: str for column in text_columns}
+    name = "stdin" if source == "-" else source
+    if source != "-":
+        if os.path.isdir(source):
+            raise CliError(f"{source} is a directory, not a file")
+        if not os.path.exists(source):
+            raise CliError(f"no such file: {source}")
+    suffix = "" if source == "-" else os.path.splitext(source)[1].lower()
+    try:
+        if suffix in EXCEL_SUFFIXES:
+            _require("openpyxl", "Excel (.xlsx)")
+            first = pd.read_excel(source, engine="openpyxl", header=None, nrows=1)
+            _reject_repeated_names(first.iloc[0].tolist() if len(first) else [], name)
+            return pd.read_excel(source, engine="openpyxl", keep_default_na=False,
+                                 na_values=na, dtype=dtype or None)
+        if suffix in PARQUET_SUFFIXES:
+            _require("pyarrow", "Parquet")
+            frame = pd.read_parquet(source, engine="pyarrow")
+            if not isinstance(frame.index, pd.RangeIndex):
+                frame = frame.reset_index()  # an index saved with the data is a column
+            if na_values:
+                frame = frame.mask(frame.isin(list(na_values)))
+            return frame
+        return _read_delimited(source, sep, encoding, na, dtype)
+    except CliError:
+        raise
+    except UnicodeDecodeError as exc:
+        raise CliError(f"cannot read {name}: it is not {encoding} text ({exc.reason} at byte "
+                       f"{exc.start}); pass --encoding, e.g. --encoding latin-1") from None
+    except LookupError:
+        raise CliError(f"unknown encoding {encoding!r} (--encoding)") from None
+    except pd.errors.EmptyDataError:
+        raise CliError(f"cannot read {name}: the file is empty") from None
+    except PermissionError:
+        raise CliError(f"cannot read {name}: permission denied") from None
+    except (pd.errors.ParserError, ValueError, OSError, zipfile.BadZipFile) as exc:
+        kind = ("Excel" if suffix in EXCEL_SUFFIXES else
+                "Parquet" if suffix in PARQUET_SUFFIXES else "delimited text")
+        raise CliError(f"cannot read {name} as {kind}: {_first_line(exc, 'unreadable')}") \
+            from None
+
+
+def _read_delimited(source: str, sep: str | None, encoding: str, na: list[str],
+                    dtype: dict) -> pd.DataFrame:
+    codecs.lookup(encoding)  # LookupError for an unknown name, before reading anything
+    if source == "-":
+        raw = sys.stdin.buffer.read()
+        handle: Any = io.BytesIO(raw)
+        sample = raw[:_SNIFF_BYTES]
+    else:
+        with open(source, "rb") as stream:
+            sample = stream.read(_SNIFF_BYTES)
+        handle = source
+    if sep is None:
+        sep = sniff_separator(sample.decode(encoding, errors="replace"))
+    else:
+        sep = SEPARATORS.get(sep.lower(), sep)
+        if len(sep) != 1:
+            raise CliError(f"--sep must be one character (or tab, comma, semicolon), got {sep!r}")
+    header = next(csv.reader(io.StringIO(sample.decode(encoding, errors="replace")),
+                             delimiter=sep), [])
+    _reject_repeated_names(header, "stdin" if source == "-" else source)
+    return pd.read_csv(handle, sep=sep, encoding=encoding, keep_default_na=False,
+                       na_values=na, dtype=dtype or None, low_memory=False)
+
+
+def _reject_repeated_names(header: Sequence[Any], name: str) -> None:
+    """pandas renames a repeated column (``value``, ``value.1``): which one is meant, or are
+    two raters one? Refuse instead of choosing silently."""
+    seen: set[str] = set()
+    for column in header:
+        if pd.isna(column) or str(column).strip() == "":
+            continue
+        if str(column) in seen:
+            raise CliError(f"the column name {str(column)!r} appears more than once in the "
+                           f"header of {name}; give each column its own name")
+        seen.add(str(column))
+
+
+def _column(frame: pd.DataFrame, name: str, role: str) -> str:
+    """The column that from_long will use for ``role`` (crowd-kit's names as fallback)."""
+    fallback = {"item": "task", "rater": "worker", "value": "label"}[role]
+    if name not in frame.columns and name == role and fallback in frame.columns:
+        return fallback
+    return name
+
+
+def _numeric_categories(tokens: Sequence[str]) -> list[Any]:
+    out: list[Any] = []
+    for token in tokens:
+        try:
+            number = float(token)
+        except ValueError:
+            raise CliError(f"--categories: {token!r} is not a number, but the values "
+                           "are numbers") from None
+        out.append(int(number) if number.is_integer() else number)
+    return out
+
+
+def read_annotations(source: str, *, wide: bool = False, item: str = "item",
+                     rater: str | None = "rater", value: str = "value",
+                     sep: str | None = None, encoding: str = "utf-8-sig",
+                     na_values: Sequence[str] = (),
+                     categories: Sequence[str] | None = None) -> Annotations:
+    """Annotations from a long or wide file, as the console command reads them.
+
+    Parameters
+    ----------
+    source : str
+        A path or ``"-"`` (stdin); see :func:`read_table` for the formats.
+    wide : bool
+        Items × raters: the first column holds the item ids, every other column is a rater,
+        an empty cell is a missing annotation. Otherwise one row per annotation, with the
+        columns ``item``, ``rater`` (``None``: raters unknown) and ``value``.
+    item, rater, value : str
+        Column names of a long file.
+    sep, encoding, na_values
+        As in :func:`read_table`. Item and rater ids are read as text.
+    categories : sequence of str, optional
+        The categories in their (ordinal) order; converted to numbers when the values are
+        numbers.
+
+    Returns
+    -------
+    Annotations
+        Rows of a long file whose value is missing are dropped with a
+        :class:`~kappalab.errors.DroppedAnnotationsWarning`.
+
+    Raises
+    ------
+    CliError
+        An unreadable file, a wide row without an item id, a non-numeric category for
+        numeric values.
+    AnnotationError
+        Faults of the annotations themselves (a missing column, a duplicated pair, ...).
+    """
+    if wide:
+        frame = read_table(source, sep=sep, encoding=encoding, na_values=na_values,
+                           text_columns=[0])
+        if frame.shape[1] < 2:
+            raise CliError(f"a wide file needs an item column and rater columns; "
+                           f"{source} has {frame.shape[1]} column(s)")
+        frame = frame.set_index(frame.columns[0])
+        if frame.index.hasnans:
+            row = int(np.flatnonzero(pd.isna(frame.index))[0]) + 2  # 1-based, after the header
+            raise CliError(f"row {row} of the wide file has no item id (first column)")
+        numeric = all(pd.api.types.is_numeric_dtype(t) for t in frame.dtypes)
+        cats = None if categories is None else (
+            _numeric_categories(categories) if numeric else list(categories))
+        return Annotations.from_wide(frame, categories=cats)
+    text = [item, "task" if item == "item" else item]
+    if rater is not None:
+        text += [rater, "worker" if rater == "rater" else rater]
+    frame = read_table(source, sep=sep, encoding=encoding, na_values=na_values,
+                       text_columns=list(dict.fromkeys(text)))
+    cats = None
+    if categories is not None:
+        column = _column(frame, value, "value")
+        numeric = column in frame.columns and pd.api.types.is_numeric_dtype(frame[column])
+        cats = _numeric_categories(categories) if numeric else list(categories)
+    return Annotations.from_long(frame, item=item, rater=rater, value=value, categories=cats)
+
+
+# ---------------------------------------------------------------------- commands
+LEVELS = ("nominal", "ordinal", "interval", "ratio", "circular", "bipolar")
+
+
+def _report_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of :func:`~kappalab.report.agreement_report` given on the command line."""
+    return {"ci": None if args.ci == "none" else args.ci, "n_resamples": args.n_resamples,
+            "confidence": args.confidence, "seed": args.seed}
 
 
 def _report_command(args: argparse.Namespace) -> str:
-    frame = _read_csv(args.file)
     rater = None if args.rater in ("", "none", "None") else args.rater
-    with warnings.catch_warnings(record=True) as caught:
+    na_values = _tokens(args.na_values)
+    categories = None if args.categories is None else _tokens(args.categories)
+    name = "stdin" if args.file == "-" else os.path.basename(args.file)
+    with warnings.catch_warnings(record=True) as caught, \
+            elapsed(f"kappalab: reading {name}", quiet=args.quiet):
         warnings.simplefilter("always", DroppedAnnotationsWarning)
-        ann = Annotations.from_long(frame, item=args.item, rater=rater, value=args.value)
+        ann = read_annotations(args.file, wide=args.wide, item=args.item, rater=rater,
+                               value=args.value, sep=args.sep, encoding=args.encoding,
+                               na_values=na_values, categories=categories)
+    why = "an empty cell"
+    if na_values:
+        why += f" or one of --na-values {','.join(na_values)}"
+    _print_notes(caught, why)
+    with warnings.catch_warnings(record=True) as caught, \
+            elapsed(f"kappalab: computing the report ({_ci_description(args)}, "
+                    f"{ann.n_annotations} annotations)", quiet=args.quiet):
+        try:
+            report = agreement_report(
+                ann, level=args.level,
+                categories=None if categories is None else list(ann.categories),
+                **_report_options(args))
+        except AnnotationError as exc:
+            raise CliError(_with_missing_hint(str(exc), ann.categories)) from None
+    _print_notes(caught, why)
+    return _render(report, args.format)
+
+
+# the tokens that pandas reads as missing by default: here they are labels, so a fault they
+# may cause (a numeric level on values that hold "NA") says how to make them missing
+MISSING_LOOKING = frozenset({"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
+                             "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None",
+                             "n/a", "nan", "null"})
+
+
+def _with_missing_hint(message: str, categories: Sequence[Any]) -> str:
+    tokens = [c for c in categories if isinstance(c, str) and c.strip() in MISSING_LOOKING]
+    if not tokens:
+        return message
+    return (f"{message} (the values include {', '.join(tokens)}: if that means missing, "
+            f"pass --na-values {','.join(tokens)})")
+
+
+def _print_notes(caught: list[warnings.WarningMessage], why: str) -> None:
+    """Each distinct warning as one line on stderr; dropped rows say why they were dropped."""
+    seen = set()
     for w in caught:
-        print(f"kappalab: note: {w.message}", file=sys.stderr)
-    return _render(agreement_report(ann, level=args.level, ci=_ci(args)), args.format)
+        line = f"kappalab: note: {w.message}"
+        if issubclass(w.category, DroppedAnnotationsWarning):
+            line += f" ({why})"
+        if line not in seen:
+            seen.add(line)
+            print(line, file=sys.stderr)
 
 
 def _demo_command(args: argparse.Namespace) -> str:
     from . import datasets
 
     blocks = []
-    for name, level in (("worked_example", "nominal"), ("krippendorff_2011", "interval")):
+    for name, level in track((("worked_example", "nominal"), ("krippendorff_2011", "interval")),
+                             "kappalab demo: datasets", quiet=args.quiet):
         ann = datasets.load(name)
         blocks.append(f"== {name} (level={level}): {ann}\n   source: "
                       f"{datasets.provenance(name)[:160]}...")
-        blocks.append(_render(agreement_report(ann, level=level, ci=_ci(args)), args.format))
+        blocks.append(_render(agreement_report(ann, level=level, **_report_options(args)),
+                              args.format))
     return "\n\n".join(blocks)
 
 
-def _ci(args: argparse.Namespace) -> str | None:
-    return None if args.ci == "none" else args.ci
+def _ci_description(args: argparse.Namespace) -> str:
+    if args.ci == "none":
+        return "no intervals"
+    if args.ci in ("analytic", "jackknife"):
+        return f"{args.ci} intervals"
+    return f"{args.ci} intervals, {args.n_resamples} resamples"
+
+
+def _tokens(text: str | None) -> list[str]:
+    """The comma-separated tokens of an option (none for an empty or absent option)."""
+    return [] if not text else text.split(",")
+
+
+def _confidence(text: str) -> float:
+    try:
+        level = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < level < 1:
+        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1, got {text}")
+    return level
+
+
+def _whole(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if number < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {number}")
+        return number
+    return parse
+
+
+EPILOG = ("Exit codes: 0 success; 2 error (one line on stderr starting 'kappalab: error:'); "
+          "130 interrupted (Ctrl-C).")
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Defaults in the help, except empty ones (no separator given, a flag that is off)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False or action.default == "":
+            return action.help
+        return super()._get_help_string(action)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kappalab",
-                                     description="Agreement and reliability of annotations.")
+    """The parser of the console command ``kappalab`` (subcommands ``report`` and ``demo``).
+
+    Returns
+    -------
+    argparse.ArgumentParser
+    """
+    parser = argparse.ArgumentParser(
+        prog="kappalab", formatter_class=_HelpFormatter,
+        description="Agreement and reliability of annotations.",
+        epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    report = sub.add_parser("report", help="every applicable coefficient for a long CSV")
-    report.add_argument("file", help="CSV with one row per annotation")
-    report.add_argument("--item", default="item", help="item column (default: item)")
+    report = sub.add_parser(
+        "report", formatter_class=_HelpFormatter,
+        help="every applicable coefficient for a file of annotations",
+        description="Every applicable coefficient for a file of annotations.", epilog=EPILOG)
+    report.add_argument("file", help="one row per annotation (or items × raters with "
+                        "--wide): a CSV, TSV or other delimited text, '-' for stdin, an "
+                        ".xlsx or a .parquet file")
+    report.add_argument("--wide", action="store_true",
+                        help="items × raters: item ids in the first column, one column per "
+                             "rater, an empty cell is missing")
+    report.add_argument("--item", default="item", help="item column")
     report.add_argument("--rater", default="rater",
-                        help="rater column (default: rater; 'none' if raters are unknown)")
-    report.add_argument("--value", default="value", help="value column (default: value)")
-    report.add_argument("--level", default="nominal",
-                        choices=["nominal", "ordinal", "interval", "ratio", "circular", "bipolar"])
-    report.add_argument("--format", default="table", choices=FORMATS)
+                        help="rater column ('none' if raters are unknown)")
+    report.add_argument("--value", default="value", help="value column")
+    report.add_argument("--sep", default=None,
+                        help="field separator: a character, or tab, comma, semicolon; "
+                             "sniffed among comma, tab and semicolon when not given")
+    report.add_argument("--encoding", default="utf-8-sig",
+                        help="text encoding (utf-8-sig: UTF-8 with or without a byte order "
+                             "mark)")
+    report.add_argument("--na-values", default="", metavar="A,B",
+                        help="cell values that also mean missing (an empty cell always "
+                             "does; None, NA, N/A, null are labels unless listed here)")
+    report.add_argument("--level", default="nominal", choices=LEVELS,
+                        help="level of measurement (the distance between categories)")
+    report.add_argument("--categories", default=None, metavar="A,B,C",
+                        help="the categories in their order (ordinal levels); numbers when "
+                             "the values are numbers; default: the sorted values")
     report.set_defaults(run=_report_command)
-    demo = sub.add_parser("demo", help="the report on bundled datasets")
-    demo.add_argument("--format", default="table", choices=FORMATS)
-    for command in (report, demo):
-        command.add_argument("--ci", default="analytic", choices=["none", *CI_METHODS],
-                             help="standard errors and 95%% intervals (default: analytic; "
-                                  "resampling methods use 2000 replicates, seed 0)")
+    demo = sub.add_parser("demo", formatter_class=_HelpFormatter,
+                          help="the report on bundled datasets",
+                          description="The report on two bundled datasets.", epilog=EPILOG)
     demo.set_defaults(run=_demo_command)
+    for command in (report, demo):
+        command.add_argument("--format", default="table", choices=FORMATS,
+                             help="output format")
+        command.add_argument("--ci", default="analytic", choices=["none", *CI_METHODS],
+                             help="method of the standard errors and intervals")
+        command.add_argument("--confidence", default=0.95, type=_confidence,
+                             help="confidence level of the intervals")
+        command.add_argument("--n-resamples", default=2000, type=_whole(1),
+                             help="replicates of the bootstrap methods")
+        command.add_argument("--seed", default=0, type=_whole(0),
+                             help="seed of the resampling methods (same seed, same output)")
+        command.add_argument("--quiet", "-q", action="store_true",
+                             help="no progress on stderr (progress appears only on a "
+                                  "terminal, for steps longer than 2 s: the elapsed time of "
+                                  "reading and of computing the report, the datasets done "
+                                  "by demo); notes and errors remain")
     return parser
 
 
+EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+
+def _fail(message: str, code: int = EXIT_ERROR) -> int:
+    try:
+        print(f"kappalab: error: {message}", file=sys.stderr)
+    except (OSError, ValueError):  # stderr closed too: nothing else to do
+        pass
+    return code
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at devnull so that the interpreter's final flush does
+    not fail again (the recipe of the Python documentation, "Note on SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):  # no real descriptor (tests)
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the console command; return its exit code.
+
+    Every fault ends as one line on stderr that starts with ``kappalab: error:``, never a
+    traceback: exit code 2 for a fault of the input or of the options (a missing file, a
+    directory, an unreadable table, bad annotations), for a full disk or a closed pipe on
+    stdout (``kappalab report big.csv | head -3``), for a lack of memory, and for an
+    unforeseen exception (a bug: the environment variable ``KAPPALAB_TRACEBACK=1`` shows
+    it); exit code 130 after Ctrl-C. Option errors are argparse's usage message, exit code 2.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 after an error, 130 when interrupted.
+    """
     args = build_parser().parse_args(argv)
     try:
         output = args.run(args)
-    except (_CliError, AnnotationError) as exc:
-        print(f"kappalab: error: {exc}", file=sys.stderr)
-        return 2
-    print(output)
+        print(output)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return _fail("the output was closed before the end (broken pipe)")
+    except (CliError, AnnotationError) as exc:
+        return _fail(str(exc))
+    except MemoryError:
+        return _fail("out of memory: the data are too large for this machine")
+    except KeyboardInterrupt:
+        return _fail("interrupted", EXIT_INTERRUPTED)
+    except Exception as exc:  # a bug: still one line, unless asked for the traceback
+        if os.environ.get("KAPPALAB_TRACEBACK"):
+            raise
+        return _fail(f"unexpected {type(exc).__name__}: {_first_line(exc, 'no message')} "
+                     "(a bug? please report it; KAPPALAB_TRACEBACK=1 shows the traceback)")
     return 0
 
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 import statsmodels.stats.inter_rater as smir
 
-from kappalab.cli import main
+from kappalab.cli import main, read_annotations
 from kappalab import datasets
 
 
@@ -66,3 +66,506 @@ def test_demo_runs_and_shows_the_worked_example_values():
     assert result.returncode == 0, result.stderr
     assert "0.5782" in result.stdout  # α of the worked example (krippendorff package)
     assert "0.5636" in result.stdout  # Fleiss' κ of the worked example (statsmodels)
+
+
+# ---------------------------------------------------------------- never drop data silently
+import krippendorff
+import numpy as np
+
+
+def peer_alpha(long: pd.DataFrame, level: str = "nominal", order=None, domain=None) -> float:
+    """Krippendorff's α of a long frame (item, rater, value; NaN = missing) by the
+    ``krippendorff`` package: raters × items, categories coded by their position in ``order``
+    (sorted labels by default) or, for numbers, the values themselves."""
+    present = long.dropna(subset=["value"])
+    matrix = long.pivot(index="rater", columns="item", values="value")
+    if pd.api.types.is_numeric_dtype(present["value"]) and order is None:
+        data = matrix.to_numpy(dtype=float)
+    else:
+        order = sorted(present["value"].unique()) if order is None else list(order)
+        data = matrix.map(lambda v: np.nan if pd.isna(v) else order.index(v)).to_numpy(float)
+    return krippendorff.alpha(reliability_data=data, level_of_measurement=level,
+                              value_domain=domain)
+
+
+def alpha_of(out: str) -> float:
+    table = pd.read_csv(pd.io.common.StringIO(out))
+    return float(table.set_index("coefficient").loc["Krippendorff's alpha", "value"])
+
+
+SHARP = pd.DataFrame(
+    [("s1", "a", "C"), ("s1", "b", "C#"), ("s1", "c", "C"),
+     ("s2", "a", "F#"), ("s2", "b", "F#"), ("s2", "c", "F"),
+     ("s3", "a", "C#"), ("s3", "b", "C#"), ("s3", "c", "C#"),
+     ("s4", "a", "F"), ("s4", "b", "F#"), ("s4", "c", "F"),
+     ("s5", "a", "C"), ("s5", "b", "C"), ("s5", "c", "F#")],
+    columns=["item", "rater", "value"])
+
+
+def test_hash_in_labels_is_data_not_a_comment(tmp_path, capsys):
+    path = tmp_path / "keys.csv"
+    SHARP.to_csv(path, index=False)
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    expected = peer_alpha(SHARP)  # 1/3: C# and F# are categories of their own
+    assert expected == pytest.approx(1 / 3)
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(expected, abs=1e-12)
+
+
+NA_LABELS = pd.DataFrame(
+    [(1, "a", "None"), (1, "b", "None"), (1, "c", "NA"),
+     (2, "a", "N/A"), (2, "b", "N/A"), (2, "c", "N/A"),
+     (3, "a", "null"), (3, "b", "null"), (3, "c", None),
+     (4, "a", "x"), (4, "b", "NA"), (4, "c", "x"),
+     (5, "a", "NA"), (5, "b", "NA"), (5, "c", None)],
+    columns=["item", "rater", "value"])
+
+
+def test_na_tokens_are_labels_and_only_empty_cells_are_missing(tmp_path, capsys):
+    path = tmp_path / "na.csv"
+    NA_LABELS.to_csv(path, index=False)  # None is written as an empty cell
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    captured = capsys.readouterr()
+    assert alpha_of(captured.out) == pytest.approx(peer_alpha(NA_LABELS), abs=1e-12)
+    assert "dropped 2 of 15 rows" in captured.err
+    assert "empty" in captured.err  # and why
+
+
+def test_na_values_option_adds_missing_tokens(tmp_path, capsys):
+    path = tmp_path / "na.csv"
+    NA_LABELS.to_csv(path, index=False)
+    assert main(["report", str(path), "--format", "csv", "--na-values", "NA,null"]) == 0
+    captured = capsys.readouterr()
+    expected = peer_alpha(NA_LABELS.replace({"NA": None, "null": None}))
+    assert alpha_of(captured.out) == pytest.approx(expected, abs=1e-12)
+    assert "dropped 8 of 15 rows" in captured.err
+    assert "NA" in captured.err.split("dropped", 1)[1]  # the note names the tokens
+
+
+# ---------------------------------------------------------------- separators, encodings, stdin
+K2011 = datasets.load_frame("krippendorff_2011")
+
+
+def run_input(*args, data: str):
+    return subprocess.run([sys.executable, "-m", "kappalab", *args], input=data,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("sep", [",", "\t", ";"])
+def test_separator_is_sniffed(tmp_path, capsys, sep):
+    path = tmp_path / "k.txt"
+    K2011.to_csv(path, index=False, sep=sep)
+    assert main(["report", str(path), "--level", "interval", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(
+        peer_alpha(K2011, "interval"), abs=1e-12)
+
+
+def test_sep_option_overrides_the_sniffer(tmp_path, capsys):
+    path = tmp_path / "k.csv"
+    K2011.to_csv(path, index=False, sep=";")
+    assert main(["report", str(path), "--sep", ";", "--level", "interval",
+                 "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(0.849, abs=5e-4)
+    assert main(["report", str(path), "--sep", ","]) == 2  # one column 'item;rater;value'
+    assert "column 'item'" in capsys.readouterr().err
+
+
+def test_tab_separator_by_name(tmp_path, capsys):
+    path = tmp_path / "k.tsv"
+    K2011.to_csv(path, index=False, sep="\t")
+    assert main(["report", str(path), "--sep", "tab", "--level", "interval",
+                 "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(0.849, abs=5e-4)
+
+
+ACCENTS = pd.DataFrame(
+    [(1, "a", "é"), (1, "b", "é"), (2, "a", "ü"), (2, "b", "e"), (3, "a", "e"), (3, "b", "e"),
+     (4, "a", "ü"), (4, "b", "ü")], columns=["item", "rater", "value"])
+
+
+def test_encoding_option(tmp_path, capsys):
+    path = tmp_path / "latin.csv"
+    ACCENTS.to_csv(path, index=False, encoding="latin-1")
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kappalab: error:") and "--encoding" in err
+    assert len(err.strip().splitlines()) == 1
+    assert main(["report", str(path), "--encoding", "latin-1", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(peer_alpha(ACCENTS), abs=1e-12)
+
+
+def test_utf8_byte_order_mark_is_not_part_of_the_first_column(tmp_path, capsys):
+    path = tmp_path / "bom.csv"
+    ACCENTS.to_csv(path, index=False, encoding="utf-8-sig")
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(peer_alpha(ACCENTS), abs=1e-12)
+
+
+def test_dash_reads_stdin():
+    result = run_input("report", "-", "--level", "interval", "--format", "csv",
+                       data=K2011.to_csv(index=False, sep="\t"))
+    assert result.returncode == 0, result.stderr
+    assert alpha_of(result.stdout) == pytest.approx(peer_alpha(K2011, "interval"), abs=1e-12)
+
+
+def test_item_ids_are_text_007_is_not_7(tmp_path, capsys):
+    path = tmp_path / "ids.csv"
+    path.write_text("item,rater,value\n007,a,x\n007,b,x\n7,a,y\n7,b,x\n")
+    assert main(["report", str(path), "--format", "json"]) == 0
+    rows = {r["coefficient"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["Krippendorff's alpha"]["n_items"] == 2
+
+
+# ---------------------------------------------------------------- wide files
+
+WIDE_TEXT = ("item,ann1,ann2,ann3\n"
+             "007,C#,C#,\n"
+             "a12,NA,NA,F\n"
+             "7,F,F#,F\n"
+             "x9,,C,C\n"
+             "b2,C,C,C#\n")
+
+
+def wide_as_long() -> pd.DataFrame:
+    rows = [line.split(",") for line in WIDE_TEXT.strip().splitlines()[1:]]
+    return pd.DataFrame([(r[0], f"ann{j}", r[j] or None) for r in rows for j in (1, 2, 3)],
+                        columns=["item", "rater", "value"])
+
+
+def test_wide_file_keeps_item_ids_and_labels(tmp_path, capsys):
+    path = tmp_path / "wide.csv"
+    path.write_text(WIDE_TEXT)
+    ann = read_annotations(str(path), wide=True)
+    assert list(ann.items) == ["007", "a12", "7", "x9", "b2"]
+    assert list(ann.raters) == ["ann1", "ann2", "ann3"]
+    assert main(["report", str(path), "--wide", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(peer_alpha(wide_as_long()),
+                                                              abs=1e-12)
+
+
+def test_wide_numeric_matches_long(tmp_path, capsys):
+    wide = K2011.pivot(index="item", columns="rater", values="value")
+    path = tmp_path / "wide.tsv"
+    wide.to_csv(path, sep="\t")
+    assert main(["report", str(path), "--wide", "--level", "interval", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(
+        peer_alpha(K2011, "interval"), abs=1e-12)
+
+
+# ---------------------------------------------------------------- Excel and Parquet
+# openpyxl and pyarrow are in the test extra: these tests fail, not skip, without them
+def test_xlsx_long_and_wide(tmp_path, capsys):
+    path = tmp_path / "k.xlsx"
+    K2011.to_excel(path, index=False)
+    assert main(["report", str(path), "--level", "interval", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(0.849, abs=5e-4)
+    wide_path = tmp_path / "w.xlsx"
+    pd.read_csv(pd.io.common.StringIO(WIDE_TEXT), dtype=str, keep_default_na=False,
+                na_values=[""]).to_excel(wide_path, index=False)
+    ann = read_annotations(str(wide_path), wide=True)
+    assert list(ann.items) == ["007", "a12", "7", "x9", "b2"]
+    assert main(["report", str(wide_path), "--wide", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(peer_alpha(wide_as_long()),
+                                                              abs=1e-12)
+
+
+def test_parquet_long(tmp_path, capsys):
+    path = tmp_path / "k.parquet"
+    K2011.to_parquet(path, index=False)
+    assert main(["report", str(path), "--level", "interval", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(0.849, abs=5e-4)
+
+
+def test_parquet_wide_with_its_index_saved(tmp_path, capsys):
+    wide = wide_as_long().pivot(index="item", columns="rater", values="value")
+    path = tmp_path / "w.parquet"
+    wide.to_parquet(path)  # the item ids are the saved index
+    ann = read_annotations(str(path), wide=True)
+    assert sorted(ann.items) == sorted(["007", "a12", "7", "x9", "b2"])
+    assert main(["report", str(path), "--wide", "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(peer_alpha(wide_as_long()),
+                                                              abs=1e-12)
+
+
+@pytest.mark.parametrize("suffix, module", [(".xlsx", "openpyxl"), (".parquet", "pyarrow")])
+def test_missing_reader_names_the_extra(tmp_path, capsys, monkeypatch, suffix, module):
+    path = tmp_path / f"data{suffix}"
+    path.write_bytes(b"not read")
+    monkeypatch.setitem(sys.modules, module, None)  # `import module` now raises ImportError
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kappalab: error:") and len(err.strip().splitlines()) == 1
+    assert module in err and "kappalab[readers]" in err
+
+
+# ---------------------------------------------------------------- options
+import kappalab  # noqa: E402
+from kappalab.cli import build_parser  # noqa: E402
+
+GRADES = pd.DataFrame(
+    [(1, "a", "low"), (1, "b", "mid"), (1, "c", "low"),
+     (2, "a", "high"), (2, "b", "high"), (2, "c", "mid"),
+     (3, "a", "mid"), (3, "b", "mid"), (3, "c", "mid"),
+     (4, "a", "low"), (4, "b", "high"), (4, "c", "low"),
+     (5, "a", "high"), (5, "b", "mid"), (5, "c", "high")],
+    columns=["item", "rater", "value"])
+
+
+def test_categories_fix_the_ordinal_order(tmp_path, capsys):
+    path = tmp_path / "grades.csv"
+    GRADES.to_csv(path, index=False)
+    assert main(["report", str(path), "--level", "ordinal", "--format", "csv"]) == 0
+    alphabetical = alpha_of(capsys.readouterr().out)  # high < low < mid
+    assert alphabetical == pytest.approx(peer_alpha(GRADES, "ordinal"), abs=1e-12)
+    assert main(["report", str(path), "--level", "ordinal", "--format", "csv",
+                 "--categories", "low,mid,high"]) == 0
+    ordered = alpha_of(capsys.readouterr().out)
+    assert ordered == pytest.approx(
+        peer_alpha(GRADES, "ordinal", order=["low", "mid", "high"]), abs=1e-12)
+    assert abs(ordered - alphabetical) > 0.1
+
+
+def coefficient_of(out: str, name: str) -> float:
+    table = pd.read_csv(pd.io.common.StringIO(out)).set_index("coefficient")
+    return float(table.loc[name, "value"])
+
+
+def test_numeric_categories_include_unused_values(tmp_path, capsys):
+    frame = GRADES.replace({"low": 1, "mid": 2, "high": 5}).astype({"value": int})
+    path = tmp_path / "scores.csv"
+    frame.to_csv(path, index=False)
+    # items (1,2,1) (5,5,2) (2,2,2) (1,5,1) (5,2,5): P_o = (4·1/3 + 1)/5 = 7/15, and
+    # Brennan-Prediger = (P_o − 1/q)/(1 − 1/q): 1/5 with the q = 3 values seen, 1/3 with q = 5
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    assert coefficient_of(capsys.readouterr().out, "Brennan-Prediger") == pytest.approx(1 / 5)
+    assert main(["report", str(path), "--format", "csv", "--categories", "1,2,3,4,5"]) == 0
+    assert coefficient_of(capsys.readouterr().out, "Brennan-Prediger") == pytest.approx(1 / 3)
+    assert main(["report", str(path), "--level", "ordinal", "--format", "csv",
+                 "--categories", "1,2,3,4,5"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(
+        peer_alpha(frame, "ordinal", domain=[1, 2, 3, 4, 5]), abs=1e-12)
+    assert main(["report", str(path), "--categories", "1,2,x"]) == 2
+    assert "'x' is not a number" in capsys.readouterr().err
+    assert main(["report", str(path), "--categories", "1,2"]) == 2  # 5 is not a category
+    err = capsys.readouterr().err
+    assert err.startswith("kappalab: error:") and len(err.strip().splitlines()) == 1
+
+
+def test_version():
+    result = run("--version")
+    assert result.returncode == 0 and result.stdout.strip() == f"kappalab {kappalab.__version__}"
+
+
+def test_help_shows_defaults():
+    text = " ".join(run("report", "--help").stdout.split())  # wrapped lines joined
+    for default in ("(default: item)", "(default: nominal)", "(default: analytic)",
+                    "(default: 0)", "(default: 2000)", "(default: 0.95)"):
+        assert default in text, default
+
+
+def test_seed_makes_resampling_reproducible():
+    first, second = run("demo", "--ci", "bootstrap"), run("demo", "--ci", "bootstrap")
+    assert first.returncode == 0 and first.stdout == second.stdout
+    other = run("demo", "--ci", "bootstrap", "--seed", "1")
+    assert other.returncode == 0 and other.stdout != first.stdout
+
+
+def test_resampling_options_reach_the_report(tmp_path, capsys):
+    path = tmp_path / "k.csv"
+    K2011.to_csv(path, index=False)
+    assert main(["report", str(path), "--level", "interval", "--format", "json",
+                 "--ci", "bootstrap", "--seed", "7", "--n-resamples", "300",
+                 "--confidence", "0.9"]) == 0
+    rows = {r["coefficient"]: r for r in json.loads(capsys.readouterr().out)}
+    ann = kappalab.Annotations.from_long(K2011)
+    est = kappalab.krippendorff_alpha(ann, level="interval", ci="bootstrap", n_resamples=300,
+                                      confidence=0.9, seed=7)
+    alpha = rows["Krippendorff's alpha"]
+    assert (alpha["ci_low"], alpha["ci_high"]) == pytest.approx(est.ci, abs=1e-12)
+    assert alpha["se"] == pytest.approx(est.se, abs=1e-12)
+
+
+@pytest.mark.parametrize("option", [["--confidence", "1.5"], ["--confidence", "x"],
+                                    ["--n-resamples", "0"], ["--seed", "-1"]])
+def test_bad_resampling_options_exit_2(option):
+    result = run("demo", *option)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert option[0] in result.stderr
+
+
+# ---------------------------------------------------------------- no traceback, ever
+import kappalab.cli as cli  # noqa: E402
+
+
+def test_directory_as_file_exit_2(tmp_path):
+    result = run("report", str(tmp_path))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("kappalab: error:") and "directory" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.fixture
+def long_file(tmp_path):
+    path = tmp_path / "k.csv"
+    K2011.to_csv(path, index=False)
+    return path
+
+
+def test_broken_pipe_in_a_shell_pipeline(long_file):
+    # `| head -1` reads the first line and exits; whether or not the rest of the output
+    # meets a closed pipe, there is no traceback and the first line is the table's header
+    result = subprocess.run(
+        f"{sys.executable} -m kappalab report {long_file} --format csv | head -1",
+        shell=True, capture_output=True, text=True, timeout=120)
+    assert result.stdout.startswith("coefficient,value")
+    assert "Traceback" not in result.stderr and "Exception" not in result.stderr
+
+
+def test_broken_pipe_when_the_reader_is_gone(long_file):
+    # the read end closes before the command writes: a certain EPIPE
+    process = subprocess.Popen([sys.executable, "-m", "kappalab", "report", str(long_file)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    code = process.wait(timeout=120)
+    assert "Traceback" not in err and "Exception" not in err
+    assert code == 2 and err.startswith("kappalab: error:") and "pipe" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("fault, code, fragment", [
+    (MemoryError(), 2, "out of memory"),
+    (KeyboardInterrupt(), 130, "interrupted"),
+    (RuntimeError("something unforeseen"), 2, "RuntimeError: something unforeseen"),
+])
+def test_faults_give_one_line_and_an_exit_code(long_file, capsys, monkeypatch, fault, code,
+                                               fragment):
+    def fail(*args, **kwargs):
+        raise fault
+
+    monkeypatch.setattr(cli, "agreement_report", fail)
+    assert main(["report", str(long_file)]) == code
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("kappalab: error:") and fragment in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- progress on stderr
+import io  # noqa: E402
+import time  # noqa: E402
+
+from kappalab import progress  # noqa: E402
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_elapsed_shows_after_the_delay_and_erases_itself():
+    tty = FakeTerminal()
+    with progress.elapsed("working", delay=0.05, interval=0.05, stream=tty):
+        time.sleep(0.4)
+    text = tty.getvalue()
+    assert "working" in text and " s" in text
+    assert text.endswith("\r") and text.rstrip("\r").endswith(" ")  # the line is blanked
+
+
+@pytest.mark.parametrize("stream, quiet", [(FakeTerminal(), True), (io.StringIO(), False)])
+def test_elapsed_silent_when_quiet_or_not_a_terminal(stream, quiet):
+    with progress.elapsed("working", delay=0, interval=0.01, stream=stream, quiet=quiet):
+        time.sleep(0.1)
+    assert stream.getvalue() == ""
+
+
+def test_elapsed_silent_for_quick_steps():
+    tty = FakeTerminal()
+    with progress.elapsed("working", stream=tty):  # the default delay: 2 s
+        time.sleep(0.05)
+    assert progress.DELAY == 2.0 and tty.getvalue() == ""
+
+
+@pytest.mark.parametrize("with_tqdm", [True, False])
+def test_track_yields_everything_and_shows_a_count(monkeypatch, with_tqdm):
+    if not with_tqdm:
+        monkeypatch.setitem(sys.modules, "tqdm", None)
+    tty = FakeTerminal()
+    items = []
+    for x in progress.track(range(3), "datasets", delay=0, stream=tty):
+        items.append(x)
+        time.sleep(0.01)
+    assert items == [0, 1, 2]
+    assert "datasets" in tty.getvalue() and "/3" in tty.getvalue()  # tqdm may show 0/3 only
+    assert with_tqdm or "3/3" in tty.getvalue()
+    silent = io.StringIO()
+    assert list(progress.track(range(3), "datasets", delay=0, stream=silent)) == [0, 1, 2]
+    assert list(progress.track(range(3), "d", delay=0, stream=tty, quiet=True)) == [0, 1, 2]
+    assert silent.getvalue() == "" and tty.getvalue().count("datasets") >= 1
+
+
+def test_no_progress_when_stderr_is_not_a_terminal(long_file):
+    result = run("report", str(long_file), "--ci", "jackknife")
+    assert result.returncode == 0 and result.stderr == ""
+    result = run("demo", "--ci", "bootstrap", "--n-resamples", "200")
+    assert result.returncode == 0 and result.stderr == ""
+
+
+def test_quiet_leaves_only_the_notes(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "na.csv"
+    NA_LABELS.to_csv(path, index=False)
+    real_report = cli.agreement_report
+
+    def slow_report(*args, **kwargs):
+        time.sleep(0.3)
+        return real_report(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "agreement_report", slow_report)
+    monkeypatch.setattr(progress, "DELAY", 0.05)
+    tty = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert main(["report", str(path), "--quiet"]) == 0
+    assert tty.getvalue().splitlines() == [
+        "kappalab: note: dropped 2 of 15 rows whose 'value' value is missing (an empty cell)"]
+    tty.seek(0), tty.truncate()
+    assert main(["report", str(path)]) == 0  # on a terminal, without --quiet: shown
+    assert "computing the report" in tty.getvalue()
+    assert main(["demo", "--quiet"]) == 0
+
+
+def test_na_label_in_numeric_values_gets_a_hint(tmp_path, capsys):
+    frame = K2011.astype({"value": object})
+    frame.loc[[0, 5], "value"] = "NA"
+    path = tmp_path / "k.csv"
+    frame.to_csv(path, index=False)
+    assert main(["report", str(path), "--level", "interval"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--na-values NA" in err
+    assert main(["report", str(path), "--level", "interval", "--na-values", "NA",
+                 "--format", "csv"]) == 0
+    expected = peer_alpha(frame.replace({"NA": np.nan}).astype({"value": float}), "interval")
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("text, flags", [
+    ("item,rater,value,value\n1,a,x,y\n1,b,x,x\n", []),      # which value? pandas: value.1
+    ("item,r1,r2,r1\n1,x,x,y\n2,y,y,y\n", ["--wide"]),       # one rater, or two?
+])
+def test_repeated_column_names_are_an_error(tmp_path, capsys, text, flags):
+    path = tmp_path / "dup.csv"
+    path.write_text(text)
+    assert main(["report", str(path), *flags]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "more than once" in err
+
+
+def test_repeated_column_names_in_excel(tmp_path, capsys):
+    path = tmp_path / "dup.xlsx"
+    pd.DataFrame([[1, "x", "x", "y"], [2, "y", "y", "y"]],
+                 columns=["item", "r1", "r2", "r1"]).to_excel(path, index=False)
+    assert main(["report", str(path), "--wide"]) == 2
+    assert "'r1' appears more than once" in capsys.readouterr().err
+    empty = tmp_path / "empty.xlsx"
+    pd.DataFrame().to_excel(empty, index=False)
+    assert main(["report", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kappalab: error:") and "unexpected" not in err
