@@ -309,18 +309,22 @@ class Annotations:
             i, r = divmod(int(flat_position), n_raters)
             return f"item {label(items[i])}, rater {label(raters[r])}"
 
-        numeric = matrix.dtype.kind == "f"
+        integers = matrix.dtype.kind in "iu"  # never missing; exact as float below 2**53
+        numeric = matrix.dtype.kind == "f" or (integers and _exact_as_float(matrix))
         if numeric:
-            # NaN-ignoring extremes: all-NaN means empty, an infinite extreme means an inf cell
-            lo, hi = np.fmin.reduce(matrix, axis=None), np.fmax.reduce(matrix, axis=None)
-            if np.isnan(lo):
-                raise EmptyDataError("every cell of the items × raters table is missing")
-            if not (np.isfinite(lo) and np.isfinite(hi)):
-                infinite = np.isinf(matrix)
-                raise MissingValueError(
-                    f"{int(infinite.sum())} value(s) are infinite (first at "
-                    f"{where(np.flatnonzero(infinite)[0])})"
-                )
+            if integers:
+                lo, hi = matrix.min(), matrix.max()
+            else:
+                # NaN-ignoring extremes: all-NaN means empty, an infinite extreme an inf cell
+                lo, hi = np.fmin.reduce(matrix, axis=None), np.fmax.reduce(matrix, axis=None)
+                if np.isnan(lo):
+                    raise EmptyDataError("every cell of the items × raters table is missing")
+                if not (np.isfinite(lo) and np.isfinite(hi)):
+                    infinite = np.isinf(matrix)
+                    raise MissingValueError(
+                        f"{int(infinite.sum())} value(s) are infinite (first at "
+                        f"{where(np.flatnonzero(infinite)[0])})"
+                    )
             counted = None if categories is not None else _count_small_integers(matrix, lo, hi)
             if counted is not None:  # the common case: counts in a few passes, codes on demand
                 ann = cls(items=items, raters=raters,
@@ -752,6 +756,10 @@ def _wide_counts(wide_codes: np.ndarray, n_categories: int, axis: int) -> np.nda
     """Category counts per item (axis=1) or per rater (axis=0) of a wide code matrix (-1 =
     missing), with one bincount: a missing cell counts in an extra column that is dropped."""
     K = n_categories
+    if axis == 0 and wide_codes.shape[1] <= 64:  # few raters: one bincount per column
+        return np.stack([np.bincount(column.astype(np.intp) + 1, minlength=K + 1)[1:]
+                         for column in wide_codes.T]) if wide_codes.shape[1] else np.zeros(
+            (0, K), dtype=np.int64)
     n = wide_codes.shape[0] if axis == 1 else wide_codes.shape[1]
     base = np.arange(n, dtype=np.intp) * (K + 1)
     base = base[:, None] if axis == 1 else base[None, :]
@@ -894,20 +902,17 @@ _INT64_LIMIT = 2**63  # integers beyond this are not all representable as float6
 
 
 def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:
-    """Numbers become float (NaN = missing) unless integers beyond 2**53 would lose
-    exactness (then they stay integers); anything else stays as objects. The type of an
-    object table is read from all of its values (one vectorised pass)."""
+    """Integer arrays stay integers (exact), other numbers become float (NaN = missing),
+    fixed-width unicode stays as it is; objects are numbers (as float, or as exact integers
+    beyond 2**53) when all of their values are, read in one vectorised pass."""
     kind = matrix.dtype.kind
     if kind in "iu":
-        if matrix.size and (matrix.max() > _EXACT_FLOAT_INT or
-                            (kind == "i" and matrix.min() < -_EXACT_FLOAT_INT)):
-            return matrix
-        return matrix.astype(float)
+        return matrix  # counted as integers; from_wide makes floats only where it needs them
     if kind in "bf":
         return matrix.astype(float, copy=False)
-    if kind in "US":
+    if kind == "S":
         return matrix.astype(object)
-    if kind != "O":
+    if kind != "O":  # fixed-width unicode stays as it is: encoded by hashing (_encode_values)
         return matrix
     present = ~pd.isna(matrix)
     values = matrix[present]
@@ -926,6 +931,12 @@ def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:
     out = np.full(matrix.shape, np.nan)
     out[present] = values.astype(float)
     return out
+
+
+def _exact_as_float(matrix: np.ndarray) -> bool:
+    """Whether every integer of ``matrix`` is exactly a float64 (|x| ≤ 2**53)."""
+    return matrix.size == 0 or (matrix.max() <= _EXACT_FLOAT_INT and (
+        matrix.dtype.kind == "u" or matrix.min() >= -_EXACT_FLOAT_INT))
 
 
 def _check_layout(matrix: np.ndarray) -> None:
@@ -1103,6 +1114,11 @@ def _encode_values(
     if kind == "f":
         uniques, codes = np.unique(values, return_inverse=True)
         return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
+    if kind == "U":
+        hashed = _factorize_unicode(values)
+        if hashed is not None:
+            return hashed[0], pd.Index(hashed[1], name="category")
+        values = values.astype(object)
     try:
         codes, uniques = pd.factorize(values, sort=True)
     except TypeError:
@@ -1111,6 +1127,33 @@ def _encode_values(
             "pass categories= to fix the category set and order"
         )
     return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
+
+
+def _factorize_unicode(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes and sorted uniques of a 1-D fixed-width unicode array, without making a Python
+    string per value: each value's code points are hashed (FNV-1a, one vectorised pass per
+    character position), the hashes factorized, and every value checked against its code's
+    first value. None on a hash collision (then the caller falls back to objects)."""
+    n = values.size
+    width = values.dtype.itemsize // 4
+    if width == 0:  # only empty strings
+        return np.zeros(n, dtype=np.intp), values[:1]
+    points = np.ascontiguousarray(values).view(np.uint32).reshape(n, width)
+    hashed = np.full(n, 0xCBF29CE484222325, dtype=np.uint64)
+    prime = np.uint64(0x100000001B3)
+    for j in range(width):  # a loop over character positions, not over values
+        hashed ^= points[:, j]
+        hashed *= prime
+    codes, uniques = pd.factorize(hashed, sort=False)
+    first = np.empty(len(uniques), dtype=np.intp)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1)  # the first value with each code
+    representatives = values[first]
+    if not (values == representatives[codes]).all():  # pragma: no cover - a 64-bit collision
+        return None
+    order = np.argsort(representatives, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return rank[codes], representatives[order]
 
 
 def _small_integer_offsets(x: np.ndarray) -> tuple[np.ndarray, int] | None:
@@ -1145,8 +1188,8 @@ _BLOCK_CELLS = 1 << 17  # cells per block of the counting pass (≈ 1 MiB of flo
 
 
 def _count_small_integers(table: np.ndarray, lo: float, hi: float) -> _SmallIntegerTable | None:
-    """Counts of a float items × raters table of whole numbers (NaN = missing), with one
-    bincount and no sort; None for other values (then the caller sorts the values)."""
+    """Counts of an items × raters table of whole numbers (float with NaN = missing, or
+    integers), with one bincount and no sort; None for other values (the caller sorts)."""
     span = hi - lo
     if not span <= 4 * table.size + 1024:
         return None
@@ -1160,9 +1203,10 @@ def _count_small_integers(table: np.ndarray, lo: float, hi: float) -> _SmallInte
     for start in range(0, n_items, block):
         rows = slice(start, min(start + block, n_items))
         offsets = table[rows] - lo
-        np.fmin(offsets, missing, out=offsets)  # fmin returns the number where a cell is NaN
+        if table.dtype.kind == "f":
+            np.fmin(offsets, missing, out=offsets)  # fmin returns the number where a cell is NaN
         codes[rows] = offsets
-        if not (codes[rows] == offsets).all():  # not all whole numbers
+        if table.dtype.kind == "f" and not (codes[rows] == offsets).all():  # not whole numbers
             return None
         size = offsets.shape[0]
         key = np.multiply(codes[rows], size, dtype=np.intp)
@@ -1178,7 +1222,8 @@ def _count_small_integers(table: np.ndarray, lo: float, hi: float) -> _SmallInte
     lookup = np.full(missing + 1, -1, dtype=dtype)  # value offset -> category code; NaN -> -1
     lookup[np.flatnonzero(seen)] = np.arange(int(seen.sum()), dtype=dtype)
     return _SmallIntegerTable(
-        counts=counts[:missing][seen].T,  # items × categories (column-major)
+        # items × categories (column-major; a view when every value in the range occurs)
+        counts=(counts[:missing] if seen.all() else counts[:missing][seen]).T,
         categories=(np.flatnonzero(seen) + int(lo)).astype(np.int64),
         per_item=per_item,
         n_active_raters=int(active.sum()),
