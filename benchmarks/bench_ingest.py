@@ -12,8 +12,9 @@ into ``Annotations.from_long``.
    checks for missing keys and duplicated (item, rater) pairs, which the floor does not.)
 
 Each time is best-of-``--repeat`` with ``time.perf_counter``; the values must agree (κ to
-1e-12, the from_long counts exactly with the floor's). Run:
-``python benchmarks/bench_ingest.py [--pairs N] [--rows N] [--repeat R]``.
+1e-12, the from_long counts exactly with the floor's). Run from a checkout (the header
+prints which kappalab was imported):
+``PYTHONPATH=. python benchmarks/bench_ingest.py [--pairs N] [--rows N] [--repeat R]``.
 """
 
 from __future__ import annotations
@@ -55,15 +56,17 @@ def long_table(n_rows: int, raters_per_item: int, seed: int):
                          "rater": names.take(rater), "value": value})
 
 
-def floor(df) -> np.ndarray:
-    """The bare work: factorize the three columns, count items × categories."""
+def floor(df) -> tuple[np.ndarray, np.ndarray]:
+    """The bare work: factorize the three columns, count items × categories (columns in
+    order of first appearance; returned with the category labels)."""
     import pandas as pd
 
     items, item_labels = pd.factorize(df["item"])
     pd.factorize(df["rater"])
     values, value_labels = pd.factorize(df["value"])
     K = len(value_labels)
-    return np.bincount(items * K + values, minlength=len(item_labels) * K)
+    counts = np.bincount(items * K + values, minlength=len(item_labels) * K)
+    return counts.reshape(len(item_labels), K), np.asarray(value_labels)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
 
     load = common.header("Ingest: cohen_kappa(y1, y2) vs scikit-learn; from_long vs "
                          "factorize + bincount")
+    print(f"kappalab imported from {kl.__file__}")
     ok = True
     result: dict = {"benchmark": "ingest", "pairs": args.pairs}
 
@@ -106,10 +110,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n2. from_long on {len(df)} rows ({len(df) // args.raters_per_item} items × "
           f"{args.raters_per_item} raters of 50, rater ids {df['rater'].dtype}); best of "
           f"{args.repeat}")
-    fl_best, _, counts = common.best_of(lambda: floor(df), args.repeat)
+    fl_best, _, (counts, labels) = common.best_of(lambda: floor(df), args.repeat)
     kl_best, _, ann = common.best_of(lambda: kl.Annotations.from_long(df), args.repeat)
-    same = np.array_equal(ann.count_matrix.ravel(), counts) or np.array_equal(
-        np.sort(ann.count_matrix, axis=1).sum(), counts.sum())
+    same = np.array_equal(ann.count_matrix, counts[:, np.argsort(labels)])
+    print(f"items × categories counts identical to the floor's: {same}")
     ok &= bool(same) and ann.n_annotations == len(df)
     ratio = kl_best / fl_best
     print(f"{'factorize + bincount':34s}{common.fmt_time(fl_best):>12s}")

@@ -1025,6 +1025,14 @@ def _reject_duplicate_pairs(
     item_codes: np.ndarray, rater_codes: np.ndarray, items: pd.Index, raters: pd.Index
 ) -> None:
     key = item_codes.astype(np.int64) * len(raters) + rater_codes
+    cells = len(items) * len(raters)
+    if cells <= 32 * key.size + (1 << 20):
+        # one byte per (item, rater) cell, marked by a scatter: fewer marks than keys means a
+        # repeat (then the sort below finds it); no sort on the common, clean path
+        marks = np.zeros(cells, dtype=np.uint8)
+        marks[key] = 1
+        if np.count_nonzero(marks) == key.size:
+            return
     sorted_key = np.sort(key)
     repeated = sorted_key[1:][sorted_key[1:] == sorted_key[:-1]]
     if repeated.size:
