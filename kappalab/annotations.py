@@ -41,8 +41,16 @@ _CROWDKIT_COLUMNS = {"item": "task", "rater": "worker", "value": "label"}
 class Annotations:
     """Annotations of items by raters into categories (or numeric values).
 
-    Build one with :meth:`from_long`, :meth:`from_wide` or :meth:`from_counts`; every
-    coefficient in kappalab also accepts anything :meth:`from_wide` takes.
+    Build one with :meth:`from_long`, :meth:`from_wide` or :meth:`from_counts`. Every
+    coefficient in kappalab also takes raw data and reads it with
+    :func:`~kappalab.annotations.as_annotations`, by one rule: a DataFrame whose columns
+    include a long schema (``item``/``rater``/``value``, or crowd-kit's
+    ``task``/``worker``/``label``) is long, one row per annotation; any other DataFrame,
+    array or DataArray is wide, items × raters. Other layouts need their constructor — an
+    items × categories count table :meth:`from_counts`, raters × items (krippendorff's
+    ``reliability_data``) ``from_wide(x, raters_as_rows=True)``, a table with an item-id
+    column ``from_wide(df, item="id")`` — and :meth:`from_wide` warns
+    (:class:`~kappalab.errors.LayoutWarning`) when a table looks like one of them.
 
     Attributes
     ----------

@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import kappalab as kl
 from kappalab import errors
@@ -843,3 +845,72 @@ class TestFrontDoorValidation:
         assert df.isna().sum().sum() == 2
         expected = krippendorff.alpha(reliability_data=x.T, level_of_measurement="interval")
         assert float(kl.krippendorff_alpha(df, level="interval")) == pytest.approx(expected)
+
+
+class TestFastPathsAgreeWithObjects:
+    """The vectorised encodings (unicode hashing, integer counting, arrow strings) give the
+    same Annotations as the plain object path."""
+
+    @given(st.lists(st.tuples(st.sampled_from(["", "a", "ab", "b", "ä", "zz", "a b", "10"]),
+                              st.sampled_from(["", "a", "ab", "b", "ä", "zz", "a b", "10"])),
+                    min_size=1, max_size=40))
+    @settings(max_examples=60, deadline=None)
+    def test_unicode_labels(self, pairs):
+        x = np.array(pairs)  # fixed-width unicode
+        fast, slow = A.from_wide(x, raters_as_rows=False), A.from_wide(x.astype(object),
+                                                                        raters_as_rows=False)
+        assert list(fast.categories) == list(slow.categories) == sorted(set(x.ravel()))
+        np.testing.assert_array_equal(fast.count_matrix, slow.count_matrix)
+        np.testing.assert_array_equal(fast.rater_count_matrix, slow.rater_count_matrix)
+
+    def test_cohen_kappa_string_labels_match_sklearn(self):
+        from sklearn.metrics import cohen_kappa_score
+
+        rng = np.random.default_rng(5)
+        labels = np.array(["absent", "mild", "moderate", "severe"])
+        a, b = labels[rng.integers(0, 4, 500)], labels[rng.integers(0, 4, 500)]
+        b[:250] = a[:250]
+        assert float(kl.cohen_kappa(a, b)) == pytest.approx(cohen_kappa_score(a, b), abs=1e-12)
+        assert float(kl.cohen_kappa(list(a), list(b))) == pytest.approx(
+            cohen_kappa_score(a, b), abs=1e-12)
+
+    def test_cohen_kappa_numbers_and_strings_stay_apart(self):
+        # 1 and "1" are different labels (not cast to one kind): no item agrees, and no
+        # category is shared, so P_o = P_e = 0 and κ = 0
+        est = kl.cohen_kappa([1, 2, 1], ["1", "2", "1"])
+        assert float(est) == pytest.approx(0.0, abs=1e-12)
+        assert est.observed == pytest.approx(0.0, abs=1e-12)
+
+    def test_integer_table_equals_float_table(self):
+        rng = np.random.default_rng(6)
+        x = rng.integers(-3, 4, size=(50, 4))
+        a, b = A.from_wide(x), A.from_wide(x.astype(float))
+        assert list(a.categories) == list(b.categories)
+        np.testing.assert_array_equal(a.count_matrix, b.count_matrix)
+        assert float(kl.krippendorff_alpha(a, level="interval")) == pytest.approx(
+            float(kl.krippendorff_alpha(b, level="interval")))
+
+    @pytest.mark.parametrize("dtype", ["str", object, "category"])
+    def test_long_string_columns(self, dtype):
+        df = long_frame().astype({"rater": dtype, "value": dtype, "item": dtype})
+        check_long_frame(A.from_long(df))
+
+    def test_long_nullable_integer_values(self):
+        df = pd.DataFrame({"item": [1, 1, 2, 2, 3], "rater": ["a", "b", "a", "b", "a"],
+                           "value": pd.array([BIG, BIG + 1, None, 2, BIG], dtype="Int64")})
+        with pytest.warns(DroppedAnnotationsWarning, match="dropped 1 of 5"):
+            ann = A.from_long(df)
+        assert list(ann.categories) == [2, BIG, BIG + 1]
+        assert list(ann.items) == [1, 2, 3]
+
+    def test_long_items_seen_only_on_dropped_rows_are_not_kept(self):
+        df = pd.DataFrame({"item": [1, 1, 2], "rater": ["a", "b", "c"], "value": [1, 2, None]})
+        with pytest.warns(DroppedAnnotationsWarning):
+            ann = A.from_long(df)
+        assert list(ann.items) == [1] and list(ann.raters) == ["a", "b"]
+
+    def test_duplicate_pairs_found_on_the_scatter_path(self):
+        df = pd.DataFrame({"item": [1, 1, 2, 1], "rater": ["a", "b", "a", "a"],
+                           "value": [1, 2, 1, 1]})
+        with pytest.raises(DuplicateAnnotationError, match="item 1 by rater 'a'"):
+            A.from_long(df)
