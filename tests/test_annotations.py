@@ -713,6 +713,26 @@ class TestLayouts:
             A.from_wide(x)
             A.from_wide(pd.DataFrame(x))
 
+    def test_csv_with_an_item_id_column_is_flagged(self, tmp_path):
+        from io import StringIO
+
+        ratings, _ = _statsmodels_table()
+        csv = "id,r1,r2,r3,r4\n" + "".join(
+            f"doc{i},{','.join(map(str, row))}\n" for i, row in enumerate(ratings))
+        df = pd.read_csv(StringIO(csv))
+        with pytest.warns(errors.LayoutWarning, match="item id"):
+            A.from_wide(df)
+        ann = A.from_wide(df, item="id")
+        assert list(ann.raters) == ["r1", "r2", "r3", "r4"] and ann.items[0] == "doc0"
+
+    def test_kappalab_own_tables_are_not_guessed(self):
+        # a simulation knows its layout: 6 items × 30 raters is not raters × items
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", errors.LayoutWarning)
+            ann, _ = kl.simulate.annotations(6, level="nominal", n_raters=30,
+                                             annotations_per_item=30, seed=1)
+        assert (ann.n_items, ann.n_raters) == (6, 30)
+
     def test_stating_the_layout_silences_the_warning(self):
         _, table = _statsmodels_table()
         with warnings.catch_warnings():
