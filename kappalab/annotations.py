@@ -272,7 +272,8 @@ class Annotations:
         LayoutWarning
             When the layout is not stated (neither ``raters_as_rows`` nor ``item`` given)
             and the table looks like another one: a count table (complete, non-negative
-            whole numbers with the same sum in every row — use :meth:`from_counts`), a
+            whole numbers with the same sum in every row, some zeros, not every row the
+            same — use :meth:`from_counts`), a
             raters × items table (at most 20 rows and at least three times as many columns,
             and 10 or more), or a table whose first column is an item id (every value
             distinct while the other columns repeat a few labels).
@@ -1004,6 +1005,10 @@ def _looks_like_counts(matrix: np.ndarray) -> bool:
     if matrix.dtype.kind == "f" and not (matrix == np.floor(matrix)).all():  # NaN fails too
         return False
     if (matrix < 0).any() or not (matrix.sum(axis=1) == total).all():
+        return False
+    # a count table has zeros (a category no rater chose for an item); labels coded 1..K
+    # never do, so two raters who always disagree, [[1, 2], [2, 1], ...], are not flagged
+    if not (matrix == 0).any():
         return False
     return not (matrix == matrix[0]).all()  # identical rows say little
 

@@ -705,6 +705,9 @@ class TestLayouts:
         lambda rng: np.where(rng.random((40, 5)) < .3, nan, rng.integers(0, 2, (40, 5))),
         lambda rng: rng.normal(size=(25, 4)),                                  # interval scores
         lambda rng: np.array([["a", "b"], ["b", "b"], ["c", "a"], ["a", "a"], ["c", "c"]]),
+        # two raters who always disagree: every row sums to 3, but labels 1..K have no zero
+        lambda rng: np.array([[1, 2], [2, 1], [1, 2], [2, 1]], dtype=float),
+        lambda rng: np.full((6, 3), 2.0),                                      # all agree
     ])
     def test_typical_wide_tables_raise_no_layout_warning(self, make):
         x = make(np.random.default_rng(0))
