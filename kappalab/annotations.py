@@ -216,6 +216,8 @@ class Annotations:
                 if not used.all():
                     remap = np.cumsum(used) - 1
                     codes, uniques = remap[codes], uniques[used]
+            if isinstance(uniques, (pd.Categorical, pd.CategoricalIndex)):
+                uniques = np.asarray(uniques)  # labels, not a CategoricalIndex
             return codes.astype(np.intp, copy=False), pd.Index(uniques)
 
         item_codes, items = key_codes(names["item"])

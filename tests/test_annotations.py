@@ -937,3 +937,20 @@ class TestFastPathsAgreeWithObjects:
                            "value": [1, 2, 1, 1]})
         with pytest.raises(DuplicateAnnotationError, match="item 1 by rater 'a'"):
             A.from_long(df)
+
+    def test_categorical_keys_give_plain_label_indexes(self):
+        df = pd.DataFrame({"item": pd.Categorical(["b", "b", "a", "a"]),
+                           "rater": pd.Categorical(["x", "y", "x", "y"]), "value": [1, 2, 1, 1]})
+        ann = A.from_long(df)
+        assert not isinstance(ann.items, pd.CategoricalIndex)
+        assert list(ann.items) == ["b", "a"] and list(ann.raters) == ["x", "y"]
+
+    @pytest.mark.parametrize("values", [
+        np.array(["a", "b", np.inf, "a"], dtype=object),     # mixed objects
+        np.array([1.0, 2, -np.inf, 1], dtype=object),         # numbers as objects
+    ])
+    def test_infinite_object_value_in_long_is_named(self, values):
+        df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"],
+                           "value": values})
+        with pytest.raises(MissingValueError, match="infinite.*row 2"):
+            A.from_long(df)
