@@ -954,3 +954,20 @@ class TestFastPathsAgreeWithObjects:
                            "value": values})
         with pytest.raises(MissingValueError, match="infinite.*row 2"):
             A.from_long(df)
+
+    def test_cohen_kappa_of_two_ordered_categoricals_keeps_their_order(self):
+        from sklearn.metrics import cohen_kappa_score
+
+        order = ["low", "mid", "high"]
+        rng = np.random.default_rng(8)
+        a, b = rng.integers(0, 3, 60), rng.integers(0, 3, 60)
+        b[:30] = a[:30]
+        ya = pd.Categorical.from_codes(a, order, ordered=True)
+        yb = pd.Categorical.from_codes(b, order, ordered=True)
+        # sklearn's linear weights use label positions: the codes are the positions in order
+        expected = cohen_kappa_score(a, b, weights="linear")
+        assert float(kl.cohen_kappa(ya, yb, weights="ordinal")) == pytest.approx(
+            float(kl.cohen_kappa(a, b, weights="ordinal")))
+        assert float(kl.cohen_kappa(pd.Series(ya), pd.Series(yb), weights="ordinal")
+                     ) == pytest.approx(float(kl.cohen_kappa(a, b, weights="ordinal")))
+        assert float(kl.cohen_kappa(a, b, weights="linear")) == pytest.approx(expected)

@@ -32,8 +32,16 @@ def two_raters(x: Any, y: Any = None, *, categories: Sequence[Any] | None = None
                coefficient: str) -> Annotations:
     """Annotations of exactly two raters: ``x`` alone (items × 2, a long DataFrame or an
     Annotations, read as :func:`~kappalab.annotations.as_annotations` reads any data), or the
-    two raters' label sequences ``x`` and ``y`` (same length, NaN/None = missing)."""
+    two raters' label sequences ``x`` and ``y`` (same length, NaN/None = missing; two ordered
+    pandas Categoricals with the same categories fix the category order)."""
     if y is not None:
+        import pandas as pd
+
+        dtypes = [getattr(v, "dtype", None) for v in (x, y)]
+        if categories is None and all(
+                isinstance(d, pd.CategoricalDtype) and d.ordered for d in dtypes) and (
+                dtypes[0].categories.equals(dtypes[1].categories)):
+            categories = list(dtypes[0].categories)
         a, b = np.asarray(x), np.asarray(y)
         if a.ndim != 1 or b.ndim != 1 or a.size != b.size:
             raise InvalidParameterError(
