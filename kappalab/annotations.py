@@ -11,6 +11,8 @@ products) and cached: the item-sum spine of the design notes (DESIGN.md §1).
 
 from __future__ import annotations
 
+import os
+import sys
 from functools import cached_property
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -23,6 +25,7 @@ from .errors import (
     EmptyDataError,
     InvalidCountError,
     InvalidParameterError,
+    LayoutWarning,
     MissingValueError,
     NonNumericError,
     UnknownCategoryError,
@@ -40,8 +43,16 @@ _CROWDKIT_COLUMNS = {"item": "task", "rater": "worker", "value": "label"}
 class Annotations:
     """Annotations of items by raters into categories (or numeric values).
 
-    Build one with :meth:`from_long`, :meth:`from_wide` or :meth:`from_counts`; every
-    coefficient in kappalab also accepts anything :meth:`from_wide` takes.
+    Build one with :meth:`from_long`, :meth:`from_wide` or :meth:`from_counts`. Every
+    coefficient in kappalab also takes raw data and reads it with
+    :func:`~kappalab.annotations.as_annotations`, by one rule: a DataFrame whose columns
+    include a long schema (``item``/``rater``/``value``, or crowd-kit's
+    ``task``/``worker``/``label``) is long, one row per annotation; any other DataFrame,
+    array or DataArray is wide, items × raters. Other layouts need their constructor — an
+    items × categories count table :meth:`from_counts`, raters × items (krippendorff's
+    ``reliability_data``) ``from_wide(x, raters_as_rows=True)``, a table with an item-id
+    column ``from_wide(df, item="id")`` — and :meth:`from_wide` warns
+    (:class:`~kappalab.errors.LayoutWarning`) when a table looks like one of them.
 
     Attributes
     ----------
@@ -131,7 +142,19 @@ class Annotations:
         ``task``/``worker``/``label`` are accepted. ``rater=None`` means raters are
         unknown. Rows whose value is missing (NaN/None) are dropped with a
         :class:`~kappalab.errors.DroppedAnnotationsWarning` that says how many; a missing item
-        or rater, an infinite value and a duplicated (item, rater) pair raise.
+        or rater, an infinite value and a duplicated (item, rater) pair raise. An ordered
+        pandas ``Categorical`` value column fixes the categories and their order (its unused
+        categories included), as ``categories=`` does; otherwise the categories are the
+        values seen, sorted. Integer values stay exact (no cast to float).
+
+        Examples
+        --------
+        >>> import pandas as pd, kappalab as kl
+        >>> df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"],
+        ...                    "value": pd.Categorical(["lo", "hi", "hi", "hi"],
+        ...                                            ["lo", "hi"], ordered=True)})
+        >>> list(kl.Annotations.from_long(df).categories)
+        ['lo', 'hi']
         """
         if not isinstance(df, pd.DataFrame):
             raise InvalidParameterError(
@@ -150,11 +173,18 @@ class Annotations:
                         f"column {name!r} (the {role} column) is not in the data; "
                         f"columns are {list(df.columns)}"
                     )
+            n_same = int((df.columns == names[role]).sum())
+            if n_same > 1:
+                raise InvalidParameterError(
+                    f"column {names[role]!r} (the {role} column) names more than one column "
+                    f"({n_same}); rename the columns so that each name is used once"
+                )
         if len(df) == 0:
             raise EmptyDataError("the table has no rows: there are no annotations")
 
-        values = df[names["value"]].to_numpy()
-        missing = pd.isna(values)
+        value_column = df[names["value"]]
+        missing = value_column.isna().to_numpy()
+        keep = None
         if missing.any():
             n_missing = int(missing.sum())
             warn(
@@ -162,46 +192,111 @@ class Annotations:
                 "missing",
                 DroppedAnnotationsWarning,
             )
-        keep = ~missing
-        if not keep.any():
-            raise EmptyDataError(f"every {names['value']!r} value is missing: no annotations")
-        values = values[keep]
+            keep = ~missing
+            if not keep.any():
+                raise EmptyDataError(f"every {names['value']!r} value is missing: no annotations")
 
         def where(position: int) -> str:
-            return f"row {label(df.index[np.flatnonzero(keep)[position]])}"
+            row = position if keep is None else np.flatnonzero(keep)[position]
+            return f"row {label(df.index[row])}"
 
-        _reject_infinite(values, where)
+        def key_codes(column: str) -> tuple[np.ndarray, pd.Index]:
+            # factorize the column as it is (no copy to an object array); -1 = missing
+            codes, uniques = pd.factorize(df[column], sort=False)
+            if (codes < 0).any():
+                bad = codes < 0
+                first = df.index[np.flatnonzero(bad)[0]]
+                raise MissingValueError(
+                    f"{int(bad.sum())} row(s) have no {column!r} (first at row {label(first)}); "
+                    "every annotation needs one"
+                )
+            if keep is not None:  # labels seen only on dropped rows are not kept
+                codes = codes[keep]
+                used = np.bincount(codes, minlength=len(uniques)) > 0
+                if not used.all():
+                    remap = np.cumsum(used) - 1
+                    codes, uniques = remap[codes], uniques[used]
+            if isinstance(uniques, (pd.Categorical, pd.CategoricalIndex)):
+                uniques = np.asarray(uniques)  # labels, not a CategoricalIndex
+            return codes.astype(np.intp, copy=False), pd.Index(uniques)
 
-        item_labels = df[names["item"]].to_numpy()[keep]
-        _reject_missing_keys(item_labels, names["item"], df.index[keep])
-        item_codes, items = pd.factorize(item_labels, sort=False)
+        item_codes, items = key_codes(names["item"])
         if names["rater"] is not None:
-            rater_labels = df[names["rater"]].to_numpy()[keep]
-            _reject_missing_keys(rater_labels, names["rater"], df.index[keep])
-            rater_codes, raters = pd.factorize(rater_labels, sort=False)
+            rater_codes, raters = key_codes(names["rater"])
             _reject_duplicate_pairs(item_codes, rater_codes, items, raters)
             raters = pd.Index(raters, name="rater")
         else:
             rater_codes, raters = None, None
-        category_codes, cats = _encode_values(values, categories, where)
+        category_codes, cats = _encode_column(value_column, keep, categories, where)
         return cls(
             items=pd.Index(items, name="item"),
             raters=raters,
             categories=cats,
-            item_codes=item_codes.astype(np.intp, copy=False),
-            rater_codes=None if rater_codes is None else rater_codes.astype(np.intp, copy=False),
+            item_codes=item_codes,
+            rater_codes=rater_codes,
             category_codes=category_codes,
         )
 
     @classmethod
-    def from_wide(cls, x: Any, *, categories: Sequence[Any] | None = None) -> "Annotations":
+    def from_wide(
+        cls,
+        x: Any,
+        *,
+        categories: Sequence[Any] | None = None,
+        raters_as_rows: bool | None = None,
+        item: Any = None,
+    ) -> "Annotations":
         """Items × raters: a 2-D array, a DataFrame or an ``xarray.DataArray``; NaN = missing.
 
         A DataArray must have dims ``item`` and ``rater`` (in any order). Infinite values
         raise. Items and raters keep their labels (row/column index, coordinates) or get
-        0-based positions.
+        0-based positions. Integer labels stay exact (beyond 2**53 they are not cast to
+        float); nullable ``Int64``/``Float64`` columns are numbers, ``pd.NA`` missing; when
+        every column is an ordered pandas ``Categorical`` with the same categories, those fix
+        the categories and their order (as ``categories=`` does).
+
+        Parameters
+        ----------
+        x : array-like, DataFrame or DataArray
+            The table.
+        categories : sequence, optional
+            The category set and order (values outside it raise).
+        raters_as_rows : bool, optional
+            ``True``: rows are raters and columns items, the ``reliability_data`` layout of
+            the ``krippendorff`` package (the table is transposed). ``False``: rows are
+            items — stating it silences the layout checks below.
+        item : column label, optional
+            A column holding the item ids (a wide CSV's first column, say): it becomes the
+            item labels and is not a rater. For an array, a column position.
+
+        Warns
+        -----
+        LayoutWarning
+            When the layout is not stated (neither ``raters_as_rows`` nor ``item`` given)
+            and the table looks like another one: a count table (complete, non-negative
+            whole numbers with the same sum in every row, some zeros, not every row the
+            same — use :meth:`from_counts`), a
+            raters × items table (at most 20 rows and at least three times as many columns,
+            and 10 or more), or a table whose first column is an item id (every value
+            distinct while the other columns repeat a few labels).
+
+        Examples
+        --------
+        >>> import kappalab as kl
+        >>> reliability_data = [[1, 2, 3, 3], [1, 2, 3, 2]]       # raters × items
+        >>> ann = kl.Annotations.from_wide(reliability_data, raters_as_rows=True)
+        >>> ann.n_items, ann.n_raters
+        (4, 2)
         """
-        items, raters, matrix = _wide_to_matrix(x)
+        stated = raters_as_rows is not None or item is not None
+        if isinstance(x, Annotations):
+            raise InvalidParameterError("already an Annotations: use it directly")
+        if item is not None:
+            x = _set_item_column(x, item)
+        if raters_as_rows:
+            x = _transposed(x)
+        wide = _wide_to_matrix(x, ordered_categories=categories is None)
+        items, raters, matrix = wide.items, wide.raters, wide.matrix
         if matrix.size == 0:
             raise EmptyDataError(f"the items × raters table is empty (shape {matrix.shape})")
         n_raters = matrix.shape[1]
@@ -214,22 +309,35 @@ class Annotations:
                     f"each {role} may appear once"
                 )
 
+        if wide.categories is not None:  # ordered Categorical columns: codes as they are
+            if (matrix < 0).all():
+                raise EmptyDataError("every cell of the items × raters table is missing")
+            cats = pd.Index(wide.categories, name="category")
+            return cls(items=items, raters=raters, categories=cats,
+                       wide_codes=matrix.astype(_code_dtype(len(cats))))
+        if not stated and not wide.named and not _called_by_kappalab():
+            _check_layout(matrix)
+
         def where(flat_position: int) -> str:
             i, r = divmod(int(flat_position), n_raters)
             return f"item {label(items[i])}, rater {label(raters[r])}"
 
-        numeric = matrix.dtype.kind == "f"
+        integers = matrix.dtype.kind in "iu"  # never missing; exact as float below 2**53
+        numeric = matrix.dtype.kind == "f" or (integers and _exact_as_float(matrix))
         if numeric:
-            # NaN-ignoring extremes: all-NaN means empty, an infinite extreme means an inf cell
-            lo, hi = np.fmin.reduce(matrix, axis=None), np.fmax.reduce(matrix, axis=None)
-            if np.isnan(lo):
-                raise EmptyDataError("every cell of the items × raters table is missing")
-            if not (np.isfinite(lo) and np.isfinite(hi)):
-                infinite = np.isinf(matrix)
-                raise MissingValueError(
-                    f"{int(infinite.sum())} value(s) are infinite (first at "
-                    f"{where(np.flatnonzero(infinite)[0])})"
-                )
+            if integers:
+                lo, hi = matrix.min(), matrix.max()
+            else:
+                # NaN-ignoring extremes: all-NaN means empty, an infinite extreme an inf cell
+                lo, hi = np.fmin.reduce(matrix, axis=None), np.fmax.reduce(matrix, axis=None)
+                if np.isnan(lo):
+                    raise EmptyDataError("every cell of the items × raters table is missing")
+                if not (np.isfinite(lo) and np.isfinite(hi)):
+                    infinite = np.isinf(matrix)
+                    raise MissingValueError(
+                        f"{int(infinite.sum())} value(s) are infinite (first at "
+                        f"{where(np.flatnonzero(infinite)[0])})"
+                    )
             counted = None if categories is not None else _count_small_integers(matrix, lo, hi)
             if counted is not None:  # the common case: counts in a few passes, codes on demand
                 ann = cls(items=items, raters=raters,
@@ -295,14 +403,27 @@ class Annotations:
                 f"{int(bad.sum())} count(s) are negative or not whole numbers "
                 f"(first: {label(numeric[i, k])} at row {i}, column {k})"
             )
-        counts = numeric.astype(np.int64)
+        # int64 holds the counts and their sums exactly; larger ones would wrap around
+        too_big = (numeric.max() >= _INT64_LIMIT, numeric.sum(axis=1).max() >= _INT64_LIMIT,
+                   numeric.sum() >= _INT64_LIMIT)
+        if any(too_big):
+            what = ("a count" if too_big[0] else "an item's total" if too_big[1]
+                    else "the total of the counts")
+            raise InvalidCountError(
+                f"{what} does not fit in int64 (2**63 − 1 = {_INT64_LIMIT - 1}), the integers "
+                "kappalab counts in; scale the counts down"
+            )
+        try:
+            counts = matrix.astype(np.int64)  # exact for integer input
+        except (OverflowError, TypeError, ValueError):  # pragma: no cover - ruled out above
+            counts = numeric.astype(np.int64)
         if counts.sum() == 0:
             raise EmptyDataError("every count is zero: there are no annotations")
         if items is None:
             items = pd.RangeIndex(counts.shape[0], name="item")
         if cats is None:
             cats = pd.RangeIndex(counts.shape[1])
-        cats = pd.Index(list(cats) if not isinstance(cats, pd.Index) else cats, name="category")
+        cats = _category_index(cats)
         if len(cats) != counts.shape[1]:
             raise InvalidParameterError(
                 f"{len(cats)} categories given for a counts table with {counts.shape[1]} columns"
@@ -565,14 +686,37 @@ class Annotations:
         )
 
     def subset_raters(self, rater_positions: Sequence[int]) -> "Annotations":
-        """The annotations of some raters only (same items and categories)."""
+        """The annotations of some raters only (same items and categories).
+
+        ``rater_positions`` are 0-based positions in :attr:`raters` (negative ones count from
+        the end), each at most once.
+        """
         self.require_raters("selecting raters")
-        keep = np.isin(self._rater_codes, np.asarray(rater_positions))
+        positions = np.asarray(rater_positions)
+        if positions.ndim != 1 or (positions.size and positions.dtype.kind not in "iu"):
+            raise InvalidParameterError(
+                f"rater positions must be a 1-D sequence of integers, got {rater_positions!r}"
+            )
+        positions = positions.astype(np.intp)
+        outside = (positions < -self.n_raters) | (positions >= self.n_raters)
+        if outside.any():
+            raise InvalidParameterError(
+                f"rater position {label(positions[outside][0])} is out of range: there are "
+                f"{self.n_raters} raters (positions 0 to {self.n_raters - 1}, or negative "
+                "from the end)"
+            )
+        positions = positions % self.n_raters
+        if np.unique(positions).size < positions.size:
+            seen = pd.Index(positions)
+            raise InvalidParameterError(
+                f"rater position {label(seen[seen.duplicated()][0])} is given more than once"
+            )
+        keep = np.isin(self._rater_codes, positions)
         remap = np.full(self.n_raters, -1, dtype=np.intp)
-        remap[np.asarray(rater_positions)] = np.arange(len(rater_positions))
+        remap[positions] = np.arange(len(positions))
         return Annotations(
             items=self.items,
-            raters=self.raters[np.asarray(rater_positions)],
+            raters=self.raters[positions],
             categories=self.categories,
             item_codes=self._item_codes[keep],
             rater_codes=remap[self._rater_codes[keep]],
@@ -588,8 +732,33 @@ class Annotations:
 
 
 # ---------------------------------------------------------------------- coercion
-def as_annotations(data: Any, *, categories: Sequence[Any] | None = None) -> Annotations:
-    """Return ``data`` if it is an :class:`Annotations`, else ``Annotations.from_wide(data)``."""
+def as_annotations(data: Any, *, categories: Sequence[Any] | None = None,
+                   item: str | None = None, rater: str | None = None,
+                   value: str | None = None) -> Annotations:
+    """The :class:`Annotations` every estimator reads: ``data`` itself, or built from it.
+
+    The rule for a DataFrame: it is **long** (one row per annotation, read by
+    :meth:`Annotations.from_long`) when its columns include a long schema — ``item``,
+    ``rater`` and ``value``, or crowd-kit's ``task``, ``worker`` and ``label`` — or when
+    column names are given with ``item=``, ``rater=`` or ``value=``; otherwise it is **wide**
+    (items × raters, read by :meth:`Annotations.from_wide`). Anything else that is not an
+    Annotations (arrays, nested lists, DataArrays) is wide. Layouts that cannot be told
+    apart from a wide table have their own constructors: :meth:`Annotations.from_counts` for
+    an items × categories count table, ``from_wide(x, raters_as_rows=True)`` for raters ×
+    items, ``from_wide(df, item="id")`` for a table with an item-id column; ``from_wide``
+    warns (:class:`~kappalab.errors.LayoutWarning`) when a table looks like one of them.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from kappalab.annotations import as_annotations
+    >>> long = pd.DataFrame({"task": [1, 1, 2, 2], "worker": ["a", "b", "a", "b"],
+    ...                      "label": ["x", "x", "y", "x"]})
+    >>> as_annotations(long)                      # crowd-kit's schema: long
+    Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
+    >>> as_annotations(pd.DataFrame({"a": ["x", "y"], "b": ["x", "x"]}))   # wide
+    Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
+    """
     if isinstance(data, Annotations):
         if categories is not None and list(categories) != list(data.categories):
             raise InvalidParameterError(
@@ -597,7 +766,28 @@ def as_annotations(data: Any, *, categories: Sequence[Any] | None = None) -> Ann
                 "pass categories= when building it"
             )
         return data
+    if isinstance(data, pd.DataFrame):
+        names = _long_schema(data, item, rater, value)
+        if names is not None:
+            return Annotations.from_long(data, **names, categories=categories)
+    elif (item, rater, value) != (None, None, None):
+        raise InvalidParameterError(
+            "item=, rater= and value= name the columns of a long DataFrame; got "
+            f"{type(data).__name__}"
+        )
     return Annotations.from_wide(data, categories=categories)
+
+
+def _long_schema(df: pd.DataFrame, item: str | None, rater: str | None,
+                 value: str | None) -> dict[str, str] | None:
+    """The long columns of ``df`` by role, or None when ``df`` is a wide table."""
+    if (item, rater, value) != (None, None, None):
+        return {"item": item or "item", "rater": rater or "rater", "value": value or "value"}
+    columns = set(df.columns)
+    for schema in ({"item": "item", "rater": "rater", "value": "value"}, _CROWDKIT_COLUMNS):
+        if set(schema.values()) <= columns:
+            return schema
+    return None
 
 
 # ---------------------------------------------------------------------- helpers
@@ -611,6 +801,10 @@ def _wide_counts(wide_codes: np.ndarray, n_categories: int, axis: int) -> np.nda
     """Category counts per item (axis=1) or per rater (axis=0) of a wide code matrix (-1 =
     missing), with one bincount: a missing cell counts in an extra column that is dropped."""
     K = n_categories
+    if axis == 0 and wide_codes.shape[1] <= 64:  # few raters: one bincount per column
+        return np.stack([np.bincount(column.astype(np.intp) + 1, minlength=K + 1)[1:]
+                         for column in wide_codes.T]) if wide_codes.shape[1] else np.zeros(
+            (0, K), dtype=np.int64)
     n = wide_codes.shape[0] if axis == 1 else wide_codes.shape[1]
     base = np.arange(n, dtype=np.intp) * (K + 1)
     base = base[:, None] if axis == 1 else base[None, :]
@@ -632,7 +826,15 @@ def _preview(index: Sequence[Any], limit: int = 6) -> str:
     return f"[{shown}{', ...' if len(index) > limit else ''}]"
 
 
-def _wide_to_matrix(x: Any) -> tuple[pd.Index, pd.Index, np.ndarray]:
+class _Wide(NamedTuple):
+    items: pd.Index
+    raters: pd.Index
+    matrix: np.ndarray  # float (NaN = missing), exact integers, objects, or category codes
+    categories: pd.Index | None  # set when ``matrix`` holds ordered-Categorical codes
+    named: bool  # dims named by the input (a DataArray): no layout to guess
+
+
+def _wide_to_matrix(x: Any, ordered_categories: bool = True) -> _Wide:
     try:
         import xarray as xr
     except ImportError:  # pragma: no cover - xarray is a dependency
@@ -645,63 +847,236 @@ def _wide_to_matrix(x: Any) -> tuple[pd.Index, pd.Index, np.ndarray]:
         x = x.transpose("item", "rater")
         items = pd.Index(x["item"].to_numpy(), name="item")
         raters = pd.Index(x["rater"].to_numpy(), name="rater")
-        return items, raters, _as_object_or_float(x.to_numpy())
+        return _Wide(items, raters, _as_object_or_float(x.to_numpy()), None, True)
     if isinstance(x, pd.DataFrame):
         items = pd.Index(x.index, name="item")
         raters = pd.Index(x.columns, name="rater")
-        return items, raters, _as_object_or_float(x.to_numpy())
+        matrix, cats = _frame_to_matrix(x, ordered_categories)
+        return _Wide(items, raters, matrix, cats, False)
     if isinstance(x, Annotations):
         raise InvalidParameterError("already an Annotations: use it directly")
-    matrix = np.asarray(x)
+    matrix = _as_2d(x)
+    return _Wide(
+        pd.RangeIndex(matrix.shape[0], name="item"),
+        pd.RangeIndex(matrix.shape[1], name="rater"),
+        _as_object_or_float(matrix),
+        None,
+        False,
+    )
+
+
+def _as_2d(x: Any) -> np.ndarray:
+    """``x`` as a 2-D numpy array; a clear error for ragged rows or another shape."""
+    try:
+        matrix = np.asarray(x)
+    except ValueError:
+        rows = list(x)
+        lengths = [len(row) if hasattr(row, "__len__") else 1 for row in rows]
+        bad = next((i for i, n in enumerate(lengths) if n != lengths[0]), None)
+        where = f": row 0 has {lengths[0]} values, row {bad} has {lengths[bad]}" if bad else ""
+        raise InvalidParameterError(
+            f"wide data must be a rectangular items × raters table (every row as long){where}; "
+            "mark a missing annotation with NaN or None"
+        ) from None
     if matrix.ndim != 2:
         raise InvalidParameterError(
             f"wide data must be a 2-D items × raters table, got shape {matrix.shape}"
         )
-    matrix = _as_object_or_float(matrix)
-    return (
-        pd.RangeIndex(matrix.shape[0], name="item"),
-        pd.RangeIndex(matrix.shape[1], name="rater"),
-        matrix,
-    )
-
-
-def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:
-    """Numbers become float (NaN = missing); anything else stays as objects."""
-    if matrix.dtype.kind in "biuf":
-        return matrix.astype(float, copy=False)
-    if matrix.dtype.kind in "OUS":
-        obj = matrix.astype(object)
-        present = ~pd.isna(obj)
-        vals = obj[present]
-        if vals.size and all(
-            isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-            for v in vals[: min(vals.size, 1000)]
-        ):
-            try:
-                return obj.astype(float)
-            except (TypeError, ValueError):
-                pass
-        return obj
     return matrix
 
 
-def _reject_missing_keys(labels: np.ndarray, column: str, index: pd.Index) -> None:
-    missing = pd.isna(labels)
-    if missing.any():
-        first = index[np.flatnonzero(missing)[0]]
+def _set_item_column(x: Any, item: Any) -> pd.DataFrame:
+    """The table with its ``item`` column moved to the row labels."""
+    if not isinstance(x, pd.DataFrame):
+        x = pd.DataFrame(_as_2d(x))
+    if item not in x.columns:
+        raise InvalidParameterError(
+            f"item={item!r}: no such column; columns are {list(x.columns)}"
+        )
+    ids = x[item]
+    if isinstance(ids, pd.DataFrame):
+        raise InvalidParameterError(f"item={item!r} names more than one column")
+    if ids.isna().any():
+        first = x.index[np.flatnonzero(ids.isna().to_numpy())[0]]
         raise MissingValueError(
-            f"{int(missing.sum())} row(s) have no {column!r} (first at row {first!r}); "
-            "every annotation needs one"
+            f"{int(ids.isna().sum())} row(s) have no item id in column {item!r} (first at row "
+            f"{label(first)})"
+        )
+    return x.drop(columns=item).set_axis(pd.Index(ids.to_numpy(), name="item"), axis=0)
+
+
+def _transposed(x: Any) -> Any:
+    """A raters × items table turned items × raters (a DataArray's dims already say)."""
+    if isinstance(x, pd.DataFrame):
+        return x.T
+    if type(x).__name__ == "DataArray":
+        return x
+    return _as_2d(x).T
+
+
+def _frame_to_matrix(df: pd.DataFrame, ordered_categories: bool
+                     ) -> tuple[np.ndarray, pd.Index | None]:
+    """A wide DataFrame's cells as one matrix: numbers as float (or exact integers), ordered
+    Categorical columns as their codes (with the categories), anything else as objects."""
+    dtypes = list(df.dtypes)
+    ordered = [isinstance(d, pd.CategoricalDtype) and d.ordered for d in dtypes]
+    if ordered_categories and dtypes and all(ordered):
+        first = dtypes[0].categories
+        for column, dtype in zip(df.columns, dtypes):
+            if not dtype.categories.equals(first):
+                raise InvalidParameterError(
+                    f"the ordered Categorical columns disagree on the category order: column "
+                    f"{label(df.columns[0])} has {_preview(first)}, column {label(column)} has "
+                    f"{_preview(dtype.categories)}; give every column the same categories, or "
+                    "pass categories="
+                )
+        codes = np.column_stack([df.iloc[:, j].cat.codes.to_numpy() for j in range(df.shape[1])])
+        return codes, first
+    numeric = [pd.api.types.is_numeric_dtype(d) and not pd.api.types.is_bool_dtype(d)
+               and not isinstance(d, pd.CategoricalDtype) for d in dtypes]
+    if dtypes and all(numeric):
+        if all(isinstance(d, np.dtype) and d.kind in "iu" for d in dtypes) and len(
+                {d.kind for d in dtypes}) == 1:
+            return _as_object_or_float(df.to_numpy()), None  # exact integers kept exact
+        return df.to_numpy(dtype=float, na_value=np.nan), None  # nullable: pd.NA -> NaN
+    return _as_object_or_float(df.to_numpy()), None
+
+
+_EXACT_FLOAT_INT = 2**53
+_INT64_LIMIT = 2**63  # integers beyond this are not all representable as float64
+
+
+def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:
+    """Integer arrays stay integers (exact), other numbers become float (NaN = missing),
+    fixed-width unicode stays as it is; objects are numbers (as float, or as exact integers
+    beyond 2**53) when all of their values are, read in one vectorised pass."""
+    kind = matrix.dtype.kind
+    if kind in "iu":
+        return matrix  # counted as integers; from_wide makes floats only where it needs them
+    if kind in "bf":
+        return matrix.astype(float, copy=False)
+    if kind == "S":
+        return matrix.astype(object)
+    if kind != "O":  # fixed-width unicode stays as it is: encoded by hashing (_encode_values)
+        return matrix
+    present = ~pd.isna(matrix)
+    values = matrix[present]
+    if values.size == 0:
+        return matrix
+    inferred = pd.api.types.infer_dtype(values, skipna=False)
+    if inferred == "integer":
+        try:
+            ints = values.astype(np.int64)
+        except OverflowError:
+            return matrix  # Python integers beyond int64: exact as objects
+        if ints.max() > _EXACT_FLOAT_INT or ints.min() < -_EXACT_FLOAT_INT:
+            return ints.reshape(matrix.shape) if present.all() else matrix
+    elif inferred not in ("floating", "mixed-integer-float"):
+        return matrix
+    out = np.full(matrix.shape, np.nan)
+    out[present] = values.astype(float)
+    return out
+
+
+_MODULE_FILE = os.path.abspath(__file__)
+_PACKAGE_DIR = os.path.dirname(_MODULE_FILE)
+
+
+def _called_by_kappalab() -> bool:
+    """Whether ``from_wide`` was called by another kappalab module (a simulation, say, whose
+    layout is known), not by the user or through :func:`as_annotations`: the layout is
+    guessed only for the user's data."""
+    frame = sys._getframe(2)  # this function <- from_wide <- its caller
+    caller = os.path.abspath(frame.f_code.co_filename)
+    return caller.startswith(_PACKAGE_DIR + os.sep) and caller != _MODULE_FILE
+
+
+def _exact_as_float(matrix: np.ndarray) -> bool:
+    """Whether every integer of ``matrix`` is exactly a float64 (|x| ≤ 2**53)."""
+    return matrix.size == 0 or (matrix.max() <= _EXACT_FLOAT_INT and (
+        matrix.dtype.kind == "u" or matrix.min() >= -_EXACT_FLOAT_INT))
+
+
+def _check_layout(matrix: np.ndarray) -> None:
+    """Warn when an items × raters table looks like another layout (see from_wide)."""
+    n, r = matrix.shape
+    if n <= 20 and r >= max(10, 3 * n):
+        warn(
+            f"the items × raters table has {n} rows and {r} columns: if the rows are raters "
+            "and the columns items (krippendorff's reliability_data), use "
+            "Annotations.from_wide(x, raters_as_rows=True); "
+            "Annotations.from_wide(x, raters_as_rows=False) states that rows are items",
+            LayoutWarning,
+        )
+    elif matrix.dtype.kind in "fiu" and _looks_like_counts(matrix):
+        warn(
+            f"every row sums to {label(matrix[0].sum())} and every cell is a non-negative whole "
+            "number: this looks like an items × categories count table (statsmodels' "
+            "aggregate_raters), which needs Annotations.from_counts(table); "
+            "Annotations.from_wide(x, raters_as_rows=False) states that rows are items and "
+            "columns raters",
+            LayoutWarning,
+        )
+    elif _looks_like_id_column(matrix):
+        warn(
+            "the first column has a different value in every row while the other columns "
+            "repeat a few labels: it looks like an item id column, not a rater; use "
+            "Annotations.from_wide(df, item=<that column>), or "
+            "Annotations.from_wide(x, raters_as_rows=False) to state that every column is a "
+            "rater",
+            LayoutWarning,
         )
 
 
-def _reject_infinite(values: np.ndarray, where) -> None:
-    if values.dtype.kind == "f":
+def _looks_like_counts(matrix: np.ndarray) -> bool:
+    n, r = matrix.shape
+    if n < 4 or r < 2:
+        return False
+    head = matrix[:64].sum(axis=1)  # a cheap first look: most tables stop here
+    total = head[0]
+    if not (np.isfinite(total) and total >= 2 and (head == total).all()):
+        return False
+    if matrix.dtype.kind == "f" and not (matrix == np.floor(matrix)).all():  # NaN fails too
+        return False
+    if (matrix < 0).any() or not (matrix.sum(axis=1) == total).all():
+        return False
+    # a count table has zeros (a category no rater chose for an item); labels coded 1..K
+    # never do, so two raters who always disagree, [[1, 2], [2, 1], ...], are not flagged
+    if not (matrix == 0).any():
+        return False
+    return not (matrix == matrix[0]).all()  # identical rows say little
+
+
+def _looks_like_id_column(matrix: np.ndarray) -> bool:
+    sample = matrix[:5000]
+    n, r = sample.shape
+    if n < 5 or r < 3:
+        return False
+    first = sample[:, 0]
+    if pd.isna(first).any() or len(pd.unique(first)) < n:
+        return False
+    rest = sample[:, 1:].ravel()
+    rest = rest[~pd.isna(rest)]
+    return len(pd.unique(rest)) <= n / 2
+
+
+def _reject_infinite(values: Any, where) -> None:
+    kind = getattr(values.dtype, "kind", "O")
+    if kind == "f":
         bad = np.isinf(values)
+    elif kind != "O" or not isinstance(values, np.ndarray):
+        return  # integers, booleans, strings, extension arrays: never infinite
     else:
-        bad = np.array(
-            [isinstance(v, (float, np.floating)) and np.isinf(v) for v in values], dtype=bool
-        )
+        inferred = pd.api.types.infer_dtype(values, skipna=True)
+        if inferred in ("floating", "mixed-integer-float"):
+            bad = np.isinf(values.astype(float))
+        elif inferred in ("mixed", "mixed-integer"):
+            is_float = np.frompyfunc(lambda v: isinstance(v, (float, np.floating)), 1, 1)
+            floats = is_float(values).astype(bool)
+            bad = np.zeros(values.size, dtype=bool)
+            bad[floats] = np.isinf(values[floats].astype(float))
+        else:
+            return
     if bad.any():
         raise MissingValueError(
             f"{int(bad.sum())} value(s) are infinite (first at {where(np.flatnonzero(bad)[0])})"
@@ -712,6 +1087,14 @@ def _reject_duplicate_pairs(
     item_codes: np.ndarray, rater_codes: np.ndarray, items: pd.Index, raters: pd.Index
 ) -> None:
     key = item_codes.astype(np.int64) * len(raters) + rater_codes
+    cells = len(items) * len(raters)
+    if cells <= 32 * key.size + (1 << 20):
+        # one byte per (item, rater) cell, marked by a scatter: fewer marks than keys means a
+        # repeat (then the sort below finds it); no sort on the common, clean path
+        marks = np.zeros(cells, dtype=np.uint8)
+        marks[key] = 1
+        if np.count_nonzero(marks) == key.size:
+            return
     sorted_key = np.sort(key)
     repeated = sorted_key[1:][sorted_key[1:] == sorted_key[:-1]]
     if repeated.size:
@@ -724,16 +1107,59 @@ def _reject_duplicate_pairs(
         )
 
 
+def _category_index(categories: Sequence[Any]) -> pd.Index:
+    """``categories=`` as an Index, refused when empty, repeated or holding a missing value."""
+    cats = pd.Index(list(categories) if not isinstance(categories, pd.Index) else categories,
+                    name="category")
+    if len(cats) == 0:
+        raise InvalidParameterError("categories= is empty")
+    missing = pd.isna(cats)
+    if missing.any():
+        raise InvalidParameterError(
+            f"categories= holds a missing value (NaN/None/NA) at position "
+            f"{int(np.flatnonzero(missing)[0])}: a missing annotation is not a category; "
+            "leave it out"
+        )
+    if cats.has_duplicates:
+        raise InvalidParameterError(f"categories repeat: {list(cats[cats.duplicated()])}")
+    return cats
+
+
+def _encode_column(
+    column: pd.Series, keep: np.ndarray | None, categories: Sequence[Any] | None,
+    where: Callable[[int], str],
+) -> tuple[np.ndarray, pd.Index]:
+    """Category codes of a long table's value column (rows ``keep`` only, None = all)."""
+    dtype = column.dtype
+    if isinstance(dtype, pd.CategoricalDtype) and categories is None and dtype.ordered:
+        # an ordered Categorical states the categories and their order
+        codes = column.cat.codes.to_numpy()
+        if keep is not None:
+            codes = codes[keep]
+        return codes.astype(np.intp), pd.Index(dtype.categories, name="category")
+    if isinstance(dtype, pd.CategoricalDtype):
+        values = np.asarray(column)
+    elif isinstance(dtype, np.dtype):
+        values = column.to_numpy()
+    elif pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+        # nullable Int64/Float64: the present values as plain numbers (ints stay exact)
+        present = column if keep is None else column[keep]
+        values = present.to_numpy(dtype=dtype.numpy_dtype)
+        keep = None
+    else:
+        values = column.array  # e.g. pandas' str dtype: factorized as is, no object copy
+    if keep is not None:
+        values = values[keep]
+    _reject_infinite(values, where)
+    return _encode_values(values, categories, where)
+
+
 def _encode_values(
-    values: np.ndarray, categories: Sequence[Any] | None, where: Callable[[int], str]
+    values: Any, categories: Sequence[Any] | None, where: Callable[[int], str]
 ) -> tuple[np.ndarray, pd.Index]:
     """Category codes and the category index, sorted or in the order of ``categories``."""
     if categories is not None:
-        cats = pd.Index(list(categories), name="category")
-        if len(cats) == 0:
-            raise InvalidParameterError("categories= is empty")
-        if cats.has_duplicates:
-            raise InvalidParameterError(f"categories repeat: {list(cats[cats.duplicated()])}")
+        cats = _category_index(categories)
         codes = cats.get_indexer(values)
         unknown = codes < 0
         if unknown.any():
@@ -743,16 +1169,26 @@ def _encode_values(
                 f"{_preview(strays)} (first at {where(int(np.flatnonzero(unknown)[0]))})"
             )
         return codes.astype(np.intp, copy=False), cats
-    if values.dtype.kind == "f":
+    kind = getattr(values.dtype, "kind", "O")
+    if kind in "fiu":
         small = _small_integer_offsets(values)
         if small is not None:
             offsets, lo = small
             seen = np.bincount(offsets) > 0
             remap = np.cumsum(seen) - 1
-            categories = (np.flatnonzero(seen) + lo).astype(np.int64)
-            return remap[offsets], pd.Index(categories, name="category")
+            if kind == "f":
+                cats = (np.flatnonzero(seen) + lo).astype(np.int64)
+            else:  # in the values' own integer type, exactly
+                cats = np.flatnonzero(seen).astype(values.dtype) + values.dtype.type(lo)
+            return remap[offsets], pd.Index(cats, name="category")
+    if kind == "f":
         uniques, codes = np.unique(values, return_inverse=True)
         return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
+    if kind == "U":
+        hashed = _factorize_unicode(values)
+        if hashed is not None:
+            return hashed[0], pd.Index(hashed[1], name="category")
+        values = values.astype(object)
     try:
         codes, uniques = pd.factorize(values, sort=True)
     except TypeError:
@@ -763,13 +1199,45 @@ def _encode_values(
     return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
 
 
+def _factorize_unicode(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes and sorted uniques of a 1-D fixed-width unicode array, without making a Python
+    string per value: each value's code points are hashed (FNV-1a, one vectorised pass per
+    character position), the hashes factorized, and every value checked against its code's
+    first value. None on a hash collision (then the caller falls back to objects)."""
+    n = values.size
+    width = values.dtype.itemsize // 4
+    if width == 0:  # only empty strings
+        return np.zeros(n, dtype=np.intp), values[:1]
+    points = np.ascontiguousarray(values).view(np.uint32).reshape(n, width)
+    hashed = np.full(n, 0xCBF29CE484222325, dtype=np.uint64)
+    prime = np.uint64(0x100000001B3)
+    for j in range(width):  # a loop over character positions, not over values
+        hashed ^= points[:, j]
+        hashed *= prime
+    codes, uniques = pd.factorize(hashed, sort=False)
+    first = np.empty(len(uniques), dtype=np.intp)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1)  # the first value with each code
+    representatives = values[first]
+    if not (values == representatives[codes]).all():  # pragma: no cover - a 64-bit collision
+        return None
+    order = np.argsort(representatives, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return rank[codes], representatives[order]
+
+
 def _small_integer_offsets(x: np.ndarray) -> tuple[np.ndarray, int] | None:
     """(x − min) as small integers and the minimum, for a 1-D array without missing values.
 
     None unless every value is a whole number within a range about the size of ``x`` (then
-    the categories are found by counting instead of sorting).
+    the categories are found by counting instead of sorting). Integer arrays are shifted in
+    their own type, so labels beyond 2**53 stay exact.
     """
     lo, hi = x.min(), x.max()
+    if x.dtype.kind in "iu":
+        if not int(hi) - int(lo) <= 4 * x.size + 1024:
+            return None
+        return (x - lo).astype(np.intp), int(lo)
     if not hi - lo <= 4 * x.size + 1024:
         return None
     shifted = x - lo
@@ -790,8 +1258,8 @@ _BLOCK_CELLS = 1 << 17  # cells per block of the counting pass (≈ 1 MiB of flo
 
 
 def _count_small_integers(table: np.ndarray, lo: float, hi: float) -> _SmallIntegerTable | None:
-    """Counts of a float items × raters table of whole numbers (NaN = missing), with one
-    bincount and no sort; None for other values (then the caller sorts the values)."""
+    """Counts of an items × raters table of whole numbers (float with NaN = missing, or
+    integers), with one bincount and no sort; None for other values (the caller sorts)."""
     span = hi - lo
     if not span <= 4 * table.size + 1024:
         return None
@@ -805,9 +1273,10 @@ def _count_small_integers(table: np.ndarray, lo: float, hi: float) -> _SmallInte
     for start in range(0, n_items, block):
         rows = slice(start, min(start + block, n_items))
         offsets = table[rows] - lo
-        np.fmin(offsets, missing, out=offsets)  # fmin returns the number where a cell is NaN
+        if table.dtype.kind == "f":
+            np.fmin(offsets, missing, out=offsets)  # fmin returns the number where a cell is NaN
         codes[rows] = offsets
-        if not (codes[rows] == offsets).all():  # not all whole numbers
+        if table.dtype.kind == "f" and not (codes[rows] == offsets).all():  # not whole numbers
             return None
         size = offsets.shape[0]
         key = np.multiply(codes[rows], size, dtype=np.intp)
@@ -823,7 +1292,8 @@ def _count_small_integers(table: np.ndarray, lo: float, hi: float) -> _SmallInte
     lookup = np.full(missing + 1, -1, dtype=dtype)  # value offset -> category code; NaN -> -1
     lookup[np.flatnonzero(seen)] = np.arange(int(seen.sum()), dtype=dtype)
     return _SmallIntegerTable(
-        counts=counts[:missing][seen].T,  # items × categories (column-major)
+        # items × categories (column-major; a view when every value in the range occurs)
+        counts=(counts[:missing] if seen.all() else counts[:missing][seen]).T,
         categories=(np.flatnonzero(seen) + int(lo)).astype(np.int64),
         per_item=per_item,
         n_active_raters=int(active.sum()),

@@ -2,7 +2,7 @@
 
 ``kappalab report`` reads a long file (one row per annotation) or, with ``--wide``, an items ×
 raters file: delimited text (separator sniffed among comma, tab and semicolon, or ``--sep``;
-``-`` is stdin), ``.xlsx`` and ``.parquet`` (with the optional extra ``kappalab[readers]``).
+``-`` is stdin), ``.xlsx`` and ``.parquet`` (with openpyxl or pyarrow: the ``readers`` extra).
 Nothing is dropped silently: only an empty cell (or a token of ``--na-values``) is missing,
 and the rows dropped for a missing value are counted on stderr. Errors are one line on stderr
 starting ``kappalab: error:``, exit code 2 (130 after Ctrl-C). A progress line appears on
@@ -102,7 +102,8 @@ def _require(module: str, what: str) -> None:
         importlib.import_module(module)
     except ImportError:
         raise CliError(f"reading {what} files needs the optional package {module}: "
-                       "pip install 'kappalab[readers]'") from None
+                       f"pip install {module} (or, in a kappalab clone, "
+                       "pip install -e '.[readers]')") from None
 
 
 def _first_line(exc: BaseException, default: str) -> str:

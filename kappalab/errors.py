@@ -59,6 +59,10 @@ class DroppedAnnotationsWarning(UserWarning):
     """Rows with a missing value were dropped on ingest."""
 
 
+class LayoutWarning(UserWarning):
+    """Wide data that look like another layout (a count table, raters × items, an id column)."""
+
+
 def warn(message: str, category: type[Warning]) -> None:
     """Issue a warning attributed to the first caller outside kappalab (the user's line)."""
     import os
@@ -75,3 +79,4 @@ def warn(message: str, category: type[Warning]) -> None:
 def label(value) -> str:
     """repr of a label, numpy scalars shown as plain Python values (5, not np.int64(5))."""
     return repr(value.item() if hasattr(value, "item") and getattr(value, "ndim", 1) == 0 else value)
+

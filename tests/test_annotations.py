@@ -15,9 +15,12 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import kappalab as kl
 from kappalab import errors
+from kappalab.annotations import as_annotations
 from kappalab.errors import (
     AnnotationError,
     DroppedAnnotationsWarning,
@@ -572,3 +575,399 @@ def test_every_kappalab_error_is_a_value_error():
 def test_raised_errors_are_caught_as_value_error(make):
     with pytest.raises(ValueError):
         make()
+
+
+# ====================================================================== the front door (issue #11 §2)
+README_FRAME = pd.DataFrame({
+    "item": [1, 1, 1, 2, 2, 3, 3, 3, 4, 4],
+    "rater": ["a", "b", "c", "a", "b", "a", "b", "c", "b", "c"],
+    "value": [1, 1, 2, 3, 3, 2, 2, 2, 1, 3],
+})
+
+
+def _reliability_data(frame, item="item", rater="rater", value="value"):
+    """raters × items float array (NaN = missing), as the krippendorff package wants it."""
+    return frame.pivot(index=rater, columns=item, values=value).to_numpy(dtype=float)
+
+
+class TestLongFrameGoesStraightToEstimators:
+    @pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
+    def test_default_schema(self, level):
+        import krippendorff
+
+        expected = krippendorff.alpha(reliability_data=_reliability_data(README_FRAME),
+                                      level_of_measurement=level)
+        assert float(kl.krippendorff_alpha(README_FRAME, level=level)) == pytest.approx(
+            expected, abs=1e-12)
+
+    def test_crowdkit_schema(self):
+        import krippendorff
+
+        df = README_FRAME.rename(columns={"item": "task", "rater": "worker", "value": "label"})
+        expected = krippendorff.alpha(reliability_data=_reliability_data(README_FRAME),
+                                      level_of_measurement="nominal")
+        assert float(kl.krippendorff_alpha(df)) == pytest.approx(expected, abs=1e-12)
+        assert float(kl.fleiss_kappa(df)) == float(kl.fleiss_kappa(A.from_long(README_FRAME)))
+
+    def test_long_schema_with_extra_columns_is_still_long(self):
+        df = README_FRAME.assign(note="x", when=range(10))
+        ann = as_annotations(df)
+        assert (ann.n_items, ann.n_raters, ann.n_annotations) == (4, 3, 10)
+
+    def test_names_given_to_as_annotations(self):
+        df = README_FRAME.rename(columns={"item": "doc", "rater": "coder", "value": "code"})
+        ann = as_annotations(df, item="doc", rater="coder", value="code")
+        assert (ann.n_items, ann.n_raters, ann.n_annotations) == (4, 3, 10)
+
+    def test_agreement_report_reads_long(self):
+        direct = kl.agreement_report(README_FRAME)
+        via = kl.agreement_report(A.from_long(README_FRAME))
+        pd.testing.assert_frame_equal(direct, via)
+
+    def test_wide_frame_stays_wide(self):
+        wide = pd.DataFrame({"r1": [1, 2, 3, 1], "r2": [1, 2, 3, 2], "r3": [1, 2, 2, 1]})
+        ann = as_annotations(wide)
+        assert (ann.n_items, ann.n_raters) == (4, 3)
+
+    def test_cohen_kappa_reads_a_long_frame(self):
+        from sklearn.metrics import cohen_kappa_score
+
+        y1, y2 = ["a", "b", "b", "a", "c", "b"], ["a", "b", "a", "a", "c", "c"]
+        df = pd.DataFrame({"item": list(range(6)) * 2, "rater": ["x"] * 6 + ["y"] * 6,
+                           "value": y1 + y2})
+        assert float(kl.cohen_kappa(df)) == pytest.approx(cohen_kappa_score(y1, y2), abs=1e-12)
+
+
+def _statsmodels_table():
+    from statsmodels.stats.inter_rater import aggregate_raters
+
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 3, size=(30, 1))
+    ratings = np.where(rng.random((30, 4)) < 0.7, truth, rng.integers(0, 3, size=(30, 4)))
+    table, _ = aggregate_raters(ratings)
+    return ratings, table
+
+
+class TestLayouts:
+    def test_count_table_needs_from_counts_and_is_flagged(self):
+        from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+
+        _, table = _statsmodels_table()
+        expected = sm_fleiss(table)
+        assert float(kl.fleiss_kappa(A.from_counts(table))) == pytest.approx(expected, abs=1e-12)
+        with pytest.warns(errors.LayoutWarning, match="from_counts"):
+            kl.fleiss_kappa(table)
+
+    def test_reliability_data_raters_as_rows(self):
+        import krippendorff
+
+        ratings, _ = _statsmodels_table()
+        x = ratings.T.astype(float)  # raters × items, krippendorff's layout
+        x[0, :5] = nan
+        expected = krippendorff.alpha(reliability_data=x, level_of_measurement="nominal")
+        ann = A.from_wide(x, raters_as_rows=True)
+        assert (ann.n_items, ann.n_raters) == (30, 4)
+        assert float(kl.krippendorff_alpha(ann)) == pytest.approx(expected, abs=1e-12)
+        with pytest.warns(errors.LayoutWarning, match="raters_as_rows=True"):
+            kl.krippendorff_alpha(x)
+
+    def test_raters_as_rows_keeps_labels(self):
+        df = pd.DataFrame([[1, 2, 2], [1, 2, 1]], index=["r1", "r2"], columns=["i1", "i2", "i3"])
+        ann = A.from_wide(df, raters_as_rows=True)
+        assert list(ann.items) == ["i1", "i2", "i3"] and list(ann.raters) == ["r1", "r2"]
+
+    def test_item_id_column(self):
+        import krippendorff
+
+        ratings, _ = _statsmodels_table()
+        df = pd.DataFrame(ratings, columns=["r1", "r2", "r3", "r4"])
+        df.insert(0, "doc", [f"d{i}" for i in range(30)])
+        expected = krippendorff.alpha(reliability_data=ratings.T.astype(float),
+                                      level_of_measurement="nominal")
+        ann = A.from_wide(df, item="doc")
+        assert list(ann.items[:2]) == ["d0", "d1"] and list(ann.raters) == ["r1", "r2", "r3", "r4"]
+        assert float(kl.krippendorff_alpha(ann)) == pytest.approx(expected, abs=1e-12)
+
+    def test_numeric_item_id_column_is_flagged(self):
+        ratings, _ = _statsmodels_table()
+        x = np.column_stack([np.arange(101, 131), ratings])
+        with pytest.warns(errors.LayoutWarning, match="item id"):
+            kl.krippendorff_alpha(x)
+        ann = A.from_wide(pd.DataFrame(x), item=0)
+        assert (ann.n_items, ann.n_raters) == (30, 4)
+
+    def test_item_id_missing_column(self):
+        with pytest.raises(InvalidParameterError, match="'doc'"):
+            A.from_wide(pd.DataFrame({"a": [1, 2]}), item="doc")
+
+    @pytest.mark.parametrize("make", [
+        lambda rng: rng.integers(1, 6, size=(40, 3)).astype(float),           # ordinal 1..5
+        lambda rng: np.where(rng.random((40, 5)) < .3, nan, rng.integers(0, 2, (40, 5))),
+        lambda rng: rng.normal(size=(25, 4)),                                  # interval scores
+        lambda rng: np.array([["a", "b"], ["b", "b"], ["c", "a"], ["a", "a"], ["c", "c"]]),
+        # two raters who always disagree: every row sums to 3, but labels 1..K have no zero
+        lambda rng: np.array([[1, 2], [2, 1], [1, 2], [2, 1]], dtype=float),
+        lambda rng: np.full((6, 3), 2.0),                                      # all agree
+    ])
+    def test_typical_wide_tables_raise_no_layout_warning(self, make):
+        x = make(np.random.default_rng(0))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", errors.LayoutWarning)
+            A.from_wide(x)
+            A.from_wide(pd.DataFrame(x))
+
+    def test_csv_with_an_item_id_column_is_flagged(self, tmp_path):
+        from io import StringIO
+
+        ratings, _ = _statsmodels_table()
+        csv = "id,r1,r2,r3,r4\n" + "".join(
+            f"doc{i},{','.join(map(str, row))}\n" for i, row in enumerate(ratings))
+        df = pd.read_csv(StringIO(csv))
+        with pytest.warns(errors.LayoutWarning, match="item id"):
+            A.from_wide(df)
+        ann = A.from_wide(df, item="id")
+        assert list(ann.raters) == ["r1", "r2", "r3", "r4"] and ann.items[0] == "doc0"
+
+    def test_kappalab_own_tables_are_not_guessed(self):
+        # a simulation knows its layout: 6 items × 30 raters is not raters × items
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", errors.LayoutWarning)
+            ann, _ = kl.simulate.annotations(6, level="nominal", n_raters=30,
+                                             annotations_per_item=30, seed=1)
+        assert (ann.n_items, ann.n_raters) == (6, 30)
+
+    def test_stating_the_layout_silences_the_warning(self):
+        _, table = _statsmodels_table()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", errors.LayoutWarning)
+            A.from_wide(table, raters_as_rows=False)
+
+
+class TestCategoricalOrder:
+    def _frame(self):
+        # ordinal labels whose alphabetical order (high < low < mid) is not their order
+        vals = ["low", "low", "mid", "mid", "high", "high", "low", "mid", "mid", "high",
+                "low", "mid"]
+        return pd.DataFrame({"item": np.repeat(np.arange(6), 2), "rater": ["a", "b"] * 6,
+                             "value": vals})
+
+    def test_ordered_categorical_in_from_long(self):
+        import krippendorff
+
+        df = self._frame()
+        order = ["low", "mid", "high"]
+        df["value"] = pd.Categorical(df["value"], categories=order, ordered=True)
+        expected = krippendorff.alpha(
+            reliability_data=_reliability_data(df.assign(value=df["value"].cat.codes)),
+            level_of_measurement="ordinal")
+        ann = A.from_long(df)
+        assert list(ann.categories) == order
+        assert float(kl.krippendorff_alpha(ann, level="ordinal")) == pytest.approx(expected)
+
+    def test_ordered_categorical_in_from_wide(self):
+        df = self._frame()
+        order = ["low", "mid", "high"]
+        wide = df.pivot(index="item", columns="rater", values="value")
+        wide = wide.astype(pd.CategoricalDtype(order, ordered=True))
+        ann = A.from_wide(wide)
+        assert list(ann.categories) == order
+        via_long = A.from_long(self._frame(), categories=order)
+        assert float(kl.krippendorff_alpha(ann, level="ordinal")) == pytest.approx(
+            float(kl.krippendorff_alpha(via_long, level="ordinal")))
+
+    def test_columns_with_different_orders_are_refused(self):
+        wide = pd.DataFrame({"a": pd.Categorical(["x", "y"], ["x", "y"], ordered=True),
+                             "b": pd.Categorical(["x", "y"], ["y", "x"], ordered=True)})
+        with pytest.raises(InvalidParameterError, match="order"):
+            A.from_wide(wide)
+
+    @pytest.mark.parametrize("missing", [nan, None, pd.NA])
+    def test_missing_value_in_categories_is_refused(self, missing):
+        with pytest.raises(InvalidParameterError, match="missing value"):
+            A.from_wide([["a", "b"], ["a", "a"]], categories=["a", "b", missing])
+
+    def test_object_column_typed_from_every_value(self):
+        column = np.array([1.0] * 1500 + ["x"], dtype=object)
+        ann = A.from_wide(np.column_stack([column, column]))
+        assert not ann.is_numeric
+        assert ann.n_categories == 2
+
+    def test_object_numbers_are_numeric(self):
+        column = np.array([1, 2.5, None, 3], dtype=object)
+        ann = A.from_wide(np.column_stack([column, column]))
+        assert ann.is_numeric and list(ann.categories) == [1.0, 2.5, 3.0]
+
+
+BIG = 2**53
+
+
+class TestExactIntegers:
+    @pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+    def test_wide_labels_beyond_2_53_stay_distinct(self, dtype):
+        import krippendorff
+
+        x = np.array([[BIG, BIG + 1], [BIG + 1, BIG], [BIG, BIG], [BIG + 1, BIG + 1]],
+                     dtype=dtype)
+        ann = A.from_wide(x)
+        assert list(ann.categories) == [BIG, BIG + 1]
+        expected = krippendorff.alpha(reliability_data=(x - dtype(BIG)).T.astype(float),
+                                      level_of_measurement="nominal")
+        assert float(kl.krippendorff_alpha(ann)) == pytest.approx(expected)
+
+    def test_long_labels_beyond_2_53_stay_distinct(self):
+        df = pd.DataFrame({"item": [0, 0, 1, 1], "rater": [0, 1, 0, 1],
+                           "value": np.array([BIG, BIG + 1, BIG, BIG], dtype=np.uint64) + 2**63})
+        ann = A.from_long(df)
+        assert ann.n_categories == 2
+        assert ann.categories[1] == 2**63 + BIG + 1
+
+    @pytest.mark.parametrize("table", [
+        [[2**62, 2**62, 0], [0, 2**62, 2**62]],          # row sums overflow
+        np.array([[2**63, 0], [0, 2**63]], dtype=np.uint64),
+        np.array([[2**64, 1], [1, 2**64]], dtype=object),
+    ])
+    def test_counts_that_overflow_int64_are_refused(self, table):
+        with pytest.raises(InvalidCountError, match="int64"):
+            A.from_counts(table)
+
+    def test_large_exact_counts(self):
+        from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+
+        table = np.array([[3, 1], [1, 3], [2, 2]], dtype=np.uint64)
+        assert float(kl.fleiss_kappa(A.from_counts(table))) == pytest.approx(
+            sm_fleiss(table.astype(float)))
+
+
+class TestFrontDoorValidation:
+    def test_from_long_duplicate_column_names(self):
+        df = pd.DataFrame([[1, "a", 1, 2], [1, "b", 1, 2]],
+                          columns=["item", "rater", "value", "value"])
+        with pytest.raises(InvalidParameterError, match="'value'.*more than one column"):
+            A.from_long(df)
+
+    @pytest.mark.parametrize("positions", [[0, 5], [-4], [0, 0]])
+    def test_subset_raters_out_of_range(self, positions):
+        ann = A.from_wide([[1, 2, 1], [2, 2, 1]])
+        with pytest.raises(InvalidParameterError, match="rater position"):
+            ann.subset_raters(positions)
+
+    def test_subset_raters_negative_position_counts_from_the_end(self):
+        ann = A.from_wide([[1, 2, 1], [2, 2, 1]])
+        assert list(ann.subset_raters([-1]).raters) == [2]
+
+    def test_ragged_list(self):
+        with pytest.raises(InvalidParameterError, match="row 1 has 1"):
+            A.from_wide([[1, 2], [1], [2, 2]])
+
+    @pytest.mark.parametrize("dtype", ["Int64", "Float64"])
+    def test_nullable_numbers_at_interval_level(self, dtype):
+        import krippendorff
+
+        x = np.array([[1, 2, nan], [2, 2, 3], [4, nan, 4], [1, 1, 2]])
+        df = pd.DataFrame(x).astype(dtype)
+        assert df.isna().sum().sum() == 2
+        expected = krippendorff.alpha(reliability_data=x.T, level_of_measurement="interval")
+        assert float(kl.krippendorff_alpha(df, level="interval")) == pytest.approx(expected)
+
+
+class TestFastPathsAgreeWithObjects:
+    """The vectorised encodings (unicode hashing, integer counting, arrow strings) give the
+    same Annotations as the plain object path."""
+
+    @given(st.lists(st.tuples(st.sampled_from(["", "a", "ab", "b", "ä", "zz", "a b", "10"]),
+                              st.sampled_from(["", "a", "ab", "b", "ä", "zz", "a b", "10"])),
+                    min_size=1, max_size=40))
+    @settings(max_examples=60, deadline=None)
+    def test_unicode_labels(self, pairs):
+        x = np.array(pairs)  # fixed-width unicode
+        fast, slow = A.from_wide(x, raters_as_rows=False), A.from_wide(x.astype(object),
+                                                                        raters_as_rows=False)
+        assert list(fast.categories) == list(slow.categories) == sorted(set(x.ravel()))
+        np.testing.assert_array_equal(fast.count_matrix, slow.count_matrix)
+        np.testing.assert_array_equal(fast.rater_count_matrix, slow.rater_count_matrix)
+
+    def test_cohen_kappa_string_labels_match_sklearn(self):
+        from sklearn.metrics import cohen_kappa_score
+
+        rng = np.random.default_rng(5)
+        labels = np.array(["absent", "mild", "moderate", "severe"])
+        a, b = labels[rng.integers(0, 4, 500)], labels[rng.integers(0, 4, 500)]
+        b[:250] = a[:250]
+        assert float(kl.cohen_kappa(a, b)) == pytest.approx(cohen_kappa_score(a, b), abs=1e-12)
+        assert float(kl.cohen_kappa(list(a), list(b))) == pytest.approx(
+            cohen_kappa_score(a, b), abs=1e-12)
+
+    def test_cohen_kappa_numbers_and_strings_stay_apart(self):
+        # 1 and "1" are different labels (not cast to one kind): no item agrees, and no
+        # category is shared, so P_o = P_e = 0 and κ = 0
+        est = kl.cohen_kappa([1, 2, 1], ["1", "2", "1"])
+        assert float(est) == pytest.approx(0.0, abs=1e-12)
+        assert est.observed == pytest.approx(0.0, abs=1e-12)
+
+    def test_integer_table_equals_float_table(self):
+        rng = np.random.default_rng(6)
+        x = rng.integers(-3, 4, size=(50, 4))
+        a, b = A.from_wide(x), A.from_wide(x.astype(float))
+        assert list(a.categories) == list(b.categories)
+        np.testing.assert_array_equal(a.count_matrix, b.count_matrix)
+        assert float(kl.krippendorff_alpha(a, level="interval")) == pytest.approx(
+            float(kl.krippendorff_alpha(b, level="interval")))
+
+    @pytest.mark.parametrize("dtype", ["str", object, "category"])
+    def test_long_string_columns(self, dtype):
+        df = long_frame().astype({"rater": dtype, "value": dtype, "item": dtype})
+        check_long_frame(A.from_long(df))
+
+    def test_long_nullable_integer_values(self):
+        df = pd.DataFrame({"item": [1, 1, 2, 2, 3], "rater": ["a", "b", "a", "b", "a"],
+                           "value": pd.array([BIG, BIG + 1, None, 2, BIG], dtype="Int64")})
+        with pytest.warns(DroppedAnnotationsWarning, match="dropped 1 of 5"):
+            ann = A.from_long(df)
+        assert list(ann.categories) == [2, BIG, BIG + 1]
+        assert list(ann.items) == [1, 2, 3]
+
+    def test_long_items_seen_only_on_dropped_rows_are_not_kept(self):
+        df = pd.DataFrame({"item": [1, 1, 2], "rater": ["a", "b", "c"], "value": [1, 2, None]})
+        with pytest.warns(DroppedAnnotationsWarning):
+            ann = A.from_long(df)
+        assert list(ann.items) == [1] and list(ann.raters) == ["a", "b"]
+
+    def test_duplicate_pairs_found_on_the_scatter_path(self):
+        df = pd.DataFrame({"item": [1, 1, 2, 1], "rater": ["a", "b", "a", "a"],
+                           "value": [1, 2, 1, 1]})
+        with pytest.raises(DuplicateAnnotationError, match="item 1 by rater 'a'"):
+            A.from_long(df)
+
+    def test_categorical_keys_give_plain_label_indexes(self):
+        df = pd.DataFrame({"item": pd.Categorical(["b", "b", "a", "a"]),
+                           "rater": pd.Categorical(["x", "y", "x", "y"]), "value": [1, 2, 1, 1]})
+        ann = A.from_long(df)
+        assert not isinstance(ann.items, pd.CategoricalIndex)
+        assert list(ann.items) == ["b", "a"] and list(ann.raters) == ["x", "y"]
+
+    @pytest.mark.parametrize("values", [
+        np.array(["a", "b", np.inf, "a"], dtype=object),     # mixed objects
+        np.array([1.0, 2, -np.inf, 1], dtype=object),         # numbers as objects
+    ])
+    def test_infinite_object_value_in_long_is_named(self, values):
+        df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"],
+                           "value": values})
+        with pytest.raises(MissingValueError, match="infinite.*row 2"):
+            A.from_long(df)
+
+    def test_cohen_kappa_of_two_ordered_categoricals_keeps_their_order(self):
+        from sklearn.metrics import cohen_kappa_score
+
+        order = ["low", "mid", "high"]
+        rng = np.random.default_rng(8)
+        a, b = rng.integers(0, 3, 60), rng.integers(0, 3, 60)
+        b[:30] = a[:30]
+        ya = pd.Categorical.from_codes(a, order, ordered=True)
+        yb = pd.Categorical.from_codes(b, order, ordered=True)
+        # sklearn's linear weights use label positions: the codes are the positions in order
+        expected = cohen_kappa_score(a, b, weights="linear")
+        assert float(kl.cohen_kappa(ya, yb, weights="ordinal")) == pytest.approx(
+            float(kl.cohen_kappa(a, b, weights="ordinal")))
+        assert float(kl.cohen_kappa(pd.Series(ya), pd.Series(yb), weights="ordinal")
+                     ) == pytest.approx(float(kl.cohen_kappa(a, b, weights="ordinal")))
+        assert float(kl.cohen_kappa(a, b, weights="linear")) == pytest.approx(expected)

@@ -1,11 +1,27 @@
-"""The README's quick start runs as written."""
+"""The README runs as written: every ```python block, in order, in one namespace.
+
+The blocks build on each other (the quick start's ``ann`` is used later), so they run as one
+session; each is compiled under its own name (``README.md block N, line L``) so a failure
+says which block broke. The migration block asserts, by itself, that each peer library's call
+and its kappalab counterpart agree on the same data.
+"""
 
 import re
+import warnings
 from pathlib import Path
 
 import pytest
 
+from kappalab.errors import LayoutWarning
+
 README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def python_blocks() -> list[tuple[int, str]]:
+    """(first line number, source) of every ```python block of the README."""
+    text = README.read_text()
+    return [(text.count("\n", 0, match.start(1)) + 1, match.group(1))
+            for match in re.finditer(r"```python\n(.*?)```", text, re.S)]
 
 
 def test_readme_opens_with_the_two_commands():
@@ -14,12 +30,47 @@ def test_readme_opens_with_the_two_commands():
     assert any(line.startswith("make test") for line in head)
 
 
-def test_quick_start_runs():
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
-    assert blocks
+def test_readme_install_commands_work_from_a_clone():
+    # kappalab is not on PyPI: an extra is installed from the clone, never by name
+    text = README.read_text()
+    assert 'pip install "kappalab[' not in text and "pip install kappalab" not in text
+    assert 'pip install -e ".[bayes]"' in text
+
+
+@pytest.fixture(scope="module")
+def readme_session() -> dict:
+    pytest.importorskip("pymc")  # the Bayesian block needs the `bayes` extra
     namespace: dict = {}
-    exec(compile(blocks[0], "README.md", "exec"), namespace)
-    kl = namespace["kl"]
+    with warnings.catch_warnings():
+        # the examples are tiny: PyMC's sampling diagnostics may warn; an error still fails
+        warnings.simplefilter("ignore")
+        warnings.simplefilter("error", LayoutWarning)  # the examples use the right doors
+        for n, (line, source) in enumerate(python_blocks(), start=1):
+            exec(compile(source, f"README.md block {n}, line {line}", "exec"), namespace)
+    return namespace
+
+
+def test_every_python_block_runs(readme_session):
+    assert len(python_blocks()) >= 5
+    assert "post" in readme_session and "truth" in readme_session  # the later blocks ran
+
+
+def test_quick_start_values(readme_session):
+    kl = readme_session["kl"]
     # the quick start's two-rater example by hand: P_o = 2/3; marginals x: 1/3, 2/3 and
     # 2/3, 1/3, so P_e = 1/3·2/3 + 2/3·1/3 = 4/9; κ = (2/3 − 4/9)/(1 − 4/9) = 0.4
     assert float(kl.cohen_kappa(["x", "y", "y"], ["x", "y", "x"])) == pytest.approx(0.4)
+
+
+def test_quick_start_frame_is_read_as_long():
+    import krippendorff
+    import numpy as np
+
+    quick_start: dict = {}
+    exec(compile(python_blocks()[0][1], "README.md quick start", "exec"), quick_start)
+    kl, df = quick_start["kl"], quick_start["df"]
+    reliability = df.pivot(index="rater", columns="item", values="value").to_numpy(float)
+    for level in ("nominal", "ordinal"):
+        expected = krippendorff.alpha(reliability_data=reliability, level_of_measurement=level)
+        assert float(kl.krippendorff_alpha(df, level=level)) == pytest.approx(expected, abs=1e-12)
+    assert np.isclose(float(kl.krippendorff_alpha(df, level="ordinal")), 0.25)

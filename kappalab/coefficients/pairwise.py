@@ -35,16 +35,31 @@ __all__ = ["cohen_kappa", "scott_pi", "bennett_s", "light_kappa", "two_raters"]
 
 def two_raters(x: Any, y: Any = None, *, categories: Sequence[Any] | None = None,
                coefficient: str) -> Annotations:
-    """Annotations of exactly two raters: ``x`` alone (items × 2 or an Annotations), or the
-    two raters' label sequences ``x`` and ``y`` (same length, NaN/None = missing)."""
+    """Annotations of exactly two raters: ``x`` alone (items × 2, a long DataFrame or an
+    Annotations, read as :func:`~kappalab.annotations.as_annotations` reads any data), or the
+    two raters' label sequences ``x`` and ``y`` (same length, NaN/None = missing; two ordered
+    pandas Categoricals with the same categories fix the category order)."""
     if y is not None:
-        a, b = np.asarray(x, dtype=object), np.asarray(y, dtype=object)
+        import pandas as pd
+
+        dtypes = [getattr(v, "dtype", None) for v in (x, y)]
+        if categories is None and all(
+                isinstance(d, pd.CategoricalDtype) and d.ordered for d in dtypes) and (
+                dtypes[0].categories.equals(dtypes[1].categories)):
+            categories = list(dtypes[0].categories)
+        a, b = np.asarray(x), np.asarray(y)
         if a.ndim != 1 or b.ndim != 1 or a.size != b.size:
             raise InvalidParameterError(
                 f"{coefficient}: the two raters' labels must be 1-D sequences of equal length, "
                 f"got shapes {a.shape} and {b.shape}"
             )
-        ann = Annotations.from_wide(np.column_stack([a, b]), categories=categories)
+        # numbers stay numbers (no object copy: the fast counting path); labels of different
+        # kinds (say numbers and strings) are kept apart as objects, never cast to one kind
+        numeric = a.dtype.kind in "biuf" and b.dtype.kind in "biuf"
+        if not numeric and not (a.dtype.kind == b.dtype.kind and a.dtype.kind in "US"):
+            a, b = a.astype(object, copy=False), b.astype(object, copy=False)
+        ann = Annotations.from_wide(np.column_stack([a, b]), categories=categories,
+                                    raters_as_rows=False)
     else:
         ann = as_annotations(x, categories=categories)
     ann.require_raters(coefficient)
