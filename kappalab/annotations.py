@@ -18,6 +18,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from .errors import (
     DroppedAnnotationsWarning,
@@ -34,7 +35,10 @@ from .errors import (
     warn,
 )
 
-__all__ = ["Annotations", "as_annotations"]
+__all__ = ["Annotations", "DENSE_COUNT_CELLS", "as_annotations"]
+
+#: items × categories cells beyond which count tables are kept sparse (128 MiB of int64)
+DENSE_COUNT_CELLS = 1 << 24
 
 # crowd-kit's long schema, accepted when the default column names are absent
 _CROWDKIT_COLUMNS = {"item": "task", "rater": "worker", "value": "label"}
@@ -516,6 +520,31 @@ class Annotations:
         if self._is_wide:
             return _wide_counts(self._wide_codes, self.n_categories, axis=1)
         return _bincount_2d(self._item_codes, self._category_codes, self.n_items, self.n_categories)
+
+    @property
+    def counts_are_large(self) -> bool:
+        """Whether the items × categories count table would exceed :data:`DENSE_COUNT_CELLS`
+        cells: the nominal coefficients and SPA then use :attr:`sparse_count_matrix`, so
+        their memory grows with the annotations, not with items × categories."""
+        return ("count_matrix" not in self.__dict__
+                and self.n_items * self.n_categories > DENSE_COUNT_CELLS)
+
+    @cached_property
+    def sparse_count_matrix(self) -> sp.csr_matrix:
+        """n_ic as a float scipy CSR matrix with at most one entry per annotation, built from
+        the annotation codes without an items × categories array."""
+        if "count_matrix" in self.__dict__ or self._item_codes is None:
+            return sp.csr_matrix(self.count_matrix.astype(float))
+        items, cats = self._item_codes, self._category_codes
+        return sp.csr_matrix((np.ones(items.size), (items, cats)),
+                             shape=(self.n_items, self.n_categories))  # duplicates summed
+
+    def category_counts(self) -> np.ndarray | sp.csr_matrix:
+        """n_ic as floats: the dense table, or :attr:`sparse_count_matrix` when
+        :attr:`counts_are_large`."""
+        if self.counts_are_large:
+            return self.sparse_count_matrix
+        return self.count_matrix.astype(float)
 
     @cached_property
     def rater_count_matrix(self) -> np.ndarray:

@@ -28,7 +28,8 @@ from ..estimate import Estimate
 from ..validation import check_confidence, check_count, make_rng
 
 __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array",
-           "complex_step_gradient", "disagreement_components", "distance_product", "interval_scores",
+           "complex_step_gradient", "count_square_sums", "disagreement_components",
+           "distance_product", "quadratic_form_per_row", "interval_scores",
            "safe_divide"]
 
 Components = dict[str, np.ndarray]
@@ -168,6 +169,30 @@ def distance_product(dis: Any, v: np.ndarray) -> np.ndarray:
         first, second = np.asarray(v @ x)[..., None], np.asarray(v @ (x * x))[..., None]
         return scores.units * (x * x * total - 2 * x * first + second)
     return v @ dis.matrix
+
+
+def count_square_sums(counts: np.ndarray | sp.spmatrix) -> np.ndarray:
+    """Σ_k n_ik² of each row of an items × categories count table, dense or scipy sparse
+    (O(annotations) for the sparse one)."""
+    if sp.issparse(counts):
+        return np.asarray(counts.multiply(counts).sum(axis=1), dtype=float).ravel()
+    counts = np.asarray(counts, dtype=float)
+    return np.einsum("...k,...k->...", counts, counts)
+
+
+def quadratic_form_per_row(counts: sp.spmatrix, delta: np.ndarray) -> np.ndarray:
+    """n_iᵀ δ n_i of each row of a sparse count table: a sum over the pairs of the row's
+    non-zero entries, O(Σ_i nnz_i²) time and memory — never items × categories."""
+    counts = sp.csr_matrix(counts)
+    per_row = np.diff(counts.indptr)
+    row = np.repeat(np.arange(per_row.size), per_row)  # the row of each entry
+    repeat = per_row[row]  # each entry meets every entry of its row
+    left = np.repeat(np.arange(row.size), repeat)
+    offset = np.arange(left.size) - np.repeat(np.cumsum(repeat) - repeat, repeat)
+    right = np.repeat(counts.indptr[row], repeat) + offset
+    cols, data = counts.indices, counts.data
+    products = data[left] * data[right] * delta[cols[left], cols[right]]
+    return np.bincount(row[left], weights=products, minlength=per_row.size)
 
 
 @dataclass(frozen=True)

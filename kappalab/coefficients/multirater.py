@@ -45,8 +45,8 @@ from ..distances import Disagreement, resolve_distance, resolve_weights
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
-                   disagreement_components, distance_product, interval_scores,
-                   numeric_array, safe_divide)
+                   count_square_sums, disagreement_components, distance_product,
+                   interval_scores, numeric_array, quadratic_form_per_row, safe_divide)
 
 __all__ = [
     "ChanceCorrectedAgreement",
@@ -131,11 +131,19 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift, self.dis.scores)
             within = np.maximum(2.0 * (m * s2 - s1 * s1), 0.0)
             return m, within, s1, s2
-        counts = self.ann.count_matrix.astype(float)
+        counts = self.ann.category_counts()  # scipy sparse when items × K is large
         if self.rater_pair is not None:
             within = self._ordered_within()
+        elif self.dis.name == "nominal":  # n_iᵀ(11ᵀ − I)n_i = m_i² − Σ_k n_ik²
+            within = self.m * self.m - count_square_sums(counts)
+        elif self.dis.scores is not None:  # interval form: 2u(m Σx² − (Σx)²) on the scores
+            scores = self._scores()
+            m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift, self.dis.scores)
+            within = np.maximum(2.0 * scores.units * (m * s2 - s1 * s1), 0.0)
+        elif sp.issparse(counts):
+            within = quadratic_form_per_row(counts, self.dis.matrix)
         else:
-            within = np.einsum("ik,ik->i", self._delta_times(counts), counts)  # n_iᵀ δ n_i
+            within = np.einsum("ik,ik->i", counts @ self.dis.matrix, counts)  # n_iᵀ δ n_i
         return self.m, within, counts
 
     # Each dense block of the item statistics is a row weight times per-item columns,
@@ -157,6 +165,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             inv_m = np.where(m >= 1, 1.0 / np.where(m >= 1, m, 1.0), 0.0)
             if self.use_moments:
                 return inv_m, per_item
+            if sp.issparse(per_item):
+                return inv_m, sp.hstack([per_item, sp.csr_matrix(m[:, None])], format="csr")
             return inv_m, np.column_stack([per_item, m])
         return None
 
@@ -204,14 +214,19 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         return blocks if chance is None else blocks + [chance]
 
     def item_stats(self) -> np.ndarray | sp.spmatrix:
-        dense = np.column_stack([w[:, None] * C for w, C in self._dense_blocks()])
+        blocks = [sp.csr_matrix(C.multiply(w[:, None])) if sp.issparse(C) else w[:, None] * C
+                  for w, C in self._dense_blocks()]
         if self.chance == "rater_marginal":
-            return sp.hstack([sp.csr_matrix(dense), self._rater_block()], format="csr")
-        return dense
+            blocks.append(self._rater_block())
+        if any(sp.issparse(block) for block in blocks):
+            stats = sp.hstack([sp.csr_matrix(block) for block in blocks], format="csr")
+            stats.eliminate_zeros()  # an item without statistics has an empty row
+            return stats
+        return np.column_stack(blocks)
 
     def totals(self) -> np.ndarray:
         # the same sums as item_stats().sum(axis=0): a matvec per block, nothing stacked
-        parts = [w @ C for w, C in self._dense_blocks()]
+        parts = [np.asarray(C.T @ w, dtype=float).ravel() for w, C in self._dense_blocks()]
         if self.chance == "rater_marginal":  # straight from bincounts, not the sparse matrix
             if self.use_moments:
                 scores = self._scores()
@@ -437,7 +452,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
 def pairable_marginals(ann: Annotations) -> np.ndarray:
     """Σ over items with ≥ 2 annotations of their category counts (for the ordinal metric)."""
     pairable = ann.annotations_per_item_array >= 2
-    return ann.count_matrix[pairable].sum(axis=0)
+    return np.asarray(ann.category_counts()[pairable].sum(axis=0)).ravel()
 
 
 def distance_for(ann: Annotations, level: Any) -> Disagreement:

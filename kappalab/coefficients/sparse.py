@@ -32,11 +32,13 @@ from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from ..annotations import Annotations, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError
 from ..estimate import Estimate
-from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
+from .base import (Components, ItemSumCoefficient, count_square_sums, numeric_array,
+                   safe_divide)
 
 __all__ = ["SCHEMES", "item_agreement", "item_agreement_variance", "spa", "spa_kappa",
            "spa_weights", "SparseAgreement"]
@@ -110,7 +112,7 @@ def item_agreement(data: Any, *, categories: Sequence[Any] | None = None) -> pd.
     ann = as_annotations(data, categories=categories)
     m = ann.annotations_per_item_array
     pairable = m >= 2
-    values = pair_agreement(ann.count_matrix, m)[pairable]
+    values = pair_agreement(ann.category_counts(), m)[pairable]
     return pd.Series(values, index=ann.items[pairable], name="item_agreement")
 
 
@@ -118,10 +120,19 @@ def pair_agreement(counts: np.ndarray, m: np.ndarray) -> np.ndarray:
     """P_i = Σ_c n_ic(n_ic − 1)/(m_i(m_i − 1)), the share of agreeing pairs among an item's
     m_i = Σ_c n_ic annotations, along the last axis of ``counts`` (leading axes, such as
     posterior draws, broadcast against ``m``); 0 for items with fewer than two annotations."""
-    counts, m = np.asarray(counts, dtype=float), np.asarray(m, dtype=float)
-    agree = np.einsum("...k,...k->...", counts, counts) - m  # Σ n² − Σ n
+    m = np.asarray(m, dtype=float)
+    agree = count_square_sums(counts) - m  # Σ n² − Σ n
     pairable = m >= 2
     return np.where(pairable, agree / np.where(pairable, m * (m - 1), 1.0), 0.0)
+
+
+def _keep_rows(counts: np.ndarray | sp.spmatrix, keep: np.ndarray) -> np.ndarray | sp.spmatrix:
+    """The count rows of the kept items, the others zeroed (dense or sparse alike)."""
+    if sp.issparse(counts):
+        kept = sp.csr_matrix(counts.multiply(keep.astype(float)[:, None]))
+        kept.eliminate_zeros()
+        return kept
+    return np.where(keep[:, None], counts, 0.0)
 
 
 class SparseAgreement(ItemSumCoefficient):
@@ -139,9 +150,9 @@ class SparseAgreement(ItemSumCoefficient):
             raise EmptyDataError(
                 "SPA needs at least one item with two or more annotations; every item has "
                 "fewer")
-        counts = ann.count_matrix.astype(float)
-        self.counts = np.where(self.pairable[:, None], counts, 0.0)
-        pooled = self.counts.sum(axis=0)
+        counts = ann.category_counts()  # sparse when items × categories is large
+        self.counts = _keep_rows(counts, self.pairable)
+        pooled = np.asarray(self.counts.sum(axis=0), dtype=float).ravel()
         self.class_distribution = (pooled / pooled.sum() if class_distribution is None
                                    else _distribution(class_distribution, ann.n_categories))
         self.scheme = weights if isinstance(weights, str) else "custom"
@@ -158,15 +169,20 @@ class SparseAgreement(ItemSumCoefficient):
         else:
             self.k = _custom_weights(weights, ann.n_items, self.pairable)
         # the chance agreement pools the labels of the items that carry weight
-        self.counts = np.where((self.k > 0)[:, None], counts, 0.0)
+        self.counts = _keep_rows(counts, self.k > 0)
         self.p = pair_agreement(counts, m)
         self.chance_corrected = chance_corrected
         if chance_corrected:
             self.name = "SPA kappa"
         self.level = "nominal"
 
-    def item_stats(self) -> np.ndarray:
+    def item_stats(self) -> np.ndarray | sp.csr_matrix:
         k, p = self.k, self.p
+        if sp.issparse(self.counts):
+            stats = sp.hstack([sp.csr_matrix(np.column_stack([k * p, k])), self.counts],
+                              format="csr")
+            stats.eliminate_zeros()
+            return stats
         return np.column_stack([k * p, k, self.counts])
 
     def combine(self, totals: np.ndarray) -> Components:
