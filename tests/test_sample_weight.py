@@ -322,12 +322,6 @@ def test_weights_as_list_series_and_booleans():
 
 
 # ---------------------------------------------------------------------- (6) uncertainty
-CORES = {
-    "alpha": lambda ann, w: alpha_core(ann, "nominal", w),
-    "alpha-interval": lambda ann, w: alpha_core(ann, "interval", w),
-}
-
-
 @pytest.mark.parametrize("name", ["alpha", "alpha-interval", "fleiss", "conger", "cohen",
                                   "light", "cross", "normalized-cross", "spa-kappa",
                                   "gwet-ordinal"])

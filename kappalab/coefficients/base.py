@@ -70,6 +70,11 @@ class ItemSumCoefficient(ABC):
     independent unit for the standard error, not k. (For frequency weights, k independent
     items with identical annotations, repeat the rows.) An all-ones vector is no weighting at
     all: the unweighted estimate and standard error, bit for bit.
+
+    The weights are positional, one per item in the order of ``Annotations.items`` (the rows
+    of a wide table; a pandas Series is taken by position, not by label). Categories and
+    raters are those of the data: an item of weight 0 still counts towards K where K enters
+    (Gwet's AC, Brennan–Prediger) unless ``categories=`` fixes it.
     """
 
     #: display name of the coefficient, e.g. "Fleiss' kappa"

@@ -89,7 +89,7 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
     References: Cohen, J. (1960), Educational and Psychological Measurement 20(1), 37–46;
     Cohen, J. (1968), Psychological Bulletin 70(4), 213–220.
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+    ``sample_weight``: one weight w_i ≥ 0 per item, as scikit-learn's ``cohen_kappa_score``.
 
     >>> import kappalab as kl
     >>> round(float(kl.cohen_kappa(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
