@@ -229,6 +229,7 @@ def test_weight_zero_drops_the_item(name):
         assert weighted.value == pytest.approx(dropped.value, abs=1e-12)
         assert weighted.n_items == dropped.n_items
         assert weighted.n_annotations == dropped.n_annotations
+        assert weighted.n_raters == dropped.n_raters
         if ci is not None:
             assert weighted.se == pytest.approx(dropped.se, rel=1e-9, abs=1e-14)
             assert weighted.ci == pytest.approx(dropped.ci, rel=1e-9, abs=1e-14)
@@ -293,6 +294,18 @@ def test_agreement_report_refuses_bad_weights_once(bad):
     x = table(52)
     with pytest.raises(InvalidParameterError, match="sample_weight"):
         kl.agreement_report(x, sample_weight=BAD[bad](x.shape[0]))
+
+
+def test_a_rater_only_on_zero_weight_items_is_not_counted():
+    x = table(58, n_raters=5)
+    x[:10, 4] = 1.0
+    x[10:, 4] = np.nan  # rater 5 annotated the first ten items only
+    w = np.r_[np.zeros(10), np.ones(x.shape[0] - 10)]
+    for function in (kl.conger_kappa, kl.light_kappa, kl.fleiss_kappa):
+        weighted = quiet(function, x, sample_weight=w, categories=CATEGORIES)
+        dropped = quiet(function, x[10:, :4], categories=CATEGORIES)
+        assert weighted.n_raters == dropped.n_raters == 4
+        assert weighted.value == pytest.approx(dropped.value, abs=1e-12)
 
 
 def test_cross_weights_zero_on_every_common_item():

@@ -407,7 +407,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             if self.pairable.any():
                 return "every item with two or more annotations has sample weight 0"
             return "no item has two or more annotations, so nothing can be paired"
-        if self.chance == "rater_marginal" and self.ann.n_active_raters < 2:
+        if self.chance == "rater_marginal" and active_raters(self.ann, self.sample_weight) < 2:
             return "fewer than two raters have annotations"
         # judged in the units D_e is computed in (the reported D_e may underflow to 0)
         p_e = float(np.real(np.asarray(parts["expected"]).reshape(-1)[0]))
@@ -429,7 +429,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         n_annotations = int(m[pairable].sum()) if self.chance == "pooled" else int(m.sum())
         out: dict[str, Any] = {"n_items": int(pairable.sum()), "n_annotations": n_annotations}
         if self.ann.has_raters:
-            out["n_raters"] = self.ann.n_active_raters
+            out["n_raters"] = active_raters(self.ann, self.sample_weight)
         return out
 
     def details(self) -> dict[str, Any]:
@@ -444,6 +444,14 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
 
 
 # ---------------------------------------------------------------------- shared resolution
+def active_raters(ann: Annotations, sample_weight: np.ndarray | None = None) -> int:
+    """The number of raters with an annotation (on an item of positive sample weight)."""
+    if sample_weight is None:
+        return ann.n_active_raters
+    items, raters, _ = ann.codes()
+    return int(np.unique(raters[sample_weight[items] > 0]).size)
+
+
 def pairable_marginals(ann: Annotations, sample_weight: np.ndarray | None = None) -> np.ndarray:
     """Σ over items with ≥ 2 annotations of their category counts (for the ordinal metric),
     each item's counts multiplied by its sample weight when given."""

@@ -28,7 +28,7 @@ from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError
 from ..estimate import Estimate
 from .base import (BLOCK_CELLS, Components, ItemSumCoefficient, distance_product,
                    interval_scores, numeric_array, safe_divide)
-from .multirater import ChanceCorrectedAgreement, weights_for
+from .multirater import ChanceCorrectedAgreement, active_raters, weights_for
 
 __all__ = ["cohen_kappa", "scott_pi", "bennett_s", "light_kappa", "two_raters"]
 
@@ -328,7 +328,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
         m = np.where(self.item_weights(self.ann.n_items) > 0,
                      self.ann.annotations_per_item_array, 0)
         return {"n_items": int((m >= 2).sum()), "n_annotations": int(m[m >= 2].sum()),
-                "n_raters": self.ann.n_active_raters}
+                "n_raters": active_raters(self.ann, self.sample_weight)}
 
     def shared_items(self) -> np.ndarray:
         """The number of items (of positive sample weight) each rater pair entering the mean
