@@ -13,7 +13,7 @@ from .coefficients import multirater, pairwise
 from .errors import (AnnotationError, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
 from .uncertainty import parse_ci
-from .validation import make_rng
+from .validation import check_sample_weight, make_rng
 
 __all__ = ["agreement_report"]
 
@@ -22,8 +22,8 @@ _COLUMNS = ["coefficient", "value", "se", "ci_low", "ci_high", "observed", "expe
 
 
 def agreement_report(data: Any, level: Any = "nominal", *,
-                     categories: Sequence[Any] | None = None, ci: str | None = None,
-                     n_resamples: int = 2000, confidence: float = 0.95,
+                     categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                     ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                      seed: Any = None) -> pd.DataFrame:
     """A table of every coefficient that applies to ``data``.
 
@@ -40,10 +40,13 @@ def agreement_report(data: Any, level: Any = "nominal", *,
     :data:`kappalab.uncertainty.CI_METHODS`), observed and expected agreement (P_o, P_e on the
     weighted 0–1 scale), level, the items, annotations and raters used, and a note where a
     value or its interval is undefined.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item, passed to every coefficient of the table.
     """
     if ci is not None:
         parse_ci(ci)
     ann = as_annotations(data, categories=categories)
+    sample_weight = check_sample_weight(sample_weight, ann.n_items)  # once, for every row
     weights = _report_weights(level)
     rows = [
         (multirater.percent_agreement, {"weights": weights}),
@@ -70,6 +73,8 @@ def agreement_report(data: Any, level: Any = "nominal", *,
             warnings.simplefilter("always", UndefinedCoefficientWarning)
             warnings.simplefilter("always", PairwiseMeanWarning)
             notes = []
+            if sample_weight is not None:
+                options = dict(options, sample_weight=sample_weight)
             try:
                 est = function(ann, **options)
             except (AnnotationError, MemoryError) as exc:  # this row only, not the report

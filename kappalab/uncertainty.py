@@ -38,6 +38,11 @@ leave-one-out value per group. Replicates are formed in blocks of matrix product
 loop over replicates or items — so B replicates cost O(B·G·s), not O(B·n·s). Items without
 any annotation (an all-zero row) take no part. For κx the rows are the items common to both
 replications, so items are drawn in pairs across the two sides.
+
+With sample weights (``sample_weight=``) the rows are w_i s_i
+(:class:`~kappalab.coefficients.base.ItemSumCoefficient`) and everything above applies to them
+unchanged: the items stay the resampling units (an item of weight 0 is an all-zero row and
+takes no part), so n is the number of items with a positive weight, not Σ w_i.
 """
 
 from __future__ import annotations

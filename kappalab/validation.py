@@ -25,7 +25,8 @@ import numpy as np
 
 from .errors import InvalidParameterError
 
-__all__ = ["check_confidence", "check_count", "check_real", "is_integer", "make_rng"]
+__all__ = ["check_confidence", "check_count", "check_real", "check_sample_weight", "is_integer",
+           "make_rng"]
 
 
 def is_integer(value: Any) -> bool:
@@ -77,3 +78,34 @@ def make_rng(seed: Any, name: str = "seed") -> np.random.Generator:
             f"{name} must be None, a non-negative integer (or a sequence of them), a numpy "
             f"SeedSequence or a numpy Generator, got {seed!r}")
     return np.random.default_rng(int(seed) if is_integer(seed) else [int(p) for p in entropy])
+
+
+def check_sample_weight(sample_weight: Any, n_items: int,
+                        name: str = "sample_weight") -> np.ndarray | None:
+    """``sample_weight`` as a read-only float array of ``n_items`` finite, non-negative item
+    weights, not all 0 (``None`` stays ``None``: no weights). Booleans count as 0/1; 2-D
+    arrays, strings, NaN, ±inf, negative weights and a wrong length are refused."""
+    if sample_weight is None:
+        return None
+    try:
+        w = np.array(sample_weight, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(
+            f"{name} must be a 1-D array of finite non-negative numbers, one per item, got "
+            f"{type(sample_weight).__name__}") from None
+    if w.ndim != 1:
+        raise InvalidParameterError(
+            f"{name} must be 1-D (one weight per item), got an array of shape {w.shape}")
+    if w.size != n_items:
+        raise InvalidParameterError(
+            f"{name} needs one weight per item ({n_items} items), got {w.size}")
+    bad = ~np.isfinite(w) | (w < 0)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise InvalidParameterError(
+            f"{name} must be finite and non-negative; {int(bad.sum())} weight(s) are not, "
+            f"e.g. {float(w[first])} at position {first}")
+    if not (w > 0).any():
+        raise InvalidParameterError(f"{name} is 0 for every item: no item would count")
+    w.flags.writeable = False
+    return w

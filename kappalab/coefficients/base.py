@@ -4,14 +4,23 @@ Every estimator in kappalab is an :class:`ItemSumCoefficient` bound to its data:
 
 * :meth:`~ItemSumCoefficient.item_stats` returns an items × s matrix (dense or scipy sparse) of
   per-item sufficient statistics;
-* :meth:`~ItemSumCoefficient.totals` returns their sum over items (a faster direct reduction may
-  override it, but must equal ``item_stats().sum(axis=0)``);
+* :meth:`~ItemSumCoefficient.totals` returns their sum over items (a faster direct reduction,
+  :meth:`~ItemSumCoefficient.unweighted_totals`, may replace it without sample weights, but
+  must equal ``item_stats().sum(axis=0)``);
 * :meth:`~ItemSumCoefficient.combine` maps totals to the coefficient's components. It accepts one
   vector of length s or a B × s stack (B resamples at once) and works row-wise, so resampling
   items is ``combine(W @ item_stats())`` for a B × items weight matrix ``W``.
 
 Uncertainty, resampling and chunked reductions need only this protocol, never a particular
 coefficient.
+
+Sample weights (``sample_weight=`` of every estimator, as scikit-learn's): item weights
+w_i ≥ 0 multiply the rows, s_i → w_i s_i, so the coefficient is ``combine(Σ_i w_i s_i)``
+(:meth:`~ItemSumCoefficient.set_sample_weight`). Cores implement the unweighted statistics
+(:meth:`~ItemSumCoefficient.unweighted_item_stats`, and optionally a faster
+:meth:`~ItemSumCoefficient.unweighted_totals`); the base class scales the rows, and with
+weights forms the totals as ``wᵀ S`` rather than by a core's direct reduction, which therefore
+never needs to know about weights.
 """
 
 from __future__ import annotations
@@ -25,18 +34,49 @@ import scipy.sparse as sp
 
 from ..errors import UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
-from ..validation import check_confidence, check_count, make_rng
+from ..validation import check_confidence, check_count, check_sample_weight, make_rng
 
 __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array",
            "complex_step_gradient", "count_square_sums", "disagreement_components",
            "distance_product", "quadratic_form_per_row", "interval_scores",
-           "safe_divide"]
+           "safe_divide", "weigh_rows"]
 
 Components = dict[str, np.ndarray]
 
 
 class ItemSumCoefficient(ABC):
-    """A coefficient written as a closed form of per-item sums."""
+    r"""A coefficient written as a closed form of per-item sums.
+
+    Sample weights
+    --------------
+    With item weights w_i ≥ 0 (:meth:`set_sample_weight`, the estimators' ``sample_weight=``)
+    every row of the item statistics is multiplied by its weight:
+
+    .. math::  θ̂ = f\Big(\sum_i w_i s_i\Big),
+
+    so an integer weight k gives exactly the value of the data with the item repeated k times,
+    and a weight 0 drops the item. Weights with a common factor give the same value for every
+    coefficient whose closed form depends only on ratios of totals (all but Krippendorff's α,
+    whose small-sample factor n/(n − 1) counts the weighted annotations, as repetition would).
+
+    The resampling units remain the items (:mod:`kappalab.uncertainty`): the weighted rows
+    w_i s_i are what the bootstrap draws and the jackknife leaves out, and the analytic
+    standard error is the linearisation over the n items with a positive weight,
+
+    .. math::  \widehat{\operatorname{Var}}(θ̂) = \frac{1}{n(n-1)} \sum_i
+               \big(n\,∇f(T)\cdot(w_i s_i - T/n)\big)^2, \qquad T = \sum_i w_i s_i .
+
+    The weights are therefore importance (sampling) weights — Stata's ``pweight`` — not
+    frequency weights: an item weighted by k moves the value as k copies would, but it is one
+    independent unit for the standard error, not k. (For frequency weights, k independent
+    items with identical annotations, repeat the rows.) An all-ones vector is no weighting at
+    all: the unweighted estimate and standard error, bit for bit.
+
+    The weights are positional, one per item in the order of ``Annotations.items`` (the rows
+    of a wide table; a pandas Series is taken by position, not by label). Categories and
+    raters are those of the data: an item of weight 0 still counts towards K where K enters
+    (Gwet's AC, Brennan–Prediger) unless ``categories=`` fixes it.
+    """
 
     #: display name of the coefficient, e.g. "Fleiss' kappa"
     name: str = "coefficient"
@@ -44,14 +84,39 @@ class ItemSumCoefficient(ABC):
     level: str = "nominal"
     #: the largest value the coefficient can take (caps symmetric intervals), None if none
     upper_bound: float | None = 1.0
+    #: item weights w_i, one per row of the item statistics; None: every item counts once
+    sample_weight: np.ndarray | None = None
+
+    def set_sample_weight(self, sample_weight: Any, n_items: int) -> None:
+        """Validate and keep item weights, one per row of the item statistics
+        (:func:`kappalab.validation.check_sample_weight`); ``None`` and all-ones weights
+        leave the coefficient unweighted. Cores call it before using :meth:`item_weights`."""
+        w = check_sample_weight(sample_weight, n_items)
+        self.sample_weight = None if w is None or np.all(w == 1.0) else w
+
+    def item_weights(self, n_items: int) -> np.ndarray:
+        """w_i of every row (ones without sample weights)."""
+        return np.ones(n_items) if self.sample_weight is None else self.sample_weight
 
     @abstractmethod
+    def unweighted_item_stats(self) -> np.ndarray | sp.spmatrix:
+        """Items × s matrix of per-item sufficient statistics, before sample weights."""
+
+    def unweighted_totals(self) -> np.ndarray:
+        """Σ_i s_i before sample weights (a core may override it with a faster direct
+        reduction, which must equal ``unweighted_item_stats().sum(axis=0)``)."""
+        return np.asarray(self.unweighted_item_stats().sum(axis=0), dtype=float).ravel()
+
     def item_stats(self) -> np.ndarray | sp.spmatrix:
-        """Items × s matrix of per-item sufficient statistics."""
+        """Items × s matrix of per-item sufficient statistics, row i multiplied by w_i."""
+        return weigh_rows(self.unweighted_item_stats(), self.sample_weight)
 
     def totals(self) -> np.ndarray:
-        """Σ_i item_stats_i (length s)."""
-        return np.asarray(self.item_stats().sum(axis=0), dtype=float).ravel()
+        """Σ_i w_i s_i (length s)."""
+        if self.sample_weight is None:
+            return self.unweighted_totals()
+        stats = self.unweighted_item_stats()
+        return np.asarray(stats.T @ self.sample_weight, dtype=float).ravel()
 
     @abstractmethod
     def combine(self, totals: np.ndarray) -> Components:
@@ -123,6 +188,19 @@ def _scalar(x: Any) -> float:
 
 def _optional(x: Any) -> float | None:
     return None if x is None else _scalar(x)
+
+
+def weigh_rows(stats: np.ndarray | sp.spmatrix,
+               weights: np.ndarray | None) -> np.ndarray | sp.spmatrix:
+    """``stats`` with row i multiplied by ``weights[i]`` (unchanged for None); a sparse
+    matrix stays sparse (CSR) and stores no entry of a row of weight 0."""
+    if weights is None:
+        return stats
+    if sp.issparse(stats):
+        weighted = sp.csr_matrix(sp.diags(weights) @ stats)
+        weighted.eliminate_zeros()
+        return weighted
+    return np.asarray(stats, dtype=float) * weights[:, None]
 
 
 def numeric_array(x: Any) -> np.ndarray:

@@ -35,6 +35,7 @@ from ..annotations import Annotations, as_annotations
 from ..distances import Disagreement, resolve_distance
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
+from ..validation import check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array,
                    disagreement_components, distance_product, interval_scores, safe_divide)
 from .multirater import alpha_core
@@ -115,14 +116,23 @@ class CrossKappa(ItemSumCoefficient):
     or on the interval moment path ``[…, …, R_i, Σx, Σx², S_i, Σy, Σy²]``;
     d_o = Σ s₀ / Σ s₁ and d_e = N_Xᵀ δ N_Y /(R S) (moments: S ΣX² + R ΣY² − 2 ΣX ΣY).
     All sums are float64: no integer overflow at any size.
+
+    ``sample_weight`` gives one weight per item of X (in ``x.items`` order, so the weights
+    travel with X's items however Y orders its own); the common items take their X weight.
     """
 
     name = "cross-kappa"
 
     def __init__(self, x: Annotations, y: Annotations, distance: Any = "nominal", *,
-                 use_moments: bool | None = None):
+                 use_moments: bool | None = None, sample_weight: Any = None):
         self.aligned = a = _Aligned(x, y)
-        self.dis = _cross_distance(a, distance)
+        weights = check_sample_weight(sample_weight, x.n_items)
+        if weights is not None and not (weights[a.x_rows] > 0).any():
+            raise InvalidParameterError(
+                "sample_weight is 0 on every item common to both replications: no item "
+                "would count")
+        self.set_sample_weight(None if weights is None else weights[a.x_rows], a.x_rows.size)
+        self.dis = _cross_distance(a, distance, self.sample_weight)
         self.level = self.dis.name
         can_use_moments = self.dis.interval_factor is not None
         self.use_moments = can_use_moments if use_moments is None else use_moments
@@ -159,10 +169,10 @@ class CrossKappa(ItemSumCoefficient):
         return [(weight, np.column_stack([mean_cross, np.ones_like(weight)])),
                 (both.astype(float), np.column_stack(sides))]
 
-    def item_stats(self) -> np.ndarray:
+    def unweighted_item_stats(self) -> np.ndarray:
         return np.column_stack([w[:, None] * C for w, C in self._blocks()])
 
-    def totals(self) -> np.ndarray:
+    def unweighted_totals(self) -> np.ndarray:
         return np.concatenate([w @ C for w, C in self._blocks()])
 
     def combine(self, totals: np.ndarray) -> Components:
@@ -220,10 +230,12 @@ class CrossKappa(ItemSumCoefficient):
         return None
 
     def _annotations_per_side(self) -> tuple[np.ndarray, np.ndarray]:
-        """Annotations of each common item in X and in Y (all common items have both)."""
+        """Annotations of each common item of positive sample weight in X and in Y (all
+        common items have both)."""
         a = self.aligned
-        return (a.x.annotations_per_item_array[a.x_rows],
-                a.y.annotations_per_item_array[a.y_rows])
+        used = self.item_weights(a.x_rows.size) > 0
+        return (a.x.annotations_per_item_array[a.x_rows[used]],
+                a.y.annotations_per_item_array[a.y_rows[used]])
 
     def counts_used(self) -> dict[str, Any]:
         mx, my = self._annotations_per_side()
@@ -241,11 +253,14 @@ class CrossKappa(ItemSumCoefficient):
         }
 
 
-def _cross_distance(a: _Aligned, distance: Any) -> Disagreement:
+def _cross_distance(a: _Aligned, distance: Any,
+                    sample_weight: np.ndarray | None = None) -> Disagreement:
     """The distance on the union categories; the ordinal metric uses the pooled marginals of
-    both replications' annotations on the common items."""
+    both replications' annotations on the common items (weighted by the sample weights)."""
     def marginals():
         nx, ny = a.counts()
+        if sample_weight is not None:
+            return sample_weight @ (nx + ny)
         return nx.sum(axis=0) + ny.sum(axis=0)
 
     return resolve_distance(distance, a.categories, values=a.category_values,
@@ -253,7 +268,8 @@ def _cross_distance(a: _Aligned, distance: Any) -> Disagreement:
 
 
 def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
-                categories: Sequence[Any] | None = None, ci: str | None = None,
+                categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                ci: str | None = None,
                 n_resamples: int = 2000, confidence: float = 0.95,
                 seed: Any = None) -> Estimate:
     r"""κx, the cross-replication reliability of Wong, Paritosh & Aroyo (2021), eqs 6–11.
@@ -275,6 +291,8 @@ def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
     Empirical Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065,
     doi:10.18653/v1/2021.acl-long.548.
 
+    ``sample_weight``: one weight w_i ≥ 0 per item of ``x``, multiplying its statistics.
+
     >>> import kappalab as kl
     >>> x = [[1, 1], [2, 2], [1, 2]]      # replication X: 3 items × 2 raters
     >>> y = [[1], [2], [2]]                # replication Y: one annotation per item
@@ -282,7 +300,8 @@ def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
     0.6667
     """
     core = CrossKappa(as_annotations(x, categories=categories),
-                      as_annotations(y, categories=categories), level)
+                      as_annotations(y, categories=categories), level,
+                      sample_weight=sample_weight)
     # resampling draws common items: both replications keep their pairing
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
@@ -306,10 +325,11 @@ class NormalizedCrossKappa(ItemSumCoefficient):
         self.irrs = (irr_x, irr_y)
         self.cores = [kx] + [irr for irr in self.irrs if isinstance(irr, ItemSumCoefficient)]
 
-    def item_stats(self) -> np.ndarray:
+    def unweighted_item_stats(self) -> np.ndarray:
+        # the parts carry the sample weights (the same weight of each common item)
         return np.column_stack([core.item_stats() for core in self.cores])
 
-    def totals(self) -> np.ndarray:
+    def unweighted_totals(self) -> np.ndarray:
         return np.concatenate([core.totals() for core in self.cores])
 
     def _split(self, t: np.ndarray) -> list[np.ndarray]:
@@ -369,7 +389,8 @@ class NormalizedCrossKappa(ItemSumCoefficient):
 
 def normalized_cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
                            irr: str | Callable | tuple[float, float] = "alpha",
-                           categories: Sequence[Any] | None = None, ci: str | None = None,
+                           categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                           ci: str | None = None,
                            n_resamples: int = 2000, confidence: float = 0.95,
                            seed: Any = None) -> Estimate:
     r"""Normalized κx (eq 13): κx / √(IRR_X · IRR_Y), an experimental-similarity measure.
@@ -382,21 +403,28 @@ def normalized_cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
 
     ``ci=`` resamples the common items, paired across the sides, with κx and both α moving
     together (given numbers stay fixed); a callable ``irr`` cannot be resampled this way.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item of ``x``, multiplying its statistics.
     """
     ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
-    kx = CrossKappa(ax, ay, level)
+    kx = CrossKappa(ax, ay, level, sample_weight=sample_weight)
     if callable(irr) and ci is not None:
         raise InvalidParameterError(
             "ci= resamples the IRRs with the items, which needs irr='alpha' or a pair of "
             "numbers; a callable irr is computed once")
-    irr_x, irr_y = _irrs(ax, ay, kx.aligned.items, level, irr)
+    if callable(irr) and sample_weight is not None:
+        raise InvalidParameterError(
+            "sample_weight= weighs the IRRs' items too, which needs irr='alpha' or a pair of "
+            "numbers; a callable irr sees unweighted annotations")
+    irr_x, irr_y = _irrs(ax, ay, kx.aligned.items, level, irr, kx.sample_weight)
     return NormalizedCrossKappa(kx, irr_x, irr_y).estimate(
         ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
-          irr: Any) -> tuple[Any, Any]:
-    """Each side's IRR: an α core on the common items (irr="alpha") or a number."""
+          irr: Any, sample_weight: np.ndarray | None = None) -> tuple[Any, Any]:
+    """Each side's IRR: an α core on the common items (irr="alpha"), with the common items'
+    sample weights, or a number."""
     if isinstance(irr, tuple) or (isinstance(irr, Sequence) and not isinstance(irr, str)):
         if len(irr) != 2:
             raise InvalidParameterError(f"irr as numbers must be a pair (IRR_X, IRR_Y), got {irr}")
@@ -405,7 +433,8 @@ def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
         if irr != "alpha":
             raise InvalidParameterError(
                 f"unknown irr {irr!r}: use 'alpha', a callable, or a pair of numbers")
-        return tuple(alpha_core(ann.subset_items(common), level) for ann in (x, y))
+        return tuple(alpha_core(ann.subset_items(common), level, sample_weight)
+                     for ann in (x, y))
     if not callable(irr):
         raise InvalidParameterError(
             f"irr must be 'alpha', a callable or a pair of numbers, got {type(irr).__name__}")
@@ -413,7 +442,8 @@ def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
 
 
 def reference_agreement(ann: Any, reference: Any, level: Any = "nominal", *,
-                        categories: Sequence[Any] | None = None, ci: str | None = None,
+                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                        ci: str | None = None,
                         n_resamples: int = 2000, confidence: float = 0.95,
                         seed: Any = None) -> Estimate:
     r"""Agreement of coders with a reference (an expert), as κx against a one-annotation
@@ -427,6 +457,8 @@ def reference_agreement(ann: Any, reference: Any, level: Any = "nominal", *,
 
     Reference: Carletta, J. (1996). Assessing agreement on classification tasks: the kappa
     statistic. Computational Linguistics 22(2), 249–254.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item of ``ann``, multiplying its statistics.
     """
     coders = as_annotations(ann, categories=categories)
     if isinstance(reference, Annotations):
@@ -446,6 +478,6 @@ def reference_agreement(ann: Any, reference: Any, level: Any = "nominal", *,
         raise InvalidParameterError(
             f"the reference must give one label per item; {int((per_item > 1).sum())} items "
             "have more")
-    estimate = CrossKappa(coders, expert, level).estimate(
+    estimate = CrossKappa(coders, expert, level, sample_weight=sample_weight).estimate(
         ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
     return replace(estimate, coefficient="reference agreement")

@@ -309,7 +309,7 @@ class SplitHalfCoefficient(ItemSumCoefficient):
     def __init__(self, means: np.ndarray):
         self.means = means  # splits × items × 2
 
-    def item_stats(self) -> np.ndarray:
+    def unweighted_item_stats(self) -> np.ndarray:
         a, b = self.means[..., 0].T, self.means[..., 1].T
         return np.column_stack([np.ones(a.shape[0]), _pearson_stats(a, b)])
 
@@ -329,7 +329,7 @@ class _SpearmanBrownAlpha(ItemSumCoefficient):
     def __init__(self, ann: Annotations, m: np.ndarray):
         self.alpha, self.m = alpha_core(ann, "interval"), m
 
-    def item_stats(self) -> np.ndarray:
+    def unweighted_item_stats(self) -> np.ndarray:
         return np.column_stack([np.ones_like(self.m), self.m, self.alpha.item_stats()])
 
     def combine(self, totals: np.ndarray) -> Components:
@@ -355,7 +355,7 @@ class DisattenuationCoefficient(ItemSumCoefficient):
         self.widths = [rel.item_stats().shape[1] if isinstance(rel, ItemSumCoefficient) else 0
                        for rel in self.reliabilities]
 
-    def item_stats(self) -> np.ndarray:
+    def unweighted_item_stats(self) -> np.ndarray:
         return np.column_stack([self.pearson] + [rel.item_stats() for rel in self.reliabilities
                                                  if isinstance(rel, ItemSumCoefficient)])
 

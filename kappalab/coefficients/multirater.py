@@ -44,6 +44,7 @@ from ..annotations import Annotations, as_annotations
 from ..distances import Disagreement, resolve_distance, resolve_weights
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
+from ..validation import check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
                    count_square_sums, disagreement_components, distance_product,
                    interval_scores, numeric_array, quadratic_form_per_row, safe_divide)
@@ -81,6 +82,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         2 δ[c₁, c₂]) and the rater-marginal chance model is p₁ᵀ δ p₂; without it an
         asymmetric δ is refused (:meth:`~kappalab.distances.Disagreement.require_symmetric`).
         A symmetric δ gives the same numbers either way.
+    sample_weight : item weights w_i ≥ 0, one per item of ``ann`` (in ``ann.items`` order),
+        multiplying each item's statistics (see :class:`~kappalab.coefficients.base.ItemSumCoefficient`).
 
     Item statistics (columns): ``[u_i d_i, u_i]`` for pairable items, then the chance model's
     block: pooled counts (or moments) of pairable items; ``[n_i/m_i, 1]`` (or moments/m_i) of
@@ -97,7 +100,9 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         name: str,
         use_moments: bool | None = None,
         rater_order: bool = False,
+        sample_weight: Any = None,
     ):
+        self.set_sample_weight(sample_weight, ann.n_items)
         if chance not in CHANCE_MODELS:
             raise InvalidParameterError(f"unknown chance model {chance!r}")
         if item_weighting not in ("item", "annotation"):
@@ -213,7 +218,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         chance = self._chance_block(sums)
         return blocks if chance is None else blocks + [chance]
 
-    def item_stats(self) -> np.ndarray | sp.spmatrix:
+    def unweighted_item_stats(self) -> np.ndarray | sp.spmatrix:
         blocks = [sp.csr_matrix(C.multiply(w[:, None])) if sp.issparse(C) else w[:, None] * C
                   for w, C in self._dense_blocks()]
         if self.chance == "rater_marginal":
@@ -224,8 +229,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             return stats
         return np.column_stack(blocks)
 
-    def totals(self) -> np.ndarray:
-        # the same sums as item_stats().sum(axis=0): a matvec per block, nothing stacked
+    def unweighted_totals(self) -> np.ndarray:
+        # unweighted_item_stats().sum(axis=0): a matvec per block, nothing stacked
         parts = [np.asarray(C.T @ w, dtype=float).ravel() for w, C in self._dense_blocks()]
         if self.chance == "rater_marginal":  # straight from bincounts, not the sparse matrix
             if self.use_moments:
@@ -411,12 +416,14 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
 
     # ------------------------------------------------------------------ reporting
     def undefined_reason(self, parts: Components) -> str | None:
-        n_pairable = int(self.pairable.sum())
+        n_pairable = int((self.pairable & self._weighted()).sum())
         if self.K < 2 and self.chance != "none":
             return f"there is only one category ({self.ann.categories[0]!r})"
         if n_pairable == 0:
+            if self.pairable.any():
+                return "every item with two or more annotations has sample weight 0"
             return "no item has two or more annotations, so nothing can be paired"
-        if self.chance == "rater_marginal" and self.ann.n_active_raters < 2:
+        if self.chance == "rater_marginal" and active_raters(self.ann, self.sample_weight) < 2:
             return "fewer than two raters have annotations"
         # judged in the units D_e is computed in (the reported D_e may underflow to 0)
         p_e = float(np.real(np.asarray(parts["expected"]).reshape(-1)[0]))
@@ -428,17 +435,21 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
                     "or the chance model leaves no room for disagreement)")
         return None
 
+    def _weighted(self) -> np.ndarray:
+        """The items with a positive sample weight (all without weights)."""
+        return self.item_weights(self.ann.n_items) > 0
+
     def counts_used(self) -> dict[str, Any]:
-        m = self.ann.annotations_per_item_array
+        m = np.where(self._weighted(), self.ann.annotations_per_item_array, 0)
         pairable = m >= 2
         n_annotations = int(m[pairable].sum()) if self.chance == "pooled" else int(m.sum())
         out: dict[str, Any] = {"n_items": int(pairable.sum()), "n_annotations": n_annotations}
         if self.ann.has_raters:
-            out["n_raters"] = self.ann.n_active_raters
+            out["n_raters"] = active_raters(self.ann, self.sample_weight)
         return out
 
     def details(self) -> dict[str, Any]:
-        m = self.ann.annotations_per_item_array
+        m = np.where(self._weighted(), self.ann.annotations_per_item_array, 0)
         return {
             "chance_model": self.chance,
             "item_weighting": self.item_weighting,
@@ -449,16 +460,30 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
 
 
 # ---------------------------------------------------------------------- shared resolution
-def pairable_marginals(ann: Annotations) -> np.ndarray:
-    """Σ over items with ≥ 2 annotations of their category counts (for the ordinal metric)."""
+def active_raters(ann: Annotations, sample_weight: np.ndarray | None = None) -> int:
+    """The number of raters with an annotation (on an item of positive sample weight)."""
+    if sample_weight is None:
+        return ann.n_active_raters
+    items, raters, _ = ann.codes()
+    return int(np.unique(raters[sample_weight[items] > 0]).size)
+
+
+def pairable_marginals(ann: Annotations, sample_weight: np.ndarray | None = None) -> np.ndarray:
+    """Σ over items with ≥ 2 annotations of their category counts (for the ordinal metric),
+    each item's counts multiplied by its sample weight when given."""
     pairable = ann.annotations_per_item_array >= 2
-    return np.asarray(ann.category_counts()[pairable].sum(axis=0)).ravel()
+    counts = ann.category_counts()[pairable]
+    if sample_weight is None:
+        return np.asarray(counts.sum(axis=0), dtype=float).ravel()
+    return np.asarray(counts.T @ sample_weight[pairable], dtype=float).ravel()
 
 
-def distance_for(ann: Annotations, level: Any) -> Disagreement:
-    """``level=``/``distance=`` of a disagreement-defined coefficient, resolved on ``ann``."""
+def distance_for(ann: Annotations, level: Any,
+                 sample_weight: np.ndarray | None = None) -> Disagreement:
+    """``level=``/``distance=`` of a disagreement-defined coefficient, resolved on ``ann``
+    (Krippendorff's ordinal metric on the sample-weighted marginals)."""
     return resolve_distance(level, ann.categories, values=ann.category_values,
-                            marginals=lambda: pairable_marginals(ann))
+                            marginals=lambda: pairable_marginals(ann, sample_weight))
 
 
 def weights_for(ann: Annotations, weights: Any) -> Disagreement:
@@ -466,29 +491,36 @@ def weights_for(ann: Annotations, weights: Any) -> Disagreement:
     return resolve_weights(weights, ann.categories, values=ann.category_values)
 
 
-def alpha_core(ann: Annotations, level: Any = "nominal") -> ChanceCorrectedAgreement:
+def alpha_core(ann: Annotations, level: Any = "nominal",
+               sample_weight: Any = None) -> ChanceCorrectedAgreement:
     """The core of Krippendorff's α on ``ann`` (annotation-weighted, pooled chance)."""
-    return ChanceCorrectedAgreement(ann, distance_for(ann, level), chance="pooled",
-                                    item_weighting="annotation", name="Krippendorff's alpha")
+    sample_weight = check_sample_weight(sample_weight, ann.n_items)
+    return ChanceCorrectedAgreement(ann, distance_for(ann, level, sample_weight), chance="pooled",
+                                    item_weighting="annotation", name="Krippendorff's alpha",
+                                    sample_weight=sample_weight)
 
 
 def agreement_estimate(data: Any, *, categories: Sequence[Any] | None, weights: Any,
                        chance: str, name: str, weighted_name: str | None = None,
-                       use_distance: bool = False, ci: str | None = None, n_resamples: int = 2000,
+                       use_distance: bool = False, sample_weight: Any = None,
+                       ci: str | None = None, n_resamples: int = 2000,
                        confidence: float = 0.95, seed: Any = None) -> Estimate:
     """Build and run the core for one named coefficient (the wrappers below)."""
     ann = as_annotations(data, categories=categories)
-    dis = distance_for(ann, weights) if use_distance else weights_for(ann, weights)
+    sample_weight = check_sample_weight(sample_weight, ann.n_items)
+    dis = (distance_for(ann, weights, sample_weight) if use_distance
+           else weights_for(ann, weights))
     if weighted_name is not None and dis.name != "nominal":
         name = weighted_name
-    core = ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting="item", name=name)
+    core = ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting="item", name=name,
+                                    sample_weight=sample_weight)
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 # ---------------------------------------------------------------------- named coefficients
 def krippendorff_alpha(data: Any, level: Any = "nominal", *,
-                       categories: Sequence[Any] | None = None, ci: str | None = None,
-                       n_resamples: int = 2000, confidence: float = 0.95,
+                       categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                       ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                        seed: Any = None) -> Estimate:
     r"""Krippendorff's α for any number of raters, missing data and any distance.
 
@@ -505,18 +537,20 @@ def krippendorff_alpha(data: Any, level: Any = "nominal", *,
     Reference: Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*.
     Annenberg School for Communication, University of Pennsylvania.
 
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+
     >>> import numpy as np, kappalab as kl
     >>> round(float(kl.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2]])), 4)
     0.5333
     """
     ann = as_annotations(data, categories=categories)
-    return alpha_core(ann, level).estimate(ci, n_resamples=n_resamples, confidence=confidence,
-                                           seed=seed)
+    return alpha_core(ann, level, sample_weight).estimate(
+        ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def fleiss_kappa(data: Any, *, weights: Any = None,
-                 categories: Sequence[Any] | None = None, ci: str | None = None,
-                 n_resamples: int = 2000, confidence: float = 0.95,
+                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                  seed: Any = None) -> Estimate:
     r"""Fleiss' κ (1971), generalised to missing ratings and weights (Gwet 2014, §2.3).
 
@@ -528,16 +562,19 @@ def fleiss_kappa(data: Any, *, weights: Any = None,
     Raters need not be identifiable (counts data work). With two raters and no missing data it
     equals Scott's π. Reference: Fleiss, J. L. (1971), Psychological Bulletin 76(5), 378–382,
     doi:10.1037/h0031619.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
     """
     return agreement_estimate(data, categories=categories, weights=weights,
                               chance="item_marginal", name="Fleiss' kappa",
                               weighted_name="Fleiss' kappa (weighted)",
+                              sample_weight=sample_weight,
                               ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def conger_kappa(data: Any, *, weights: Any = None,
-                 categories: Sequence[Any] | None = None, ci: str | None = None,
-                 n_resamples: int = 2000, confidence: float = 0.95,
+                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                  seed: Any = None) -> Estimate:
     r"""Conger's κ (1980): Fleiss' P_o with chance from each rater's own marginals.
 
@@ -548,16 +585,19 @@ def conger_kappa(data: Any, *, weights: Any = None,
     rater g). Equals Cohen's κ for two raters and Janson–Olsson's ι for nominal data.
     Reference: Conger, A. J. (1980), Psychological Bulletin 88(2), 322–328,
     doi:10.1037/0033-2909.88.2.322.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
     """
     return agreement_estimate(data, categories=categories, weights=weights,
                               chance="rater_marginal", name="Conger's kappa",
                               weighted_name="Conger's kappa (weighted)",
+                              sample_weight=sample_weight,
                               ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def janson_olsson_iota(data: Any, level: Any = "nominal", *,
-                       categories: Sequence[Any] | None = None, ci: str | None = None,
-                       n_resamples: int = 2000, confidence: float = 0.95,
+                       categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                       ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                        seed: Any = None) -> Estimate:
     r"""Janson & Olsson's (2001) ι: multi-rater κ for any distance, raters kept distinct.
 
@@ -573,16 +613,19 @@ def janson_olsson_iota(data: Any, level: Any = "nominal", *,
     Cohen's κ; interval data take O(N) per-rater moments.
     References: Janson, H. & Olsson, U. (2001), Educational and Psychological Measurement 61(2),
     277–289; Wong, K., Paritosh, P. & Aroyo, L. (2021), ACL, *Cross-replication Reliability*.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
     """
     return agreement_estimate(data, categories=categories, weights=level,
                               chance="rater_marginal", name="Janson-Olsson iota",
                               use_distance=True,
+                              sample_weight=sample_weight,
                               ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def gwet_ac(data: Any, *, weights: Any = None,
-            categories: Sequence[Any] | None = None, ci: str | None = None,
-            n_resamples: int = 2000, confidence: float = 0.95,
+            categories: Sequence[Any] | None = None, sample_weight: Any = None,
+            ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
             seed: Any = None) -> Estimate:
     r"""Gwet's AC1 (unweighted) and AC2 (weighted), any number of raters, missing data.
 
@@ -591,37 +634,46 @@ def gwet_ac(data: Any, *, weights: Any = None,
     with Fleiss' P_o and π_k, and K the number of categories (pass ``categories=`` to count
     categories nobody used). Reference: Gwet, K. L. (2008), British Journal of Mathematical
     and Statistical Psychology 61(1), 29–48, doi:10.1348/000711006X126600.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="gwet",
                               name="Gwet's AC1", weighted_name="Gwet's AC2",
+                              sample_weight=sample_weight,
                               ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def brennan_prediger(data: Any, *, weights: Any = None,
-                     categories: Sequence[Any] | None = None, ci: str | None = None,
-                     n_resamples: int = 2000, confidence: float = 0.95,
+                     categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                     ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                      seed: Any = None) -> Estimate:
     r"""Brennan & Prediger's (1981) κ_n (Bennett's S): chance agreement P_e = T_w / K².
 
     With Fleiss' P_o; K is the number of categories (pass ``categories=`` to count unused
     ones). Reference: Brennan, R. L. & Prediger, D. J. (1981), Educational and Psychological
     Measurement 41(3), 687–699, doi:10.1177/001316448104100307.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="uniform",
                               name="Brennan-Prediger", weighted_name="Brennan-Prediger (weighted)",
+                              sample_weight=sample_weight,
                               ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def percent_agreement(data: Any, *, weights: Any = None,
-                      categories: Sequence[Any] | None = None, ci: str | None = None,
-                      n_resamples: int = 2000, confidence: float = 0.95,
+                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                       seed: Any = None) -> Estimate:
     r"""Percent (observed) agreement P_o: the share of agreeing pairs within an item,
     averaged over items with two or more annotations (weighted agreement with ``weights=``).
 
     For two raters this is the share of items both rated on which they agree.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="none",
                               name="percent agreement",
                               weighted_name="percent agreement (weighted)",
+                              sample_weight=sample_weight,
                               ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)

@@ -28,7 +28,7 @@ from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError
 from ..estimate import Estimate
 from .base import (BLOCK_CELLS, Components, ItemSumCoefficient, distance_product,
                    interval_scores, numeric_array, safe_divide)
-from .multirater import ChanceCorrectedAgreement, weights_for
+from .multirater import ChanceCorrectedAgreement, active_raters, weights_for
 
 __all__ = ["cohen_kappa", "scott_pi", "bennett_s", "light_kappa", "two_raters"]
 
@@ -73,19 +73,20 @@ def two_raters(x: Any, y: Any = None, *, categories: Sequence[Any] | None = None
 
 
 def _two_rater_estimate(x, y, categories, weights, chance, name, weighted_name, *,
-                        ci: str | None, **resampling: Any) -> Estimate:
+                        sample_weight: Any, ci: str | None, **resampling: Any) -> Estimate:
     ann = two_raters(x, y, categories=categories, coefficient=name)
     dis = weights_for(ann, weights)
     core = ChanceCorrectedAgreement(
         ann, dis, chance=chance, item_weighting="item",
         name=weighted_name if dis.name != "nominal" else name, rater_order=True,
+        sample_weight=sample_weight,
     )
     return core.estimate(ci, **resampling)
 
 
 def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
-                categories: Sequence[Any] | None = None, ci: str | None = None,
-                n_resamples: int = 2000, confidence: float = 0.95,
+                categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                 seed: Any = None) -> Estimate:
     r"""Cohen's κ (1960) and weighted κ (1968) for two raters.
 
@@ -103,44 +104,50 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
     References: Cohen, J. (1960), Educational and Psychological Measurement 20(1), 37–46;
     Cohen, J. (1968), Psychological Bulletin 70(4), 213–220.
 
+    ``sample_weight``: one weight w_i ≥ 0 per item, as scikit-learn's ``cohen_kappa_score``.
+
     >>> import kappalab as kl
     >>> round(float(kl.cohen_kappa(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.5
     """
     return _two_rater_estimate(x, y, categories, weights, "rater_marginal", "Cohen's kappa",
                                "Cohen's weighted kappa",
-                               ci=ci, n_resamples=n_resamples, confidence=confidence,
-                               seed=seed)
+                               sample_weight=sample_weight, ci=ci, n_resamples=n_resamples,
+                               confidence=confidence, seed=seed)
 
 
 def scott_pi(x: Any, y: Any = None, *, weights: Any = None,
-             categories: Sequence[Any] | None = None, ci: str | None = None,
-             n_resamples: int = 2000, confidence: float = 0.95,
+             categories: Sequence[Any] | None = None, sample_weight: Any = None,
+             ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
              seed: Any = None) -> Estimate:
     r"""Scott's π (1955): two raters sharing one marginal, P_e = Σ w_kl π_k π_l.
 
     π_k is the mean of the two raters' proportions (Fleiss' κ for two raters).
     Reference: Scott, W. A. (1955), Public Opinion Quarterly 19(3), 321–325.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
     """
     return _two_rater_estimate(x, y, categories, weights, "item_marginal", "Scott's pi",
                                "Scott's pi (weighted)",
-                               ci=ci, n_resamples=n_resamples, confidence=confidence,
-                               seed=seed)
+                               sample_weight=sample_weight, ci=ci, n_resamples=n_resamples,
+                               confidence=confidence, seed=seed)
 
 
 def bennett_s(x: Any, y: Any = None, *, weights: Any = None,
-              categories: Sequence[Any] | None = None, ci: str | None = None,
-              n_resamples: int = 2000, confidence: float = 0.95,
+              categories: Sequence[Any] | None = None, sample_weight: Any = None,
+              ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
               seed: Any = None) -> Estimate:
     r"""Bennett, Alpert & Goldstein's S (1954) = Brennan–Prediger for two raters: P_e = T_w/K².
 
     Reference: Bennett, E. M., Alpert, R. & Goldstein, A. C. (1954), Public Opinion Quarterly
     18(3), 303–308.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
     """
     return _two_rater_estimate(x, y, categories, weights, "uniform", "Bennett's S",
                                "Bennett's S (weighted)",
-                               ci=ci, n_resamples=n_resamples, confidence=confidence,
-                               seed=seed)
+                               sample_weight=sample_weight, ci=ci, n_resamples=n_resamples,
+                               confidence=confidence, seed=seed)
 
 
 class PairwiseMeanKappa(ItemSumCoefficient):
@@ -163,8 +170,9 @@ class PairwiseMeanKappa(ItemSumCoefficient):
 
     name = "Light's kappa"
 
-    def __init__(self, ann: Annotations, weights: Any = None):
+    def __init__(self, ann: Annotations, weights: Any = None, sample_weight: Any = None):
         ann.require_raters(self.name)
+        self.set_sample_weight(sample_weight, ann.n_items)
         self.ann = ann
         self.dis = weights_for(ann, weights)
         self.dis.require_symmetric(self.name)  # the mean is over unordered pairs g < h
@@ -223,7 +231,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
     def _width(self) -> int:
         return 2 * self.n_pairs + (3 * self.R if self.use_moments else self.R * self.K)
 
-    def item_stats(self) -> sp.csr_matrix:
+    def unweighted_item_stats(self) -> sp.csr_matrix:
         pairs, P = self._pairs, self.n_pairs
         items, columns, values = self._marginal_entries()
         rows = np.concatenate([pairs["item"], pairs["item"], items])
@@ -231,7 +239,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
         data = np.concatenate([np.ones(pairs["item"].size), pairs["distance"], values])
         return sp.csr_matrix((data, (rows, cols)), shape=(self.ann.n_items, self._width()))
 
-    def totals(self) -> np.ndarray:
+    def unweighted_totals(self) -> np.ndarray:
         pairs, P = self._pairs, self.n_pairs
         _, columns, values = self._marginal_entries()
         return np.concatenate([
@@ -337,14 +345,19 @@ class PairwiseMeanKappa(ItemSumCoefficient):
         return None
 
     def counts_used(self) -> dict[str, Any]:
-        m = self.ann.annotations_per_item_array
+        m = np.where(self.item_weights(self.ann.n_items) > 0,
+                     self.ann.annotations_per_item_array, 0)
         return {"n_items": int((m >= 2).sum()), "n_annotations": int(m[m >= 2].sum()),
-                "n_raters": self.ann.n_active_raters}
+                "n_raters": active_raters(self.ann, self.sample_weight)}
 
     def shared_items(self) -> np.ndarray:
-        """The number of items each rater pair entering the mean shares."""
+        """The number of items (of positive sample weight) each rater pair entering the mean
+        shares."""
         parts = self._pair_parts(self.totals())
-        return parts["pair_n"][parts["valid"]]
+        pairs = self._pairs
+        used = (self.item_weights(self.ann.n_items) > 0)[pairs["item"]]
+        shared = np.bincount(pairs["pair"], weights=used, minlength=self.n_pairs)
+        return shared[parts["valid"]]
 
     def details(self) -> dict[str, Any]:
         shared = self.shared_items()
@@ -353,8 +366,8 @@ class PairwiseMeanKappa(ItemSumCoefficient):
 
 
 def light_kappa(data: Any, *, weights: Any = None,
-                categories: Sequence[Any] | None = None, ci: str | None = None,
-                n_resamples: int = 2000, confidence: float = 0.95,
+                categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                 seed: Any = None) -> Estimate:
     r"""Light's κ (1971): the mean of Cohen's κ over all pairs of raters.
 
@@ -372,13 +385,15 @@ def light_kappa(data: Any, *, weights: Any = None,
     that share an item (O(P) for interval-type weights) — never (R·K)².
     Reference: Light, R. J. (1971), Psychological Bulletin 76(5), 365–377.
 
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+
     >>> import kappalab as kl
     >>> est = kl.light_kappa([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2]])  # sklearn: 0.51515
     >>> round(float(est), 4), est.details["n_pairs"]
     (0.5152, 3)
     """
     ann = as_annotations(data, categories=categories)
-    core = PairwiseMeanKappa(ann, weights)
+    core = PairwiseMeanKappa(ann, weights, sample_weight)
     if core.level != "nominal":
         core.name = "Light's kappa (weighted)"
     shared = core.shared_items()

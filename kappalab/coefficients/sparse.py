@@ -137,12 +137,16 @@ def _keep_rows(counts: np.ndarray | sp.spmatrix, keep: np.ndarray) -> np.ndarray
 
 class SparseAgreement(ItemSumCoefficient):
     """SPA on the item-sum spine: item statistics [k_i P_i, k_i] and the category counts n_i
-    of the weighted items, pooled for the chance agreement of :func:`spa_kappa`."""
+    of the weighted items, pooled for the chance agreement of :func:`spa_kappa`.
+
+    Sample weights w_i multiply SPA's own weights (SPA = Σ w_i k_i P_i / Σ w_i k_i) and the
+    counts pooled into the estimated class distribution."""
 
     name = "SPA"
 
     def __init__(self, ann: Annotations, weights: Any = "flat", class_distribution: Any = None,
-                 chance_corrected: bool = False):
+                 chance_corrected: bool = False, sample_weight: Any = None):
+        self.set_sample_weight(sample_weight, ann.n_items)
         self.ann = ann
         m = ann.annotations_per_item_array.astype(float)
         self.pairable = m >= 2
@@ -152,7 +156,7 @@ class SparseAgreement(ItemSumCoefficient):
                 "fewer")
         counts = ann.category_counts()  # sparse when items × categories is large
         self.counts = _keep_rows(counts, self.pairable)
-        pooled = np.asarray(self.counts.sum(axis=0), dtype=float).ravel()
+        pooled = np.asarray(self.counts.T @ self.item_weights(ann.n_items), dtype=float).ravel()
         self.class_distribution = (pooled / pooled.sum() if class_distribution is None
                                    else _distribution(class_distribution, ann.n_categories))
         self.scheme = weights if isinstance(weights, str) else "custom"
@@ -176,7 +180,7 @@ class SparseAgreement(ItemSumCoefficient):
             self.name = "SPA kappa"
         self.level = "nominal"
 
-    def item_stats(self) -> np.ndarray | sp.csr_matrix:
+    def unweighted_item_stats(self) -> np.ndarray | sp.csr_matrix:
         k, p = self.k, self.p
         if sp.issparse(self.counts):
             stats = sp.hstack([sp.csr_matrix(np.column_stack([k * p, k])), self.counts],
@@ -217,21 +221,25 @@ class SparseAgreement(ItemSumCoefficient):
         gradient[2:] = (spa - 1) / (1 - p_e) ** 2 * 2 * (share - p_e) / n
         return gradient
 
+    def _used(self) -> np.ndarray:
+        """Pairable items with positive SPA and sample weights."""
+        return self.pairable & (self.k > 0) & (self.item_weights(self.ann.n_items) > 0)
+
     def undefined_reason(self, parts: Components) -> str | None:
-        if not (self.k > 0).any():
+        if not self._used().any():
             return "every item with two or more annotations has weight 0"
         if self.chance_corrected and float(np.asarray(parts["expected"]).reshape(-1)[0]) >= 1:
             return "every annotation falls in one category (chance agreement is 1)"
         return None
 
     def counts_used(self) -> dict[str, Any]:
-        used = self.pairable & (self.k > 0)
+        used = self._used()
         m = self.ann.annotations_per_item_array
         return {"n_items": int(used.sum()), "n_annotations": int(m[used].sum())}
 
     def details(self) -> dict[str, Any]:
         return {"weights": self.scheme, "weights_used": self.fallback or self.scheme,
-                "n_items_dropped": int(self.ann.n_items - (self.pairable & (self.k > 0)).sum()),
+                "n_items_dropped": int(self.ann.n_items - self._used().sum()),
                 "class_distribution": tuple(float(v) for v in self.class_distribution)}
 
     def estimate(self, ci: str | None = None, **resampling: Any) -> Estimate:
@@ -247,8 +255,9 @@ class SparseAgreement(ItemSumCoefficient):
 
 
 def spa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
-        categories: Sequence[Any] | None = None, ci: str | None = None,
-        n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None) -> Estimate:
+        categories: Sequence[Any] | None = None, sample_weight: Any = None,
+        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
+        seed: Any = None) -> Estimate:
     r"""Sparse Probability of Agreement: SPA = Σ_i k_i P_i / Σ_i k_i over items with ≥ 2
     annotations (Nørregaard & Derczynski 2022, eqs 7–8).
 
@@ -266,15 +275,19 @@ def spa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
 
     Reference: Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement.
     arXiv:2208.06161.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (and k_i).
     """
     ann = as_annotations(data, categories=categories)
-    return SparseAgreement(ann, weights, class_distribution).estimate(
+    return SparseAgreement(ann, weights, class_distribution,
+                           sample_weight=sample_weight).estimate(
         ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
 def spa_kappa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
-              categories: Sequence[Any] | None = None, ci: str | None = None,
-              n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None) -> Estimate:
+              categories: Sequence[Any] | None = None, sample_weight: Any = None,
+              ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
+              seed: Any = None) -> Estimate:
     r"""Chance-corrected SPA, (SPA − P_e)/(1 − P_e), P_e = Σ_c p_c² of the pooled labels of
     pairable items.
 
@@ -282,9 +295,12 @@ def spa_kappa(data: Any, weights: Any = "flat", *, class_distribution: Any = Non
     inequality, and SPA and P_e are dependent), with bias of order 1/n (the paper's §chance
     correction; ``experiments/spa_bias.py`` measures it). The standard error, reported always,
     is the linearisation (delta method) of the ratio through both SPA and P_e.
+
+    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (and k_i).
     """
     ann = as_annotations(data, categories=categories)
-    return SparseAgreement(ann, weights, class_distribution, chance_corrected=True).estimate(
+    return SparseAgreement(ann, weights, class_distribution, chance_corrected=True,
+                           sample_weight=sample_weight).estimate(
         ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
 
 
