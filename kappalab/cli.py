@@ -30,7 +30,7 @@ from . import __version__
 from .annotations import Annotations
 from .errors import AnnotationError, DroppedAnnotationsWarning
 from .progress import elapsed, track
-from .report import agreement_report
+from .report import NOT_COMPUTED, agreement_report
 from .uncertainty import CI_METHODS
 
 FORMATS = ("table", "json", "csv")
@@ -346,6 +346,10 @@ def _report_command(args: argparse.Namespace) -> str:
                 **_report_options(args))
         except AnnotationError as exc:
             raise CliError(_with_missing_hint(str(exc), ann.categories)) from None
+    failed = report["note"].str.startswith(NOT_COMPUTED)
+    if failed.all():  # nothing could be computed: one line, as for any other fault
+        reason = report["note"].iloc[0][len(NOT_COMPUTED):]
+        raise CliError(_with_missing_hint(reason, ann.categories))
     _print_notes(caught, why)
     return _render(report, args.format)
 

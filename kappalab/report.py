@@ -15,7 +15,10 @@ from .errors import (AnnotationError, PairwiseMeanWarning,
 from .uncertainty import parse_ci
 from .validation import check_sample_weight, make_rng
 
-__all__ = ["agreement_report"]
+__all__ = ["NOT_COMPUTED", "agreement_report"]
+
+#: the beginning of the note of a coefficient the report could not compute (the reason follows)
+NOT_COMPUTED = "not computed: "
 
 _COLUMNS = ["coefficient", "value", "se", "ci_low", "ci_high", "observed", "expected",
             "level", "n_items", "n_annotations", "n_raters", "note"]
@@ -78,7 +81,7 @@ def agreement_report(data: Any, level: Any = "nominal", *,
             try:
                 est = function(ann, **options)
             except (AnnotationError, MemoryError) as exc:  # this row only, not the report
-                records.append(_failed_row(function, level, f"not computed: {exc}"))
+                records.append(_failed_row(function, level, f"{NOT_COMPUTED}{exc}"))
                 continue
             if ci is not None and np.isfinite(est.value):
                 try:

@@ -78,7 +78,15 @@ def test_a_matrix_over_too_many_distinct_values_is_refused_clearly():
     with pytest.raises(InvalidParameterError, match="24000 distinct values"):
         kl.krippendorff_alpha(ann, "ratio")
     with pytest.raises(InvalidParameterError, match="distinct values"):
-        kl.brennan_prediger(ann, weights="quadratic")  # needs Σ δ over the K × K matrix
+        kl.brennan_prediger(ann, weights="linear")  # needs Σ w over the K × K matrix
+    # quadratic weights have an interval form: Σ_kl (v_k − v_l)² = 2KΣv² − 2(Σv)², no matrix;
+    # Brennan–Prediger P_e = T_w/K², T_w = K² − Σδ/span²
+    v = np.unique(x)
+    K, span = v.size, v.max() - v.min()
+    p_e = (K * K - (2 * K * (v @ v) - 2 * v.sum() ** 2) / span**2) / K**2
+    p_o = float(kl.percent_agreement(ann, weights="quadratic"))
+    assert kl.brennan_prediger(ann, weights="quadratic").value == pytest.approx(
+        (p_o - p_e) / (1 - p_e), rel=1e-10)
 
 
 def test_string_table_with_missing_cells():
