@@ -11,8 +11,6 @@ products) and cached: the item-sum spine of the design notes (DESIGN.md §1).
 
 from __future__ import annotations
 
-import os
-import sys
 from functools import cached_property
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -319,7 +317,7 @@ class Annotations:
             cats = pd.Index(wide.categories, name="category")
             return cls(items=items, raters=raters, categories=cats,
                        wide_codes=matrix.astype(_code_dtype(len(cats))))
-        if not stated and not wide.named and not _called_by_kappalab():
+        if not stated and not wide.named:
             _check_layout(matrix)
 
         def where(flat_position: int) -> str:
@@ -1005,19 +1003,6 @@ def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:
     out = np.full(matrix.shape, np.nan)
     out[present] = values.astype(float)
     return out
-
-
-_MODULE_FILE = os.path.abspath(__file__)
-_PACKAGE_DIR = os.path.dirname(_MODULE_FILE)
-
-
-def _called_by_kappalab() -> bool:
-    """Whether ``from_wide`` was called by another kappalab module (a simulation, say, whose
-    layout is known), not by the user or through :func:`as_annotations`: the layout is
-    guessed only for the user's data."""
-    frame = sys._getframe(2)  # this function <- from_wide <- its caller
-    caller = os.path.abspath(frame.f_code.co_filename)
-    return caller.startswith(_PACKAGE_DIR + os.sep) and caller != _MODULE_FILE
 
 
 def _exact_as_float(matrix: np.ndarray) -> bool:

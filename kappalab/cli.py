@@ -297,7 +297,7 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
         numeric = all(pd.api.types.is_numeric_dtype(t) for t in frame.dtypes)
         cats = None if categories is None else (
             _numeric_categories(categories) if numeric else list(categories))
-        return Annotations.from_wide(frame, categories=cats)
+        return Annotations.from_wide(frame, categories=cats, raters_as_rows=False)
     text = [item, "task" if item == "item" else item]
     if rater is not None:
         text += [rater, "worker" if rater == "rater" else rater]
@@ -318,7 +318,8 @@ LEVELS = ("nominal", "ordinal", "interval", "ratio", "circular", "bipolar")
 def _report_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options of :func:`~kappalab.report.agreement_report` given on the command line."""
     return {"ci": None if args.ci == "none" else args.ci, "n_resamples": args.n_resamples,
-            "confidence": args.confidence, "seed": args.seed}
+            "confidence": args.confidence, "seed": args.seed,
+            "progress": False}  # the command line shows its own progress line
 
 
 def _report_command(args: argparse.Namespace) -> str:

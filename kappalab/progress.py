@@ -32,8 +32,10 @@ __all__ = ["DELAY", "enabled", "elapsed", "track"]
 DELAY = 2.0
 
 
-def enabled(quiet: bool = False, stream: TextIO | None = None) -> bool:
-    """Whether progress is shown: not ``quiet`` and ``stream`` (default stderr) a terminal.
+def enabled(quiet: bool = False, stream: TextIO | None = None, *,
+            force: bool = False) -> bool:
+    """Whether progress is shown: ``force``, or not ``quiet`` and ``stream`` (default
+    stderr) a terminal or a Jupyter notebook's.
 
     Parameters
     ----------
@@ -41,14 +43,20 @@ def enabled(quiet: bool = False, stream: TextIO | None = None) -> bool:
         True turns progress off.
     stream : file-like, optional
         Where progress would go (default: ``sys.stderr``).
+    force : bool
+        True shows progress wherever it goes (the API's ``progress=True``).
 
     Returns
     -------
     bool
     """
+    if force:
+        return True
     if quiet:
         return False
     stream = sys.stderr if stream is None else stream
+    if stream is sys.stderr and "ipykernel" in sys.modules:  # a notebook's stderr
+        return True
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):  # no isatty, or a closed stream
@@ -128,7 +136,7 @@ class elapsed:
 
 def track(iterable: Iterable[Any], description: str = "", *, total: int | None = None,
           quiet: bool = False, delay: float | None = None,
-          stream: TextIO | None = None) -> Iterator[Any]:
+          stream: TextIO | None = None, force: bool = False) -> Iterator[Any]:
     """Yield from ``iterable`` and show how far the loop is, after a delay.
 
     Parameters
@@ -145,6 +153,8 @@ def track(iterable: Iterable[Any], description: str = "", *, total: int | None =
         Seconds before the progress appears (default: :data:`DELAY`).
     stream : file-like, optional
         Where it goes (default: ``sys.stderr``).
+    force : bool
+        True shows it even where ``stream`` is not a terminal.
 
     Yields
     ------
@@ -155,7 +165,7 @@ def track(iterable: Iterable[Any], description: str = "", *, total: int | None =
     delay = DELAY if delay is None else float(delay)
     if total is None and hasattr(iterable, "__len__"):
         total = len(iterable)  # type: ignore[arg-type]
-    if not enabled(quiet, out):
+    if not enabled(quiet, out, force=force):
         yield from iterable
         return
     try:

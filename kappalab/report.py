@@ -27,7 +27,7 @@ _COLUMNS = ["coefficient", "value", "se", "ci_low", "ci_high", "observed", "expe
 def agreement_report(data: Any, level: Any = "nominal", *,
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                     seed: Any = None) -> pd.DataFrame:
+                     seed: Any = None, progress: bool | None = None) -> pd.DataFrame:
     """A table of every coefficient that applies to ``data``.
 
     ``level`` is Krippendorff's metric for α and Janson–Olsson's ι, and names the weights of
@@ -45,6 +45,11 @@ def agreement_report(data: Any, level: Any = "nominal", *,
     value or its interval is undefined.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, passed to every coefficient of the table.
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     if ci is not None:
         parse_ci(ci)
@@ -86,7 +91,7 @@ def agreement_report(data: Any, level: Any = "nominal", *,
             if ci is not None and np.isfinite(est.value):
                 try:
                     est = function(ann, **options, ci=ci, n_resamples=n_resamples,
-                                   confidence=confidence, seed=seed)
+                                   confidence=confidence, seed=seed, progress=progress)
                 except (AnnotationError, MemoryError) as exc:  # e.g. too few items
                     notes.append(f"no interval: {exc}")
         notes[:0] = [str(w.message) for w in caught
@@ -165,6 +170,11 @@ def xrr_report(x: Any, y: Any, level: Any = "nominal", *, n_splits: int = 100,
     normalized κx behaves like ρ_xy (their Pearson correlation is 0.99 on IRep, §4.5).
     Warnings of undefined quantities become the ``note`` column, as in
     :func:`agreement_report`. ``n_splits`` and ``seed`` go to the split-half reliabilities.
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     from .coefficients import cross, disattenuation
     from .errors import EmptyDataError, NonNumericError

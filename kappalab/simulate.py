@@ -672,7 +672,7 @@ def _build_annotations(item_labels: np.ndarray, R: int, items: np.ndarray, rater
         table[items, raters] = values
         frame = pd.DataFrame(table, index=pd.Index(item_labels, name="item"),
                              columns=pd.RangeIndex(R, name="rater"))
-        return Annotations.from_wide(frame, categories=categories)
+        return Annotations.from_wide(frame, categories=categories, raters_as_rows=False)
     # a large, sparse pool: the long store (the same one Annotations.subset_raters builds)
     if n_categories:
         codes = values.astype(np.intp)

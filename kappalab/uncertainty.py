@@ -30,6 +30,13 @@ methods only need the items × s statistics matrix S and ``combine``:
 * **jackknife**: leave-one-item-out totals ``T − s_i``; SE = √((n−1)/n · Σ (θ_(i) − θ̄)²),
   interval θ̂ ± t_{n−1} SE (capped as the analytic one).
 
+Every estimator takes the same keywords: ``ci=`` (a name of :data:`CI_METHODS`),
+``n_resamples=`` (replicates of the bootstrap methods, 2000), ``confidence=`` (0.95),
+``seed=`` (None, an int, a sequence of ints, a SeedSequence or a Generator:
+:func:`kappalab.validation.make_rng`) and ``progress=`` (a progress bar on stderr for
+resampling that outlasts two seconds: True, False, or None for "when stderr is a terminal or
+a notebook's", :mod:`kappalab.progress`).
+
 Identical rows of S (items with the same counts — most items of categorical data) are merged
 first: G distinct rows with multiplicities c_g. A bootstrap replicate is then a multinomial
 draw over the G groups (counts ~ Multinomial(n, c/n)), a Bayesian-bootstrap replicate a
@@ -57,6 +64,7 @@ from scipy.stats import t as student_t
 
 from .coefficients.base import BLOCK_CELLS
 from .errors import InvalidParameterError
+from .progress import track
 from .validation import check_confidence, check_count, make_rng
 
 __all__ = ["Interval", "CI_METHODS", "analytic_interval", "bootstrap", "influence_values",
@@ -207,13 +215,15 @@ def _resample_weights(rng: np.random.Generator, method: str, counts: np.ndarray,
     return weights * (n / weights.sum(axis=1, keepdims=True))
 
 
-def _jackknife(core, groups: _Groups) -> np.ndarray:
+def _jackknife(core, groups: _Groups, progress: bool | None = None) -> np.ndarray:
     """Leave-one-item-out values, one per group."""
     rows = groups.rows
     totals = np.asarray(groups.counts @ rows, dtype=float).ravel()
     values = np.empty(rows.shape[0])
     block = max(1, BLOCK_CELLS // max(1, rows.shape[1]))
-    for start in range(0, rows.shape[0], block):
+    starts = range(0, rows.shape[0], block)
+    for start in track(starts, f"kappalab: jackknife of {core.name}", quiet=progress is False,
+                       force=progress is True):
         part = rows[start:start + block]
         part = part.toarray() if sp.issparse(part) else part  # one block dense at a time
         values[start:start + block] = _value(core, totals[None, :] - part)
@@ -233,13 +243,16 @@ def replicate_values(core, method: str = "bootstrap", n_resamples: int = 2000,
     return _replicates(core, groups, method, n_resamples, seed)
 
 
-def _replicates(core, groups: _Groups, method: str, n_resamples: int, seed: Any) -> np.ndarray:
+def _replicates(core, groups: _Groups, method: str, n_resamples: int, seed: Any,
+                progress: bool | None = None) -> np.ndarray:
     n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
     rng = make_rng(seed)
     G = groups.counts.size
     block = max(1, BLOCK_CELLS // max(G, groups.rows.shape[1]))
     values = []
-    for start in range(0, int(n_resamples), block):
+    starts = range(0, int(n_resamples), block)
+    for start in track(starts, f"kappalab: {method} of {core.name}", quiet=progress is False,
+                       force=progress is True):
         b = min(block, int(n_resamples) - start)
         weights = _resample_weights(rng, method, groups.counts, b)
         values.append(_value(core, groups.totals(weights)))
@@ -248,7 +261,7 @@ def _replicates(core, groups: _Groups, method: str, n_resamples: int, seed: Any)
 
 def resampling_interval(core, method: str = "bootstrap", *, interval: str = "percentile",
                         n_resamples: int = 2000, confidence: float = 0.95,
-                        seed: Any = None) -> Interval:
+                        seed: Any = None, progress: bool | None = None) -> Interval:
     """Standard error and confidence interval of ``core``'s coefficient by resampling items."""
     confidence = check_confidence(confidence)
     if interval not in INTERVALS:
@@ -262,7 +275,7 @@ def resampling_interval(core, method: str = "bootstrap", *, interval: str = "per
     _require_items(groups)
     tail = (1 - confidence) / 2
     if method == "jackknife":
-        values, counts = _jackknife(core, groups), groups.counts
+        values, counts = _jackknife(core, groups, progress), groups.counts
         finite = np.isfinite(values)
         values, counts = values[finite], counts[finite]
         n = counts.sum()
@@ -272,7 +285,7 @@ def resampling_interval(core, method: str = "bootstrap", *, interval: str = "per
         se = float(np.sqrt((n - 1) / n * (counts @ (values - mean) ** 2)))
         half = float(student_t.ppf(1 - tail, n - 1)) * se
         return Interval(se, estimate - half, estimate + half, method, "t", int(n), confidence)
-    replicates = _replicates(core, groups, method, n_resamples, seed)
+    replicates = _replicates(core, groups, method, n_resamples, seed, progress)
     replicates = replicates[np.isfinite(replicates)]
     if replicates.size < 2:
         return Interval(np.nan, np.nan, np.nan, method, interval, int(n_resamples), confidence)
@@ -283,16 +296,16 @@ def resampling_interval(core, method: str = "bootstrap", *, interval: str = "per
         q_low, q_high = np.quantile(replicates, [tail, 1 - tail])
         low, high = 2 * estimate - q_high, 2 * estimate - q_low
     else:
-        low, high = _bca(core, groups, estimate, replicates, tail)
+        low, high = _bca(core, groups, estimate, replicates, tail, progress)
     return Interval(se, float(low), float(high), method, interval, int(n_resamples), confidence)
 
 
 def _bca(core, groups: _Groups, estimate: float, replicates: np.ndarray,
-         tail: float) -> tuple[float, float]:
+         tail: float, progress: bool | None = None) -> tuple[float, float]:
     """Efron's (1987) bias-corrected and accelerated percentile interval."""
     below = (replicates < estimate).mean() + 0.5 * (replicates == estimate).mean()
     z0 = float(ndtri(np.clip(below, 1e-12, 1 - 1e-12)))
-    jack, counts = _jackknife(core, groups), groups.counts
+    jack, counts = _jackknife(core, groups, progress), groups.counts
     finite = np.isfinite(jack)
     jack, counts = jack[finite], counts[finite]
     centred = (counts @ jack) / counts.sum() - jack
@@ -307,7 +320,7 @@ def _bca(core, groups: _Groups, estimate: float, replicates: np.ndarray,
 
 
 def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95,
-             seed: Any = None) -> Interval:
+             seed: Any = None, progress: bool | None = None) -> Interval:
     """The interval an estimator's ``ci=`` names (see :data:`CI_METHODS`)."""
     method, kind = parse_ci(ci)
     if method == "analytic":
@@ -315,7 +328,8 @@ def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95
     else:
         result = resampling_interval(core, method,
                                      interval=kind if kind != "t" else "percentile",
-                                     n_resamples=n_resamples, confidence=confidence, seed=seed)
+                                     n_resamples=n_resamples, confidence=confidence, seed=seed,
+                                     progress=progress)
     bound = getattr(core, "upper_bound", None)
     if kind == "t" and bound is not None and result.high > bound:
         # a symmetric θ̂ ± t·SE can pass the coefficient's largest possible value (1 for

@@ -57,3 +57,19 @@ def test_good_values_pass_in_their_canonical_type():
 def test_a_sequence_of_integers_seeds_as_numpy_does():
     assert make_rng([20220812, 2]).integers(10**9) == \
         np.random.default_rng([20220812, 2]).integers(10**9)
+
+
+def test_progress_of_resampling_goes_to_stderr_only_when_asked(monkeypatch, capsys):
+    import kappalab.progress
+
+    monkeypatch.setattr(kappalab.progress, "DELAY", 0.0)
+    x = np.random.default_rng(0).integers(0, 3, (200, 4))
+    quiet = kl.fleiss_kappa(x, ci="bootstrap", seed=1, progress=False)
+    assert capsys.readouterr().err == ""
+    kl.fleiss_kappa(x, ci="bootstrap", seed=1)  # None: stderr is not a terminal here
+    assert capsys.readouterr().err == ""
+    shown = kl.fleiss_kappa(x, ci="bootstrap-bca", seed=1, progress=True)
+    err = capsys.readouterr().err
+    assert "bootstrap of Fleiss' kappa" in err and "jackknife of Fleiss' kappa" in err
+    assert shown.value == quiet.value
+    assert kl.fleiss_kappa(x, ci="bootstrap", seed=1, progress=True).ci == quiet.ci

@@ -143,11 +143,14 @@ class ItemSumCoefficient(ABC):
         return {}
 
     def estimate(self, ci: str | None = None, *, n_resamples: int = 2000,
-                 confidence: float = 0.95, seed: Any = None) -> Estimate:
+                 confidence: float = 0.95, seed: Any = None,
+                 progress: bool | None = None) -> Estimate:
         """The coefficient on the data; with ``ci`` (a name of
         :data:`kappalab.uncertainty.CI_METHODS`: ``"analytic"``, ``"bootstrap"``,
         ``"bootstrap-bca"``, ``"bootstrap-basic"``, ``"bayesian-bootstrap"``,
-        ``"jackknife"``) also its standard error and interval (:mod:`kappalab.uncertainty`)."""
+        ``"jackknife"``) also its standard error and interval (:mod:`kappalab.uncertainty`).
+        ``progress``: show the progress of resampling that outlasts 2 s on stderr (None: when
+        stderr is a terminal or a notebook; :mod:`kappalab.progress`)."""
         from ..uncertainty import interval, parse_ci
 
         if ci is not None:  # reject bad options before any work
@@ -164,7 +167,7 @@ class ItemSumCoefficient(ABC):
         se, bounds = None, None
         if ci is not None and reason is None:
             result = interval(self, ci, n_resamples=n_resamples, confidence=confidence,
-                              seed=seed)
+                              seed=seed, progress=progress)
             se, bounds = result.se, (result.low, result.high)
         used = self.counts_used()
         return Estimate(

@@ -271,7 +271,7 @@ def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None,
                 n_resamples: int = 2000, confidence: float = 0.95,
-                seed: Any = None) -> Estimate:
+                seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""κx, the cross-replication reliability of Wong, Paritosh & Aroyo (2021), eqs 6–11.
 
     ``x`` and ``y`` are the two replications (Annotations, or anything
@@ -293,6 +293,11 @@ def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
 
     ``sample_weight``: one weight w_i ≥ 0 per item of ``x``, multiplying its statistics.
 
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
+
     >>> import kappalab as kl
     >>> x = [[1, 1], [2, 2], [1, 2]]      # replication X: 3 items × 2 raters
     >>> y = [[1], [2], [2]]                # replication Y: one annotation per item
@@ -303,7 +308,8 @@ def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
                       as_annotations(y, categories=categories), level,
                       sample_weight=sample_weight)
     # resampling draws common items: both replications keep their pairing
-    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 class NormalizedCrossKappa(ItemSumCoefficient):
@@ -392,7 +398,7 @@ def normalized_cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
                            categories: Sequence[Any] | None = None, sample_weight: Any = None,
                            ci: str | None = None,
                            n_resamples: int = 2000, confidence: float = 0.95,
-                           seed: Any = None) -> Estimate:
+                           seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Normalized κx (eq 13): κx / √(IRR_X · IRR_Y), an experimental-similarity measure.
 
     ``irr="alpha"`` (default) uses Krippendorff's α of each replication with the same distance,
@@ -405,6 +411,11 @@ def normalized_cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
     together (given numbers stay fixed); a callable ``irr`` cannot be resampled this way.
 
     ``sample_weight``: one weight w_i ≥ 0 per item of ``x``, multiplying its statistics.
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
     kx = CrossKappa(ax, ay, level, sample_weight=sample_weight)
@@ -418,7 +429,7 @@ def normalized_cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
             "numbers; a callable irr sees unweighted annotations")
     irr_x, irr_y = _irrs(ax, ay, kx.aligned.items, level, irr, kx.sample_weight)
     return NormalizedCrossKappa(kx, irr_x, irr_y).estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+        ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
 
 
 def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
@@ -445,7 +456,7 @@ def reference_agreement(ann: Any, reference: Any, level: Any = "nominal", *,
                         categories: Sequence[Any] | None = None, sample_weight: Any = None,
                         ci: str | None = None,
                         n_resamples: int = 2000, confidence: float = 0.95,
-                        seed: Any = None) -> Estimate:
+                        seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Agreement of coders with a reference (an expert), as κx against a one-annotation
     replication (Carletta 1996, §4: "naive coders against an expert").
 
@@ -459,6 +470,11 @@ def reference_agreement(ann: Any, reference: Any, level: Any = "nominal", *,
     statistic. Computational Linguistics 22(2), 249–254.
 
     ``sample_weight``: one weight w_i ≥ 0 per item of ``ann``, multiplying its statistics.
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     coders = as_annotations(ann, categories=categories)
     if isinstance(reference, Annotations):
@@ -479,5 +495,5 @@ def reference_agreement(ann: Any, reference: Any, level: Any = "nominal", *,
             f"the reference must give one label per item; {int((per_item > 1).sum())} items "
             "have more")
     estimate = CrossKappa(coders, expert, level, sample_weight=sample_weight).estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+        ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
     return replace(estimate, coefficient="reference agreement")

@@ -198,8 +198,8 @@ def row_pearson(u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 def split_half_reliability(ann: Any, n_splits: int = 100, seed: Any = None, *,
                            categories: Sequence[Any] | None = None, ci: str | None = None,
-                           n_resamples: int = 2000, confidence: float = 0.95
-                           ) -> SplitHalfReliability:
+                           n_resamples: int = 2000, confidence: float = 0.95,
+                           progress: bool | None = None) -> SplitHalfReliability:
     r"""Split-half reliability of the item mean scores, stepped up by Spearman–Brown.
 
     For each of ``n_splits`` random splits, every item with m_i ≥ 2 annotations has its
@@ -224,6 +224,11 @@ def split_half_reliability(ann: Any, n_splits: int = 100, seed: Any = None, *,
     References: Spearman (1910); Brown (1910); Cowen & Keltner (2017) use it with Spearman's
     correction, as cited by Wong, Paritosh & Aroyo (2021).
 
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
+
     >>> import kappalab as kl
     >>> from kappalab.coefficients.disattenuation import split_half_reliability
     >>> res = split_half_reliability([[1, 1], [2, 2], [3, 3], [4, 4]], n_splits=5, seed=0)
@@ -237,7 +242,8 @@ def split_half_reliability(ann: Any, n_splits: int = 100, seed: Any = None, *,
     result, means = _split_half(ann, _check_splits(n_splits), rng, keep_means=ci is not None)
     if ci is None or not np.isfinite(result.value):
         return result
-    interval = _interval(SplitHalfCoefficient(means), ci, n_resamples, confidence, rng)
+    interval = _interval(SplitHalfCoefficient(means), ci, n_resamples, confidence, rng,
+                         progress)
     return replace(result, se=interval.se, ci=(interval.low, interval.high))
 
 
@@ -269,8 +275,9 @@ def _split_half(ann: Annotations, n_splits: int, rng: np.random.Generator, *,
 
 
 def _interval(core: ItemSumCoefficient, ci: str, n_resamples: int, confidence: float,
-              seed: Any):
-    return interval(core, ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+              seed: Any, progress: bool | None):
+    return interval(core, ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                    progress=progress)
 
 
 # ----------------------------------------------------------------- the same on the spine
@@ -440,8 +447,8 @@ def _spearman_brown_reliability(ann: Annotations, m: np.ndarray) -> dict[str, An
 def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *,
                               n_splits: int = 100, seed: Any = None,
                               categories: Sequence[Any] | None = None, ci: str | None = None,
-                              n_resamples: int = 2000, confidence: float = 0.95
-                              ) -> DisattenuatedCorrelation:
+                              n_resamples: int = 2000, confidence: float = 0.95,
+                              progress: bool | None = None) -> DisattenuatedCorrelation:
     r"""Spearman's correction for attenuation of the correlation of item mean scores (eq 12).
 
     .. math::  ρ_{xy} = \frac{r_{xy}}{\sqrt{\mathrm{rel}_x\,\mathrm{rel}_y}}, \qquad
@@ -469,6 +476,11 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
 
     References: Spearman (1904); Spearman (1910); Brown (1910); Wong, Paritosh & Aroyo
     (2021), eq 12.
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
 
     >>> from kappalab.coefficients.disattenuation import disattenuated_correlation
     >>> x = [[1, 2], [2, 3], [4, 4]]          # item means 1.5, 2.5, 4
@@ -555,5 +567,5 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
         return result
     core = DisattenuationCoefficient(mean_x[both], mean_y[both], *cores)
     interval = _interval(core, ci, n_resamples, confidence,
-                         rng if method == "split_half" else seed)
+                         rng if method == "split_half" else seed, progress)
     return replace(result, se=interval.se, ci=(interval.low, interval.high))

@@ -504,7 +504,8 @@ def agreement_estimate(data: Any, *, categories: Sequence[Any] | None, weights: 
                        chance: str, name: str, weighted_name: str | None = None,
                        use_distance: bool = False, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000,
-                       confidence: float = 0.95, seed: Any = None) -> Estimate:
+                       confidence: float = 0.95, seed: Any = None,
+                       progress: bool | None = None) -> Estimate:
     """Build and run the core for one named coefficient (the wrappers below)."""
     ann = as_annotations(data, categories=categories)
     sample_weight = check_sample_weight(sample_weight, ann.n_items)
@@ -514,14 +515,15 @@ def agreement_estimate(data: Any, *, categories: Sequence[Any] | None, weights: 
         name = weighted_name
     core = ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting="item", name=name,
                                     sample_weight=sample_weight)
-    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 # ---------------------------------------------------------------------- named coefficients
 def krippendorff_alpha(data: Any, level: Any = "nominal", *,
                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                       seed: Any = None) -> Estimate:
+                       seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Krippendorff's α for any number of raters, missing data and any distance.
 
     .. math::  α = 1 - \frac{D_o}{D_e}, \quad
@@ -539,19 +541,24 @@ def krippendorff_alpha(data: Any, level: Any = "nominal", *,
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
 
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
+
     >>> import numpy as np, kappalab as kl
     >>> round(float(kl.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2]])), 4)
     0.5333
     """
     ann = as_annotations(data, categories=categories)
     return alpha_core(ann, level, sample_weight).estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+        ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
 
 
 def fleiss_kappa(data: Any, *, weights: Any = None,
                  categories: Sequence[Any] | None = None, sample_weight: Any = None,
                  ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                 seed: Any = None) -> Estimate:
+                 seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Fleiss' κ (1971), generalised to missing ratings and weights (Gwet 2014, §2.3).
 
     .. math::  P_o = \operatorname{mean}_{i: m_i\ge 2}
@@ -564,18 +571,24 @@ def fleiss_kappa(data: Any, *, weights: Any = None,
     doi:10.1037/h0031619.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     return agreement_estimate(data, categories=categories, weights=weights,
                               chance="item_marginal", name="Fleiss' kappa",
                               weighted_name="Fleiss' kappa (weighted)",
                               sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                              progress=progress)
 
 
 def conger_kappa(data: Any, *, weights: Any = None,
                  categories: Sequence[Any] | None = None, sample_weight: Any = None,
                  ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                 seed: Any = None) -> Estimate:
+                 seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Conger's κ (1980): Fleiss' P_o with chance from each rater's own marginals.
 
     .. math::  P_e = \frac{1}{r(r-1)} \sum_{g \ne h} \sum_{kl} w_{kl}\, p_{gk}\, p_{hl},
@@ -587,18 +600,24 @@ def conger_kappa(data: Any, *, weights: Any = None,
     doi:10.1037/0033-2909.88.2.322.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     return agreement_estimate(data, categories=categories, weights=weights,
                               chance="rater_marginal", name="Conger's kappa",
                               weighted_name="Conger's kappa (weighted)",
                               sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                              progress=progress)
 
 
 def janson_olsson_iota(data: Any, level: Any = "nominal", *,
                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                       seed: Any = None) -> Estimate:
+                       seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Janson & Olsson's (2001) ι: multi-rater κ for any distance, raters kept distinct.
 
     Wong, Paritosh & Aroyo (2021), eqs 1–5:
@@ -615,18 +634,24 @@ def janson_olsson_iota(data: Any, level: Any = "nominal", *,
     277–289; Wong, K., Paritosh, P. & Aroyo, L. (2021), ACL, *Cross-replication Reliability*.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     return agreement_estimate(data, categories=categories, weights=level,
                               chance="rater_marginal", name="Janson-Olsson iota",
                               use_distance=True,
                               sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                              progress=progress)
 
 
 def gwet_ac(data: Any, *, weights: Any = None,
             categories: Sequence[Any] | None = None, sample_weight: Any = None,
             ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-            seed: Any = None) -> Estimate:
+            seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Gwet's AC1 (unweighted) and AC2 (weighted), any number of raters, missing data.
 
     .. math::  P_e = \frac{T_w}{K(K-1)} \sum_k π_k (1 - π_k), \qquad T_w = \sum_{kl} w_{kl},
@@ -636,17 +661,23 @@ def gwet_ac(data: Any, *, weights: Any = None,
     and Statistical Psychology 61(1), 29–48, doi:10.1348/000711006X126600.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="gwet",
                               name="Gwet's AC1", weighted_name="Gwet's AC2",
                               sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                              progress=progress)
 
 
 def brennan_prediger(data: Any, *, weights: Any = None,
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                     seed: Any = None) -> Estimate:
+                     seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Brennan & Prediger's (1981) κ_n (Bennett's S): chance agreement P_e = T_w / K².
 
     With Fleiss' P_o; K is the number of categories (pass ``categories=`` to count unused
@@ -654,26 +685,38 @@ def brennan_prediger(data: Any, *, weights: Any = None,
     Measurement 41(3), 687–699, doi:10.1177/001316448104100307.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="uniform",
                               name="Brennan-Prediger", weighted_name="Brennan-Prediger (weighted)",
                               sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                              progress=progress)
 
 
 def percent_agreement(data: Any, *, weights: Any = None,
                       categories: Sequence[Any] | None = None, sample_weight: Any = None,
                       ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                      seed: Any = None) -> Estimate:
+                      seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Percent (observed) agreement P_o: the share of agreeing pairs within an item,
     averaged over items with two or more annotations (weighted agreement with ``weights=``).
 
     For two raters this is the share of items both rated on which they agree.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="none",
                               name="percent agreement",
                               weighted_name="percent agreement (weighted)",
                               sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                              progress=progress)

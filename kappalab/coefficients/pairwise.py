@@ -87,7 +87,7 @@ def _two_rater_estimate(x, y, categories, weights, chance, name, weighted_name, 
 def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                seed: Any = None) -> Estimate:
+                seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Cohen's κ (1960) and weighted κ (1968) for two raters.
 
     .. math::  κ = \frac{P_o - P_e}{1 - P_e}, \quad P_o = \sum_{kl} w_{kl} T_{kl}/n, \quad
@@ -106,6 +106,11 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
 
     ``sample_weight``: one weight w_i ≥ 0 per item, as scikit-learn's ``cohen_kappa_score``.
 
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
+
     >>> import kappalab as kl
     >>> round(float(kl.cohen_kappa(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.5
@@ -113,41 +118,51 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
     return _two_rater_estimate(x, y, categories, weights, "rater_marginal", "Cohen's kappa",
                                "Cohen's weighted kappa",
                                sample_weight=sample_weight, ci=ci, n_resamples=n_resamples,
-                               confidence=confidence, seed=seed)
+                               confidence=confidence, seed=seed, progress=progress)
 
 
 def scott_pi(x: Any, y: Any = None, *, weights: Any = None,
              categories: Sequence[Any] | None = None, sample_weight: Any = None,
              ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-             seed: Any = None) -> Estimate:
+             seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Scott's π (1955): two raters sharing one marginal, P_e = Σ w_kl π_k π_l.
 
     π_k is the mean of the two raters' proportions (Fleiss' κ for two raters).
     Reference: Scott, W. A. (1955), Public Opinion Quarterly 19(3), 321–325.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     return _two_rater_estimate(x, y, categories, weights, "item_marginal", "Scott's pi",
                                "Scott's pi (weighted)",
                                sample_weight=sample_weight, ci=ci, n_resamples=n_resamples,
-                               confidence=confidence, seed=seed)
+                               confidence=confidence, seed=seed, progress=progress)
 
 
 def bennett_s(x: Any, y: Any = None, *, weights: Any = None,
               categories: Sequence[Any] | None = None, sample_weight: Any = None,
               ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-              seed: Any = None) -> Estimate:
+              seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Bennett, Alpert & Goldstein's S (1954) = Brennan–Prediger for two raters: P_e = T_w/K².
 
     Reference: Bennett, E. M., Alpert, R. & Goldstein, A. C. (1954), Public Opinion Quarterly
     18(3), 303–308.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     return _two_rater_estimate(x, y, categories, weights, "uniform", "Bennett's S",
                                "Bennett's S (weighted)",
                                sample_weight=sample_weight, ci=ci, n_resamples=n_resamples,
-                               confidence=confidence, seed=seed)
+                               confidence=confidence, seed=seed, progress=progress)
 
 
 class PairwiseMeanKappa(ItemSumCoefficient):
@@ -368,7 +383,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
 def light_kappa(data: Any, *, weights: Any = None,
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                seed: Any = None) -> Estimate:
+                seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Light's κ (1971): the mean of Cohen's κ over all pairs of raters.
 
     .. math::  κ_L = \binom{R}{2}^{-1} \sum_{g<h} κ_{gh}
@@ -386,6 +401,11 @@ def light_kappa(data: Any, *, weights: Any = None,
     Reference: Light, R. J. (1971), Psychological Bulletin 76(5), 365–377.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
 
     >>> import kappalab as kl
     >>> est = kl.light_kappa([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2]])  # sklearn: 0.51515
@@ -406,7 +426,8 @@ def light_kappa(data: Any, *, weights: Any = None,
              "fixed, understates the uncertainty (prefer ci='bootstrap'); Krippendorff's "
              "alpha or Fleiss' kappa weigh items instead",
              PairwiseMeanWarning)
-    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 #: Light's κ warns when half the rater pairs share fewer items than this (and than half

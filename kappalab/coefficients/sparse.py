@@ -257,7 +257,7 @@ class SparseAgreement(ItemSumCoefficient):
 def spa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
         categories: Sequence[Any] | None = None, sample_weight: Any = None,
         ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-        seed: Any = None) -> Estimate:
+        seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Sparse Probability of Agreement: SPA = Σ_i k_i P_i / Σ_i k_i over items with ≥ 2
     annotations (Nørregaard & Derczynski 2022, eqs 7–8).
 
@@ -277,17 +277,22 @@ def spa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
     arXiv:2208.06161.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (and k_i).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     ann = as_annotations(data, categories=categories)
     return SparseAgreement(ann, weights, class_distribution,
                            sample_weight=sample_weight).estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+        ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
 
 
 def spa_kappa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
               categories: Sequence[Any] | None = None, sample_weight: Any = None,
               ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-              seed: Any = None) -> Estimate:
+              seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Chance-corrected SPA, (SPA − P_e)/(1 − P_e), P_e = Σ_c p_c² of the pooled labels of
     pairable items.
 
@@ -297,11 +302,16 @@ def spa_kappa(data: Any, weights: Any = "flat", *, class_distribution: Any = Non
     is the linearisation (delta method) of the ratio through both SPA and P_e.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (and k_i).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
     """
     ann = as_annotations(data, categories=categories)
     return SparseAgreement(ann, weights, class_distribution, chance_corrected=True,
                            sample_weight=sample_weight).estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=seed)
+        ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
 
 
 def _distribution(p: Any, n_categories: int | None = None) -> np.ndarray:
