@@ -12,7 +12,7 @@ import numpy as np
 
 from .errors import InvalidParameterError
 
-__all__ = ["Estimate"]
+__all__ = ["Estimate", "same_values"]
 
 #: the columns of :meth:`Estimate.to_frame`, in order
 FRAME_COLUMNS = ("coefficient", "value", "se", "ci_low", "ci_high", "z", "p_value",
@@ -113,7 +113,7 @@ class Estimate:
 
     def __eq__(self, other: object):
         if isinstance(other, Estimate):
-            return all(_same(getattr(self, f.name), getattr(other, f.name))
+            return all(same_values(getattr(self, f.name), getattr(other, f.name))
                        for f in fields(self))
         if _is_number(other):
             return float(self.value) == other
@@ -314,10 +314,15 @@ def _comparable(other: object) -> float | None:
     return other if _is_number(other) else None
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equality of field values: NaN equals NaN, arrays element-wise, mappings key-wise."""
+def same_values(a: Any, b: Any) -> bool:
+    """Equality of result fields (an Estimate's, a simulation Truth's): NaN equals NaN,
+    arrays element-wise, mappings key-wise, sequences item-wise.
+
+    >>> same_values({"x": float("nan"), "y": (1, 2.0)}, {"x": float("nan"), "y": (1, 2)})
+    True
+    """
     if isinstance(a, Mapping) and isinstance(b, Mapping):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+        return a.keys() == b.keys() and all(same_values(a[k], b[k]) for k in a)
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         a, b = np.asarray(a), np.asarray(b)
         if a.shape != b.shape:
@@ -327,7 +332,7 @@ def _same(a: Any, b: Any) -> bool:
         except TypeError:  # non-numeric arrays
             return bool(np.array_equal(a, b))
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        return type(a) is type(b) and len(a) == len(b) and all(map(_same, a, b))
+        return type(a) is type(b) and len(a) == len(b) and all(map(same_values, a, b))
     if isinstance(a, numbers.Real) and isinstance(b, numbers.Real):
         return bool(a == b) or (math.isnan(float(a)) and math.isnan(float(b)))
     try:

@@ -136,6 +136,7 @@ from scipy.stats import poisson
 from ._bvn import rectangle_probabilities
 from .annotations import Annotations
 from .errors import InvalidParameterError
+from .estimate import same_values
 from .validation import make_rng
 
 __all__ = ["Truth", "annotations", "replications", "annotation_count_pmf", "to_dataset"]
@@ -288,7 +289,8 @@ class Truth:
     def __eq__(self, other: object):
         if not isinstance(other, Truth):
             return NotImplemented
-        return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+        return all(same_values(getattr(self, f.name), getattr(other, f.name))
+                   for f in fields(self))
 
     def __hash__(self) -> int:
         floats = tuple(None if math.isnan(v) else v for v in self.values().values())
@@ -315,25 +317,6 @@ def _writable(value):
     if isinstance(value, Mapping):
         return {k: _writable(v) for k, v in value.items()}
     return value
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equality of truths: NaN equals NaN, arrays element-wise, mappings key by key."""
-    if isinstance(a, Mapping) and isinstance(b, Mapping):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        a, b = np.asarray(a), np.asarray(b)
-        if a.shape != b.shape:
-            return False
-        try:
-            return bool(np.array_equal(a, b, equal_nan=True))
-        except TypeError:  # arrays of non-numbers
-            return bool(np.array_equal(a, b))
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        return len(a) == len(b) and all(map(_same, a, b))
-    if isinstance(a, (float, np.floating)) and isinstance(b, (float, np.floating)):
-        return bool(a == b) or (math.isnan(a) and math.isnan(b))
-    return bool(a == b)
 
 
 _FLOAT_FIELDS = ("alpha", "alpha_nominal", "fleiss_kappa", "cohen_kappa", "p_o", "p_e",

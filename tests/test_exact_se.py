@@ -193,21 +193,8 @@ def test_light_se_on_small_data_is_close_to_the_jackknife():
     assert 1 / 1.5 < analytic.se / jackknife.se < 1.5
 
 
-def sparse_crowd(n_items, n_raters, per_item, n_categories=3, seed=0):
-    rng = np.random.default_rng(seed)
-    items = np.repeat(np.arange(n_items), per_item)
-    raters = np.concatenate([rng.choice(n_raters, per_item, replace=False)
-                             for _ in range(n_items)])
-    truth = rng.integers(0, n_categories, n_items)
-    labels = np.where(rng.random(items.size) < 0.6, truth[items],
-                      rng.integers(0, n_categories, items.size))
-    import pandas as pd
-    return kl.Annotations.from_long(pd.DataFrame({"item": items, "rater": raters,
-                                                  "value": labels}))
-
-
-def test_light_costs_the_pairs_that_share_items():
-    ann = sparse_crowd(3000, 3000, 3)
+def test_light_costs_the_pairs_that_share_items(crowd):
+    ann = kl.Annotations.from_long(crowd(9000, 3000))
     core = PairwiseMeanKappa(ann)
     P = core.n_pairs
     assert P <= 3 * 3000  # three pairs per item at most

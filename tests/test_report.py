@@ -8,18 +8,6 @@ import kappalab as kl
 from kappalab.distances import MAX_MATRIX_CATEGORIES
 
 
-def crowd(n_annotations, n_raters, per_item=3, n_categories=3, seed=0):
-    rng = np.random.default_rng(seed)
-    n_items = n_annotations // per_item
-    items = np.repeat(np.arange(n_items), per_item)
-    raters = np.concatenate([rng.choice(n_raters, per_item, replace=False)
-                             for _ in range(n_items)])
-    truth = rng.integers(0, n_categories, n_items)
-    labels = np.where(rng.random(items.size) < 0.7, truth[items],
-                      rng.integers(0, n_categories, items.size))
-    return pd.DataFrame({"item": items, "rater": raters, "value": labels})
-
-
 def test_a_coefficient_that_cannot_be_computed_does_not_take_the_report_down():
     """Gwet's ordinal weights need a K × K matrix, refused beyond MAX_MATRIX_CATEGORIES:
     those rows carry the reason; Krippendorff's ordinal metric is the interval metric on
@@ -46,7 +34,7 @@ def test_a_coefficient_that_cannot_be_computed_does_not_take_the_report_down():
     assert failed["note"].str.contains("matrix").all()  # the size, and the alternative
 
 
-def test_report_on_sparse_crowd_data_notes_lights_unweighted_mean():
+def test_report_on_sparse_crowd_data_notes_lights_unweighted_mean(crowd):
     df = crowd(9_000, 3_000)
     with pytest.warns(kl.errors.PairwiseMeanWarning):
         light = kl.light_kappa(kl.Annotations.from_long(df))
@@ -68,3 +56,19 @@ def test_a_distance_matrix_as_level_gives_the_kappa_family_its_weights():
     fleiss = kl.fleiss_kappa(x, weights=1 - delta / 4)
     assert report.loc[fleiss.coefficient, "value"] == pytest.approx(fleiss.value, abs=1e-14)
     assert (report["note"] == "").all()
+
+
+def test_report_with_bca_intervals_on_many_scores_from_many_raters():
+    """The shape of Snow et al.'s anger ratings (100 items, 38 workers, 0–100 scores): the
+    (raters × categories)² statistics of Light's κ asked for 34 GiB and the report failed."""
+    rng = np.random.default_rng(5)
+    mu = rng.uniform(0, 100, 100)
+    x = np.full((100, 38), np.nan)
+    for worker in range(38):
+        rows = rng.choice(100, 26, replace=False)
+        x[rows, worker] = np.clip(np.round(mu[rows] + rng.normal(0, 15, 26)), 0, 100)
+    report = kl.agreement_report(x, level="interval", ci="bootstrap-bca", n_resamples=200,
+                                 seed=1).set_index("coefficient")
+    assert np.isfinite(report["se"]).all() and (report["ci_low"] < report["value"]).all()
+    alpha = kl.krippendorff_alpha(x, "interval", ci="bootstrap-bca", n_resamples=200, seed=1)
+    assert report.loc["Krippendorff's alpha", "ci_low"] == alpha.ci[0]
