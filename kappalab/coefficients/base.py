@@ -39,6 +39,7 @@ from ..validation import check_confidence, check_count, check_sample_weight, mak
 __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array",
            "complex_step_gradient", "count_square_sums", "disagreement_components",
            "distance_product", "quadratic_form_per_row", "interval_scores",
+           "within_group_pairs",
            "safe_divide", "weigh_rows"]
 
 Components = dict[str, np.ndarray]
@@ -240,7 +241,14 @@ def distance_product(dis: Any, v: np.ndarray) -> np.ndarray:
     .. math::  (δv)_c = u \big(x_c^2 \textstyle\sum_k v_k - 2 x_c \sum_k x_k v_k
                + \sum_k x_k^2 v_k\big), \qquad u = \text{units}.
 
-    Anything else multiplies by the matrix."""
+    Anything else multiplies by the matrix.
+
+    >>> from kappalab.distances import resolve_distance
+    >>> values = lambda purpose: np.array([1.0, 2.0, 4.0])
+    >>> interval = resolve_distance("interval", [1, 2, 4], values=values)
+    >>> distance_product(interval, np.array([1.0, 0.0, 2.0]))  # δ = (c − k)², by hand: 18, 9, 9
+    array([18.,  9.,  9.])
+    """
     if dis.name == "nominal":
         return v.sum(axis=-1, keepdims=True) - v
     if dis.scores is not None:
@@ -254,25 +262,48 @@ def distance_product(dis: Any, v: np.ndarray) -> np.ndarray:
 
 def count_square_sums(counts: np.ndarray | sp.spmatrix) -> np.ndarray:
     """Σ_k n_ik² of each row of an items × categories count table, dense or scipy sparse
-    (O(annotations) for the sparse one)."""
+    (O(annotations) for the sparse one).
+
+    >>> count_square_sums(sp.csr_matrix([[2.0, 1.0, 0.0], [0.0, 0.0, 3.0]]))
+    array([5., 9.])
+    """
     if sp.issparse(counts):
         return np.asarray(counts.multiply(counts).sum(axis=1), dtype=float).ravel()
     counts = np.asarray(counts, dtype=float)
     return np.einsum("...k,...k->...", counts, counts)
 
 
+def within_group_pairs(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For entries laid out group after group (group g holds ``sizes[g]`` consecutive
+    entries), the positions (left, right) of every ordered pair of entries of one group, each
+    entry with itself included: Σ_g sizes_g² pairs, no loop over groups.
+
+    >>> within_group_pairs(np.array([2, 1]))
+    (array([0, 0, 1, 1, 2]), array([0, 1, 0, 1, 2]))
+    """
+    sizes = np.asarray(sizes, dtype=np.intp)
+    group = np.repeat(np.arange(sizes.size), sizes)  # the group of each entry
+    repeat = sizes[group]  # each entry meets every entry of its group
+    left = np.repeat(np.arange(group.size), repeat)
+    offset = np.arange(left.size) - np.repeat(np.cumsum(repeat) - repeat, repeat)
+    right = np.repeat((np.cumsum(sizes) - sizes)[group], repeat) + offset
+    return left, right
+
+
 def quadratic_form_per_row(counts: sp.spmatrix, delta: np.ndarray) -> np.ndarray:
     """n_iᵀ δ n_i of each row of a sparse count table: a sum over the pairs of the row's
-    non-zero entries, O(Σ_i nnz_i²) time and memory — never items × categories."""
+    non-zero entries, O(Σ_i nnz_i²) time and memory — never items × categories.
+
+    >>> delta = np.array([[0.0, 1.0, 4.0], [1.0, 0.0, 1.0], [4.0, 1.0, 0.0]])
+    >>> quadratic_form_per_row(sp.csr_matrix([[2.0, 0.0, 1.0]]), delta)  # 2·(2·1·4)
+    array([16.])
+    """
     counts = sp.csr_matrix(counts)
     per_row = np.diff(counts.indptr)
-    row = np.repeat(np.arange(per_row.size), per_row)  # the row of each entry
-    repeat = per_row[row]  # each entry meets every entry of its row
-    left = np.repeat(np.arange(row.size), repeat)
-    offset = np.arange(left.size) - np.repeat(np.cumsum(repeat) - repeat, repeat)
-    right = np.repeat(counts.indptr[row], repeat) + offset
+    left, right = within_group_pairs(per_row)
     cols, data = counts.indices, counts.data
     products = data[left] * data[right] * delta[cols[left], cols[right]]
+    row = np.repeat(np.arange(per_row.size), per_row)
     return np.bincount(row[left], weights=products, minlength=per_row.size)
 
 

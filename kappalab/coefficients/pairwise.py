@@ -27,7 +27,7 @@ from ..annotations import Annotations, as_annotations
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
 from .base import (BLOCK_CELLS, Components, ItemSumCoefficient, distance_product,
-                   interval_scores, numeric_array, safe_divide)
+                   interval_scores, numeric_array, safe_divide, within_group_pairs)
 from .multirater import ChanceCorrectedAgreement, active_raters, weights_for
 
 __all__ = ["cohen_kappa", "scott_pi", "bennett_s", "light_kappa", "two_raters"]
@@ -209,12 +209,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
         items, raters, cats = self.ann.codes()
         order = np.argsort(items, kind="stable")
         items, raters, cats = items[order], raters[order], cats[order]
-        m = np.bincount(items, minlength=self.ann.n_items)
-        start = np.cumsum(m) - m
-        repeat = m[items]  # each annotation meets every annotation of its item
-        left = np.repeat(np.arange(items.size), repeat)
-        offset = np.arange(left.size) - np.repeat(np.cumsum(repeat) - repeat, repeat)
-        right = np.repeat(start[items], repeat) + offset
+        left, right = within_group_pairs(np.bincount(items, minlength=self.ann.n_items))
         keep = raters[left] < raters[right]
         left, right = left[keep], right[keep]
         key = raters[left].astype(np.int64) * self.R + raters[right]
