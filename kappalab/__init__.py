@@ -6,6 +6,8 @@
 0.7213
 """
 
+from importlib import metadata as _metadata
+
 from .annotations import Annotations
 from .coefficients.multirater import (
     brennan_prediger,
@@ -37,7 +39,7 @@ from .report import agreement_report, xrr_report
 from .uncertainty import bootstrap
 from . import datasets, distances, errors, plots, simulate, uncertainty
 
-__version__ = "0.1.0"
+__version__ = _metadata.version("kappalab")
 
 __all__ = [
     "Annotations",

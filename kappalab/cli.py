@@ -21,12 +21,12 @@ import os
 import sys
 import warnings
 import zipfile
+from importlib import metadata
 from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
 
-from . import __version__
 from .annotations import Annotations
 from .errors import AnnotationError, DroppedAnnotationsWarning
 from .progress import elapsed, track
@@ -455,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="kappalab", formatter_class=_HelpFormatter,
         description="Agreement and reliability of annotations.",
         epilog=EPILOG)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {metadata.version('kappalab')}")
     sub = parser.add_subparsers(dest="command", required=True)
     report = sub.add_parser(
         "report", formatter_class=_HelpFormatter,

@@ -62,14 +62,16 @@ import scipy.sparse as sp
 from scipy.special import ndtr, ndtri
 from scipy.stats import t as student_t
 
-from .coefficients.base import BLOCK_CELLS
 from .errors import InvalidParameterError
 from .progress import track
 from .validation import check_confidence, check_count, make_rng
 
-__all__ = ["Interval", "CI_METHODS", "analytic_interval", "bootstrap", "influence_values",
+__all__ = ["BLOCK_CELLS", "Interval", "CI_METHODS", "analytic_interval", "bootstrap", "influence_values",
            "interval", "parse_ci", "replicate_values", "resampling_interval"]
 
+#: rows × columns of one stacked block of totals (bounds the memory of resampling and of the
+#: complex-step gradient)
+BLOCK_CELLS = 4_000_000
 RESAMPLING = ("bootstrap", "bayesian-bootstrap", "jackknife")
 INTERVALS = ("percentile", "basic", "bca")
 #: the names ``ci=`` takes on every estimator: (method, interval)

@@ -34,6 +34,7 @@ import scipy.sparse as sp
 
 from ..errors import UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
+from ..uncertainty import BLOCK_CELLS, interval, parse_ci
 from ..validation import check_confidence, check_count, check_sample_weight, make_rng
 
 __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array",
@@ -152,8 +153,6 @@ class ItemSumCoefficient(ABC):
         ``"jackknife"``) also its standard error and interval (:mod:`kappalab.uncertainty`).
         ``progress``: show the progress of resampling that outlasts 2 s on stderr (None: when
         stderr is a terminal or a notebook; :mod:`kappalab.progress`)."""
-        from ..uncertainty import interval, parse_ci
-
         if ci is not None:  # reject bad options before any work
             parse_ci(ci)
             check_count(n_resamples, "n_resamples", minimum=2)
@@ -369,11 +368,6 @@ def complex_step_gradient(core: "ItemSumCoefficient", totals: np.ndarray) -> np.
         values = np.asarray(core.combine(probes)["value"])
         gradient[columns] = np.imag(values) / step[columns]
     return gradient
-
-
-#: rows × columns of one stacked block of totals (bounds the memory of resampling and of the
-#: complex-step gradient)
-BLOCK_CELLS = 4_000_000
 
 
 def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:

@@ -26,8 +26,9 @@ import scipy.sparse as sp
 from ..annotations import Annotations, as_annotations
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
-from .base import (BLOCK_CELLS, Components, ItemSumCoefficient, distance_product,
-                   interval_scores, numeric_array, safe_divide, within_group_pairs)
+from ..uncertainty import BLOCK_CELLS
+from .base import (Components, ItemSumCoefficient, distance_product, interval_scores,
+                   numeric_array, safe_divide, within_group_pairs)
 from .multirater import ChanceCorrectedAgreement, active_raters, weights_for
 
 __all__ = ["cohen_kappa", "scott_pi", "bennett_s", "light_kappa", "two_raters"]
