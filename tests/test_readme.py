@@ -39,7 +39,7 @@ def test_readme_install_commands_work_from_a_clone():
 
 @pytest.fixture(scope="module")
 def readme_session() -> dict:
-    pytest.importorskip("pymc")  # the Bayesian block needs the `bayes` extra
+    import pymc  # noqa: F401  the Bayesian block needs the `bayes` extra (in the test extra)
     namespace: dict = {}
     with warnings.catch_warnings():
         # the examples are tiny: PyMC's sampling diagnostics may warn; an error still fails
