@@ -20,21 +20,27 @@ test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet --no-deps irrCAC
 	$(BIN)/python -m pytest
 
+# experiments/, paper_repro/ and benchmarks/ are packages: their modules run with
+# `python -m package.module` from the repository root (tests/test_script_layout.py checks
+# that these lists name every runnable module)
+EXPERIMENTS := estimator_bias interval_coverage kappa_paradox spa_bias
+REPRO       := spa_fig4 spa_fig5 spa_fig6 spa_fig7_table1 xrr_cases xrr_fig7
+
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python -m benchmarks.run_all
 
-# simulation studies: each script writes a CSV and a PNG to results/experiments/
+# simulation studies: each writes a CSV and a PNG to results/experiments/
 experiments: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[experiments]"
-	cd experiments && for script in [!_]*.py; do \
-		echo "== $$script"; ../$(BIN)/python $$script || exit 1; done
+	for module in $(EXPERIMENTS); do \
+		echo "== experiments.$$module"; $(BIN)/python -m experiments.$$module || exit 1; done
 
 # the papers' figures and tables, reproduced on simulated stand-ins: results/paper_repro/
 repro: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[experiments]"
-	cd paper_repro && for script in [!_]*.py; do \
-		echo "== $$script"; ../$(BIN)/python $$script || exit 1; done
+	for module in $(REPRO); do \
+		echo "== paper_repro.$$module"; $(BIN)/python -m paper_repro.$$module || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info

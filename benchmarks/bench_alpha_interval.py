@@ -29,7 +29,7 @@ values), so its memory need at this size is estimated, not run; it is run for re
 continuous case (``--small-items`` × raters, 10 % missing), timing both libraries and checking
 that they — and the reference formula — agree to 1e-9.
 
-Run: ``python benchmarks/bench_alpha_interval.py [--items N] [--repeat R] [--profile]``.
+Run: ``python -m benchmarks.bench_alpha_interval [--items N] [--repeat R] [--profile]``.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ import traceback
 
 import numpy as np
 
-import _common as common
+from benchmarks import timing
 
 TARGET_RATIO = 5.0
 TOLERANCE = 1e-9
@@ -105,11 +105,11 @@ def krippendorff_memory(n_units: int, n_values: int, n_raters: int) -> tuple[int
 
 
 # ---------------------------------------------------------------------- kappalab runs
-def time_estimator(ann, caches: common.CacheResetter, repeat: int):
+def time_estimator(ann, caches: timing.CacheResetter, repeat: int):
     """Best-of-``repeat`` time of the estimator on ``ann``, its caches dropped before each run."""
     import kappalab as kl
 
-    return common.best_of(lambda: kl.krippendorff_alpha(ann, "interval"), repeat,
+    return timing.best_of(lambda: kl.krippendorff_alpha(ann, "interval"), repeat,
                           setup=caches.reset)
 
 
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import kappalab as kl
 
-    load = common.header("Krippendorff's alpha, interval, continuous values: O(N)?")
+    load = timing.header("Krippendorff's alpha, interval, continuous values: O(N)?")
     ok = True
 
     # ---- big case: data, reference, bincount baseline
@@ -220,19 +220,19 @@ def main(argv: list[str] | None = None) -> int:
     alpha_ref = interval_alpha_reference(x)
     ref_time = time.perf_counter() - t0
     print(f"reference formula (independent numpy, wide array): alpha = {alpha_ref!r} "
-          f"({common.fmt_time(ref_time)})")
+          f"({timing.fmt_time(ref_time)})")
 
-    bc_best, bc_median, _ = common.best_of(
+    bc_best, bc_median, _ = timing.best_of(
         lambda: np.bincount(item_codes, weights=values, minlength=args.items),
         max(args.repeat, 20))
     print(f"one np.bincount(item_codes, weights=values) over {n_ann} annotations: best "
-          f"{common.fmt_time(bc_best)}, median {common.fmt_time(bc_median)}")
+          f"{timing.fmt_time(bc_best)}, median {timing.fmt_time(bc_median)}")
 
-    ingest_best, ingest_median, ann = common.best_of(lambda: kl.Annotations.from_wide(x),
+    ingest_best, ingest_median, ann = timing.best_of(lambda: kl.Annotations.from_wide(x),
                                                      args.repeat)
-    caches = common.CacheResetter(ann)  # ann is fresh: nothing cached beyond its own data
-    print(f"ingest Annotations.from_wide(x): best {common.fmt_time(ingest_best)}, median "
-          f"{common.fmt_time(ingest_median)}  -> {ann.n_categories} categories (V)")
+    caches = timing.CacheResetter(ann)  # ann is fresh: nothing cached beyond its own data
+    print(f"ingest Annotations.from_wide(x): best {timing.fmt_time(ingest_best)}, median "
+          f"{timing.fmt_time(ingest_median)}  -> {ann.n_categories} categories (V)")
 
     # ---- scaling probe (small sizes, in process)
     print()
@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         n_items = sizes.pop(0)
         xp = make_data(n_items, args.raters, 0.0, args.seed + n_items)
         probe_ann = kl.Annotations.from_wide(xp)
-        probe_caches = common.CacheResetter(probe_ann)
+        probe_caches = timing.CacheResetter(probe_ann)
         t_best, _, est = time_estimator(probe_ann, probe_caches, 3)
         dropped = probe_caches.reset()
         peak = peak_traced_bytes(lambda: kl.krippendorff_alpha(probe_ann, "interval"))
@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         ok &= abs(err) <= TOLERANCE
         probe.append((probe_ann.n_annotations, probe_ann.n_categories, t_best, peak))
         print(f"{probe_ann.n_annotations:>12d}{probe_ann.n_categories:>8d}"
-              f"{common.fmt_time(t_best):>12s}{common.fmt_bytes(peak):>18s}{err:>20.2e}")
+              f"{timing.fmt_time(t_best):>12s}{timing.fmt_bytes(peak):>18s}{err:>20.2e}")
         # fast (fixed overhead dominates): probe larger sizes so the slope means something
         if not sizes and t_best < 0.02 and n_items * 4 <= args.items:
             sizes.append(n_items * 4)
@@ -270,13 +270,13 @@ def main(argv: list[str] | None = None) -> int:
     mem_extrap = p2 * (n_ann / n2) ** mem_exp
     print(f"growth over the three largest probes (log-log slope): time ∝ N^{time_exp:.2f}, "
           f"memory ∝ N^{mem_exp:.2f} (O(N) ⇒ 1.0)")
-    print(f"extrapolated to N = {n_ann}: time ≈ {common.fmt_time(time_extrap)}, peak memory "
-          f"≈ {common.fmt_bytes(mem_extrap)}")
+    print(f"extrapolated to N = {n_ann}: time ≈ {timing.fmt_time(time_extrap)}, peak memory "
+          f"≈ {timing.fmt_bytes(mem_extrap)}")
     if args.profile:
         print()
         print(f"cProfile of the estimator at N = {probe_ann.n_annotations} (cumulative):")
         probe_caches.reset()
-        print(common.profile_top(lambda: kl.krippendorff_alpha(probe_ann, "interval"), n=25))
+        print(timing.profile_top(lambda: kl.krippendorff_alpha(probe_ann, "interval"), n=25))
 
     # ---- the full-size estimator, guarded
     if args.mem_limit_gb is None:
@@ -293,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         limit = int(args.mem_limit_gb * 2**30)
     print()
     print(f"full size: kl.krippendorff_alpha(ann, 'interval') on the built Annotations, best of "
-          f"{args.repeat}, in a child process limited to +{common.fmt_bytes(limit)} address "
+          f"{args.repeat}, in a child process limited to +{timing.fmt_bytes(limit)} address "
           f"space and {args.timeout:g} s")
     outcome = run_estimator_guarded(ann, caches, args.repeat, limit, args.timeout)
     if outcome["ok"]:
@@ -301,8 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         ratio = est_best / bc_best
         diff = abs(est_value - alpha_ref)
         ok &= diff <= TOLERANCE
-        print(f"estimator: best {common.fmt_time(est_best)}, median "
-              f"{common.fmt_time(outcome['median'])}")
+        print(f"estimator: best {timing.fmt_time(est_best)}, median "
+              f"{timing.fmt_time(outcome['median'])}")
         print(f"alpha kappalab = {est_value!r}, reference = {alpha_ref!r}, |difference| = "
               f"{diff:.3g} -> {'AGREE' if diff <= TOLERANCE else 'DISAGREE'}")
     else:
@@ -316,19 +316,19 @@ def main(argv: list[str] | None = None) -> int:
     one, peak = krippendorff_memory(args.items, n_distinct, args.raters)
     one_issue, _ = krippendorff_memory(1000, 5000, 5)
     print("krippendorff package (interval needs a units × V × V tensor, V distinct values):")
-    print(f"  at {args.items} units, V = {n_distinct}: one tensor {common.fmt_bytes(one)}, "
-          f"peak ≈ {common.fmt_bytes(peak)} -> not run")
-    print(f"  (at 1 000 units × 5 raters, V = 5 000: one tensor {common.fmt_bytes(one_issue)})")
+    print(f"  at {args.items} units, V = {n_distinct}: one tensor {timing.fmt_bytes(one)}, "
+          f"peak ≈ {timing.fmt_bytes(peak)} -> not run")
+    print(f"  (at 1 000 units × 5 raters, V = 5 000: one tensor {timing.fmt_bytes(one_issue)})")
 
     xs = make_data(args.small_items, args.raters, 0.10, args.seed + 1)
     small_ref = interval_alpha_reference(xs)
     ann_small = kl.Annotations.from_wide(xs)
     v_small = ann_small.n_categories
     small_repeat = min(args.repeat, 3)
-    kr_best, _, kr_value = common.best_of(
+    kr_best, _, kr_value = timing.best_of(
         lambda: krippendorff.alpha(reliability_data=xs.T, level_of_measurement="interval"),
         small_repeat)
-    kl_best, _, kl_small = common.best_of(lambda: kl.krippendorff_alpha(xs, "interval"),
+    kl_best, _, kl_small = timing.best_of(lambda: kl.krippendorff_alpha(xs, "interval"),
                                           small_repeat)
     kr_peak = peak_traced_bytes(
         lambda: krippendorff.alpha(reliability_data=xs.T, level_of_measurement="interval"))
@@ -340,11 +340,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  small case, run for real: {args.small_items} items × {args.raters} raters, 10% "
           f"missing, {ann_small.n_annotations} annotations, V = {v_small}; best of "
           f"{small_repeat}, end to end from the raw array")
-    print(f"    krippendorff.alpha(x.T): {common.fmt_time(kr_best)}, peak traced memory "
-          f"{common.fmt_bytes(kr_peak)} (model: one tensor {common.fmt_bytes(small_one)}, "
-          f"peak ≈ {common.fmt_bytes(small_model)})")
-    print(f"    kl.krippendorff_alpha(x): {common.fmt_time(kl_best)}, peak traced memory "
-          f"{common.fmt_bytes(kl_peak)}")
+    print(f"    krippendorff.alpha(x.T): {timing.fmt_time(kr_best)}, peak traced memory "
+          f"{timing.fmt_bytes(kr_peak)} (model: one tensor {timing.fmt_bytes(small_one)}, "
+          f"peak ≈ {timing.fmt_bytes(small_model)})")
+    print(f"    kl.krippendorff_alpha(x): {timing.fmt_time(kl_best)}, peak traced memory "
+          f"{timing.fmt_bytes(kl_peak)}")
     print(f"    alpha kappalab = {float(kl_small)!r}, krippendorff = {float(kr_value)!r}, "
           f"reference = {small_ref!r}")
     print(f"    |kappalab - krippendorff| = {d_kr:.3g}, |krippendorff - reference| = "
@@ -353,9 +353,9 @@ def main(argv: list[str] | None = None) -> int:
 
     # ---- summary
     print()
-    print(f"ingest from_wide             {common.fmt_time(ingest_best):>12s}")
-    print(f"estimator (built Annotations) {common.fmt_time(est_best):>11s}")
-    print(f"one np.bincount pass          {common.fmt_time(bc_best):>11s}")
+    print(f"ingest from_wide             {timing.fmt_time(ingest_best):>12s}")
+    print(f"estimator (built Annotations) {timing.fmt_time(est_best):>11s}")
+    print(f"one np.bincount pass          {timing.fmt_time(bc_best):>11s}")
     if ratio is not None:
         verdict = "MET" if ratio <= TARGET_RATIO else "MISSED"
         print(f"ratio estimator / bincount = {ratio:.2f}×  (target ≤ {TARGET_RATIO:g}×: "
@@ -364,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ratio estimator / bincount = n/a: the estimator failed at this size "
               f"(target ≤ {TARGET_RATIO:g}×: MISSED)")
     others = load.report()
-    common.emit_result({
+    timing.emit_result({
         "others_cpu_share": others,
         "benchmark": "alpha_interval",
         "items": args.items, "raters": args.raters, "annotations": n_ann,

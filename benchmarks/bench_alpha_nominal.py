@@ -13,7 +13,7 @@ Each is timed best-of-``--repeat`` with ``time.perf_counter``; the two values mu
 split into ingest (``Annotations.from_wide``) and the estimator on the built ``Annotations``
 (its cached per-item counts cleared before every run). ``--profile`` adds a cProfile listing.
 
-Run: ``python benchmarks/bench_alpha_nominal.py [--items N] [--repeat R] [--profile]``.
+Run: ``python -m benchmarks.bench_alpha_nominal [--items N] [--repeat R] [--profile]``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 
-import _common as common
+from benchmarks import timing
 
 TARGET_SPEEDUP = 5.0
 TOLERANCE = 1e-9
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import kappalab as kl
 
-    load = common.header("Krippendorff's alpha, nominal: kappalab vs krippendorff")
+    load = timing.header("Krippendorff's alpha, nominal: kappalab vs krippendorff")
     x = make_data(args.items, args.raters, args.categories, args.missing, args.seed)
     n_annotations = int(np.count_nonzero(~np.isnan(x)))
     print(f"data: {args.items} items × {args.raters} raters, {args.categories} categories "
@@ -65,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
           f"-> {n_annotations} annotations; seed {args.seed}; best of {args.repeat}")
 
     # ---- end to end, same raw array
-    kl_best, kl_median, kl_est = common.best_of(lambda: kl.krippendorff_alpha(x), args.repeat)
-    kr_best, kr_median, kr_value = common.best_of(
+    kl_best, kl_median, kl_est = timing.best_of(lambda: kl.krippendorff_alpha(x), args.repeat)
+    kr_best, kr_median, kr_value = timing.best_of(
         lambda: krippendorff.alpha(reliability_data=x.T, level_of_measurement="nominal"),
         args.repeat,
     )
@@ -77,9 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     speedup = kr_best / kl_best
 
     # ---- where kappalab's time goes: ingest vs estimator on a built Annotations
-    ingest_best, _, ann = common.best_of(lambda: kl.Annotations.from_wide(x), args.repeat)
-    caches = common.CacheResetter(ann)
-    est_best, _, est2 = common.best_of(
+    ingest_best, _, ann = timing.best_of(lambda: kl.Annotations.from_wide(x), args.repeat)
+    caches = timing.CacheResetter(ann)
+    est_best, _, est2 = timing.best_of(
         lambda: kl.krippendorff_alpha(ann, "nominal"), args.repeat, setup=caches.reset,
     )
     assert abs(float(est2) - kl_value) <= TOLERANCE
@@ -87,12 +87,12 @@ def main(argv: list[str] | None = None) -> int:
 
     print()
     print(f"{'':34s}{'best':>12s}{'median':>12s}")
-    print(f"{'kappalab  krippendorff_alpha(x)':34s}{common.fmt_time(kl_best):>12s}"
-          f"{common.fmt_time(kl_median):>12s}")
-    print(f"{'krippendorff alpha(x.T)':34s}{common.fmt_time(kr_best):>12s}"
-          f"{common.fmt_time(kr_median):>12s}")
-    print(f"{'  kappalab ingest from_wide(x)':34s}{common.fmt_time(ingest_best):>12s}")
-    print(f"{'  kappalab estimator on Annotations':34s}{common.fmt_time(est_best):>12s}"
+    print(f"{'kappalab  krippendorff_alpha(x)':34s}{timing.fmt_time(kl_best):>12s}"
+          f"{timing.fmt_time(kl_median):>12s}")
+    print(f"{'krippendorff alpha(x.T)':34s}{timing.fmt_time(kr_best):>12s}"
+          f"{timing.fmt_time(kr_median):>12s}")
+    print(f"{'  kappalab ingest from_wide(x)':34s}{timing.fmt_time(ingest_best):>12s}")
+    print(f"{'  kappalab estimator on Annotations':34s}{timing.fmt_time(est_best):>12s}"
           f"   (cached {sorted(dropped) or 'nothing'} dropped before each run)")
     print()
     print(f"alpha  kappalab     = {kl_value!r}")
@@ -106,10 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         print()
         print("cProfile of one kl.krippendorff_alpha(x) call (cumulative):")
-        print(common.profile_top(lambda: kl.krippendorff_alpha(x), n=30))
+        print(timing.profile_top(lambda: kl.krippendorff_alpha(x), n=30))
 
     others = load.report()
-    common.emit_result({
+    timing.emit_result({
         "others_cpu_share": others,
         "benchmark": "alpha_nominal",
         "items": args.items, "raters": args.raters, "annotations": n_annotations,

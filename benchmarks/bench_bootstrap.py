@@ -16,7 +16,7 @@ replicates (default 5) and extrapolated to 2 000. A second line times continuous
 values (every item distinct, so nothing merges: the weights are B × n) for the record, with
 no target. Correctness check: the bootstrap SE within 10 % of the analytic (linearisation) SE.
 
-Run: ``python benchmarks/bench_bootstrap.py [--items N] [--repeat R]``.
+Run: ``python -m benchmarks.bench_bootstrap [--items N] [--repeat R]``.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import sys
 
 import numpy as np
 
-import _common as common
-from bench_alpha_nominal import make_data  # the same data generator
+from benchmarks import timing
+from benchmarks.bench_alpha_nominal import make_data  # the same data generator
 
 TARGET_RATIO = 50.0
 N_RESAMPLES = 2000
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import kappalab as kl
 
-    load = common.header("Bootstrap of Krippendorff's alpha (nominal): 2000 replicates vs one "
+    load = timing.header("Bootstrap of Krippendorff's alpha (nominal): 2000 replicates vs one "
                          "estimate")
     x = make_data(args.items, args.raters, args.categories, args.missing, args.seed)
     ann = kl.Annotations.from_wide(x)
@@ -56,10 +56,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.missing:.0%} missing -> {ann.n_annotations} annotations; best of "
           f"{args.repeat}")
 
-    caches = common.CacheResetter(ann)
-    one_best, one_median, one = common.best_of(lambda: kl.krippendorff_alpha(ann), args.repeat,
+    caches = timing.CacheResetter(ann)
+    one_best, one_median, one = timing.best_of(lambda: kl.krippendorff_alpha(ann), args.repeat,
                                                setup=caches.reset)
-    boot_best, boot_median, boot = common.best_of(
+    boot_best, boot_median, boot = timing.best_of(
         lambda: kl.krippendorff_alpha(ann, ci="bootstrap", n_resamples=N_RESAMPLES, seed=1),
         args.repeat, setup=caches.reset)
     analytic = kl.krippendorff_alpha(ann, ci="analytic")
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     # the peer route: recompute krippendorff.alpha on resampled rows
     rng = np.random.default_rng(2)
     draws = rng.integers(0, x.shape[0], size=(args.peer_replicates, x.shape[0]))
-    peer_best, _, _ = common.best_of(
+    peer_best, _, _ = timing.best_of(
         lambda: [krippendorff.alpha(reliability_data=x[d].T, level_of_measurement="nominal")
                  for d in draws], 1)
     peer_2000 = peer_best / args.peer_replicates * N_RESAMPLES
@@ -77,24 +77,24 @@ def main(argv: list[str] | None = None) -> int:
     # for the record: continuous interval values, nothing to merge
     values = np.where(np.isnan(x), np.nan, x + np.random.default_rng(3).normal(size=x.shape))
     cont = kl.Annotations.from_wide(values)
-    cont_caches = common.CacheResetter(cont)
-    cont_one, _, _ = common.best_of(lambda: kl.krippendorff_alpha(cont, "interval"),
+    cont_caches = timing.CacheResetter(cont)
+    cont_one, _, _ = timing.best_of(lambda: kl.krippendorff_alpha(cont, "interval"),
                                     args.repeat, setup=cont_caches.reset)
-    cont_boot, _, _ = common.best_of(
+    cont_boot, _, _ = timing.best_of(
         lambda: kl.krippendorff_alpha(cont, "interval", ci="bootstrap",
                                       n_resamples=N_RESAMPLES, seed=1),
         max(1, args.repeat // 2), setup=cont_caches.reset)
 
     print()
     print(f"{'':52s}{'best':>12s}{'median':>12s}")
-    print(f"{'one estimate  krippendorff_alpha(ann)':52s}{common.fmt_time(one_best):>12s}"
-          f"{common.fmt_time(one_median):>12s}")
+    print(f"{'one estimate  krippendorff_alpha(ann)':52s}{timing.fmt_time(one_best):>12s}"
+          f"{timing.fmt_time(one_median):>12s}")
     print(f"{'bootstrap     ci=bootstrap, 2000 replicates':52s}"
-          f"{common.fmt_time(boot_best):>12s}{common.fmt_time(boot_median):>12s}")
+          f"{timing.fmt_time(boot_best):>12s}{timing.fmt_time(boot_median):>12s}")
     print(f"{'peer: krippendorff.alpha per replicate (x2000)':52s}"
-          f"{common.fmt_time(peer_2000):>12s}   (extrapolated from {args.peer_replicates})")
-    print(f"{'continuous interval values: one estimate':52s}{common.fmt_time(cont_one):>12s}")
-    print(f"{'continuous interval values: 2000 replicates':52s}{common.fmt_time(cont_boot):>12s}"
+          f"{timing.fmt_time(peer_2000):>12s}   (extrapolated from {args.peer_replicates})")
+    print(f"{'continuous interval values: one estimate':52s}{timing.fmt_time(cont_one):>12s}")
+    print(f"{'continuous interval values: 2000 replicates':52s}{timing.fmt_time(cont_boot):>12s}"
           f"   ({cont_boot / cont_one:.0f}× one estimate; no target)")
     print()
     print(f"alpha = {one.value:.6f}; bootstrap SE {boot.se:.6f} vs analytic SE "
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
           f"peer route / kappalab bootstrap = {peer_2000 / boot_best:.0f}×")
 
     others = load.report()
-    common.emit_result({
+    timing.emit_result({
         "others_cpu_share": others, "benchmark": "bootstrap_alpha",
         "items": args.items, "annotations": ann.n_annotations,
         "one_estimate_s": one_best, "bootstrap_s": boot_best, "ratio": ratio,

@@ -20,7 +20,7 @@ Timed:
 Correctness check: the subprocess's Krippendorff's α equals the in-process one; with
 ``--peer``, also the ``krippendorff`` package's α on the same data (slow, off by default).
 
-Run: ``python benchmarks/bench_cli.py [--items N] [--repeat R] [--peer]``.
+Run: ``python -m benchmarks.bench_cli [--items N] [--repeat R] [--peer]``.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-import _common as common
+from benchmarks import timing
 
 TARGET_SECONDS = 10.0
 CATEGORIES = np.array(["agree", "disagree", "neutral", "unsure"])
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     import kappalab as kl
     from kappalab.cli import read_annotations
 
-    load = common.header("kappalab report FILE: the console command on 1 000 000 annotations")
+    load = timing.header("kappalab report FILE: the console command on 1 000 000 annotations")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "annotations.csv"
         start = time.perf_counter()
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         frame.to_csv(path, index=False)
         print(f"data: {args.items} items × {args.per_item} of {args.pool} raters, "
               f"{len(CATEGORIES)} categories, {args.missing:.0%} missing -> {len(frame)} rows, "
-              f"{common.fmt_bytes(path.stat().st_size)} CSV (written in "
+              f"{timing.fmt_bytes(path.stat().st_size)} CSV (written in "
               f"{time.perf_counter() - start:.1f} s); best of {args.repeat}")
 
         command = [sys.executable, "-m", "kappalab", "report", str(path)]
@@ -91,11 +91,11 @@ def main(argv: list[str] | None = None) -> int:
             done = subprocess.run(command, capture_output=True, text=True, check=True)
             outputs.append(done)
 
-        e2e_best, e2e_median, _ = common.best_of(end_to_end, args.repeat)
+        e2e_best, e2e_median, _ = timing.best_of(end_to_end, args.repeat)
         stderr = outputs[-1].stderr.strip()
         print(f"$ {' '.join(command[2:])}  (stderr: {stderr or 'empty'})")
 
-        startup_best, _, _ = common.best_of(lambda: subprocess.run(
+        startup_best, _, _ = timing.best_of(lambda: subprocess.run(
             [sys.executable, "-c", "import kappalab.cli"], check=True), args.repeat)
 
         def read():
@@ -103,8 +103,8 @@ def main(argv: list[str] | None = None) -> int:
                 warnings.simplefilter("ignore")
                 return read_annotations(str(path))
 
-        read_best, _, ann = common.best_of(read, args.repeat)
-        report_best, _, report = common.best_of(
+        read_best, _, ann = timing.best_of(read, args.repeat)
+        report_best, _, report = timing.best_of(
             lambda: kl.agreement_report(ann, ci="analytic", seed=0), args.repeat)
 
     alpha = float(report.set_index("coefficient").loc["Krippendorff's alpha", "value"])
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Krippendorff's α = {alpha:.6f} (table: {cli_alpha:.4f}); "
           f"check {'ok' if ok else 'FAILED'}")
     load.report()
-    common.emit_result({"benchmark": "cli", "end_to_end_s": e2e_best, "startup_s": startup_best,
+    timing.emit_result({"benchmark": "cli", "end_to_end_s": e2e_best, "startup_s": startup_best,
                         "read_s": read_best, "report_s": report_best,
                         "target_s": TARGET_SECONDS, "met": e2e_best < TARGET_SECONDS,
                         "ok": ok})

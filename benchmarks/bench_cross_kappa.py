@@ -27,7 +27,7 @@ Reported:
    is checked against ``cross_kappa_counts`` (eqs 9–10 reduced to count sums by hand, below) to
    1e-9 — R·S ≈ 10¹² there, far past 32-bit integers.
 
-Run: ``python benchmarks/bench_cross_kappa.py [--sizes 1000,2000,5000] [--annotations N]
+Run: ``python -m benchmarks.bench_cross_kappa [--sizes 1000,2000,5000] [--annotations N]
 [--repeat R] [--profile]``.
 """
 
@@ -40,7 +40,7 @@ import time
 import numpy as np
 import pandas as pd
 
-import _common as common
+from benchmarks import timing
 
 TARGET_SPEEDUP = 1000.0
 TARGET_SIZE = 5000
@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import kappalab as kl
 
-    load = common.header("Cross-replication κx: kappalab vs a direct O(n²) implementation "
+    load = timing.header("Cross-replication κx: kappalab vs a direct O(n²) implementation "
                          "of eqs 9–10")
     ok = True
     K = args.categories
@@ -208,10 +208,10 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         value_direct = cross_kappa_direct(x_items, y_items)
         direct_s = time.perf_counter() - start
-        e2e_best, _, value_e2e = common.best_of(lambda: end_to_end(side_x, side_y), args.repeat)
+        e2e_best, _, value_e2e = timing.best_of(lambda: end_to_end(side_x, side_y), args.repeat)
         ax, ay = ingest(side_x), ingest(side_y)
-        cx, cy = common.CacheResetter(ax), common.CacheResetter(ay)
-        built_best, _, est = common.best_of(lambda: kl.cross_kappa(ax, ay), args.repeat,
+        cx, cy = timing.CacheResetter(ax), timing.CacheResetter(ay)
+        built_best, _, est = timing.best_of(lambda: kl.cross_kappa(ax, ay), args.repeat,
                                             setup=lambda: (cx.reset(), cy.reset()))
         value_counts = cross_kappa_counts(side_x, side_y)
         diff = max(abs(value_e2e - value_direct), abs(float(est) - value_direct),
@@ -225,8 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         direct_rows.append(row)
         counts = f"{row['annotations_x']}/{row['annotations_y']}"
         print(f"{n_items:>7d}{counts:>17s}"
-              f"{common.fmt_time(direct_s):>12s}{common.fmt_time(e2e_best):>14s}"
-              f"{common.fmt_time(built_best):>12s}{row['speedup_end_to_end']:>11.0f}×"
+              f"{timing.fmt_time(direct_s):>12s}{timing.fmt_time(e2e_best):>14s}"
+              f"{timing.fmt_time(built_best):>12s}{row['speedup_end_to_end']:>11.0f}×"
               f"{row['speedup_built']:>12.0f}×{diff:>10.1e}{value_direct:>10.4f}", flush=True)
     print(f"(|Δκx| = largest difference of kappalab end to end, kappalab on built Annotations "
           f"and the hand count formula from the direct value; tolerance {TOLERANCE:g}; "
@@ -242,13 +242,13 @@ def main(argv: list[str] | None = None) -> int:
     labels = np.union1d(side_x[0], side_y[0])
     codes = [np.searchsorted(labels, s[0]) * K + s[2] for s in (side_x, side_y)]
     size = labels.size * K
-    bc_best, bc_median, _ = common.best_of(
+    bc_best, bc_median, _ = timing.best_of(
         lambda: [np.bincount(c, minlength=size) for c in codes], max(args.repeat, 10))
-    ingest_best, _, pair = common.best_of(lambda: (ingest(side_x), ingest(side_y)),
+    ingest_best, _, pair = timing.best_of(lambda: (ingest(side_x), ingest(side_y)),
                                           args.repeat)
     ax, ay = pair
-    cx, cy = common.CacheResetter(ax), common.CacheResetter(ay)
-    est_best, est_median, est = common.best_of(lambda: kl.cross_kappa(ax, ay), args.repeat,
+    cx, cy = timing.CacheResetter(ax), timing.CacheResetter(ay)
+    est_best, est_median, est = timing.best_of(lambda: kl.cross_kappa(ax, ay), args.repeat,
                                                setup=lambda: (cx.reset(), cy.reset()))
     dropped = sorted(set(cx.reset()) | set(cy.reset()))
     reference = cross_kappa_counts(side_x, side_y)
@@ -258,10 +258,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"large case: {n_ann} annotations per side ({ax.n_items} items in X, {ay.n_items} in "
           f"Y, {est.n_items} in both), {K} categories; R·S = {n_ann * n_ann:.3g} (> 2³¹)")
     print(f"  building the two count matrices (np.bincount(item*K + category) per side): best "
-          f"{common.fmt_time(bc_best)}, median {common.fmt_time(bc_median)}")
-    print(f"  ingest Annotations.from_long, both sides: best {common.fmt_time(ingest_best)}")
-    print(f"  kl.cross_kappa on the built Annotations: best {common.fmt_time(est_best)}, median "
-          f"{common.fmt_time(est_median)} (cached {dropped or 'nothing'} dropped before each "
+          f"{timing.fmt_time(bc_best)}, median {timing.fmt_time(bc_median)}")
+    print(f"  ingest Annotations.from_long, both sides: best {timing.fmt_time(ingest_best)}")
+    print(f"  kl.cross_kappa on the built Annotations: best {timing.fmt_time(est_best)}, median "
+          f"{timing.fmt_time(est_median)} (cached {dropped or 'nothing'} dropped before each "
           "run)")
     print(f"  ratio estimator / count matrices = {ratio:.2f}×")
     print(f"  κx kappalab = {float(est)!r}, hand count formula = {reference!r}, |difference| = "
@@ -270,13 +270,13 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print("cProfile of kl.cross_kappa on the built Annotations (cumulative):")
         cx.reset(), cy.reset()
-        print(common.profile_top(lambda: kl.cross_kappa(ax, ay), n=25))
+        print(timing.profile_top(lambda: kl.cross_kappa(ax, ay), n=25))
 
     # ---- summary
     print()
     for row in direct_rows:
-        print(f"{row['items']:>6d} items: direct {common.fmt_time(row['direct_s'])}, kappalab "
-              f"{common.fmt_time(row['kappalab_end_to_end_s'])} end to end -> "
+        print(f"{row['items']:>6d} items: direct {timing.fmt_time(row['direct_s'])}, kappalab "
+              f"{timing.fmt_time(row['kappalab_end_to_end_s'])} end to end -> "
               f"{row['speedup_end_to_end']:.0f}× faster ({row['speedup_built']:.0f}× on built "
               "Annotations)")
     if speedup is None:
@@ -285,15 +285,15 @@ def main(argv: list[str] | None = None) -> int:
         verdict = "MET" if speedup >= TARGET_SPEEDUP else "MISSED"
     print(f"target: ≥ {TARGET_SPEEDUP:g}× faster than the direct version at {TARGET_SIZE} items "
           f"(end to end): {verdict}")
-    print(f"{n_ann} annotations per side: kappalab {common.fmt_time(est_best)} = {ratio:.2f}× "
-          f"building the two count matrices ({common.fmt_time(bc_best)}); ingest "
-          f"{common.fmt_time(ingest_best)}")
+    print(f"{n_ann} annotations per side: kappalab {timing.fmt_time(est_best)} = {ratio:.2f}× "
+          f"building the two count matrices ({timing.fmt_time(bc_best)}); ingest "
+          f"{timing.fmt_time(ingest_best)}")
     print(f"values: {'all AGREE' if ok else 'DISAGREE'} (tolerance {TOLERANCE:g})")
     others = load.report()
     target = f">= {TARGET_SPEEDUP:g}x vs direct at {TARGET_SIZE} items"
     if speedup is not None:
         target += f" (got {speedup:.0f}x)"
-    common.emit_result({
+    timing.emit_result({
         "others_cpu_share": others,
         "benchmark": "cross_kappa",
         "annotations": n_ann, "categories": K,

@@ -12,9 +12,9 @@ into ``Annotations.from_long``.
    checks for missing keys and duplicated (item, rater) pairs, which the floor does not.)
 
 Each time is best-of-``--repeat`` with ``time.perf_counter``; the values must agree (κ to
-1e-12, the from_long counts exactly with the floor's). Run from a checkout (the header
-prints which kappalab was imported):
-``PYTHONPATH=. python benchmarks/bench_ingest.py [--pairs N] [--rows N] [--repeat R]``.
+1e-12, the from_long counts exactly with the floor's). Run from the repository root
+(the header prints which kappalab was imported):
+``python -m benchmarks.bench_ingest [--pairs N] [--rows N] [--repeat R]``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import sys
 
 import numpy as np
 
-import _common as common
+from benchmarks import timing
 
 TOLERANCE = 1e-12
 TARGET_COHEN = 1.0
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import kappalab as kl
 
-    load = common.header("Ingest: cohen_kappa(y1, y2) vs scikit-learn; from_long vs "
+    load = timing.header("Ingest: cohen_kappa(y1, y2) vs scikit-learn; from_long vs "
                          "factorize + bincount")
     print(f"kappalab imported from {kl.__file__}")
     ok = True
@@ -95,12 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'labels':10s}{'kappalab':>12s}{'sklearn':>12s}{'ratio':>8s}   target ≤ "
           f"{TARGET_COHEN:g}")
     for kind, a, b in (("int64", y1, y2), ("string", letters[y1], letters[y2])):
-        kl_best, _, kl_est = common.best_of(lambda: kl.cohen_kappa(a, b), args.repeat)
-        sk_best, _, sk_value = common.best_of(lambda: cohen_kappa_score(a, b), args.repeat)
+        kl_best, _, kl_est = timing.best_of(lambda: kl.cohen_kappa(a, b), args.repeat)
+        sk_best, _, sk_value = timing.best_of(lambda: cohen_kappa_score(a, b), args.repeat)
         diff = abs(float(kl_est) - float(sk_value))
         ok &= diff <= TOLERANCE
         ratio = kl_best / sk_best
-        print(f"{kind:10s}{common.fmt_time(kl_best):>12s}{common.fmt_time(sk_best):>12s}"
+        print(f"{kind:10s}{timing.fmt_time(kl_best):>12s}{timing.fmt_time(sk_best):>12s}"
               f"{ratio:>8.2f}   |Δκ| = {diff:.2g}  {'MET' if ratio <= TARGET_COHEN else 'MISSED'}")
         result[f"cohen_{kind}_ratio"] = ratio
         result[f"cohen_{kind}_kappalab_s"] = kl_best
@@ -110,21 +110,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n2. from_long on {len(df)} rows ({len(df) // args.raters_per_item} items × "
           f"{args.raters_per_item} raters of 50, rater ids {df['rater'].dtype}); best of "
           f"{args.repeat}")
-    fl_best, _, (counts, labels) = common.best_of(lambda: floor(df), args.repeat)
-    kl_best, _, ann = common.best_of(lambda: kl.Annotations.from_long(df), args.repeat)
+    fl_best, _, (counts, labels) = timing.best_of(lambda: floor(df), args.repeat)
+    kl_best, _, ann = timing.best_of(lambda: kl.Annotations.from_long(df), args.repeat)
     same = np.array_equal(ann.count_matrix, counts[:, np.argsort(labels)])
     print(f"items × categories counts identical to the floor's: {same}")
     ok &= bool(same) and ann.n_annotations == len(df)
     ratio = kl_best / fl_best
-    print(f"{'factorize + bincount':34s}{common.fmt_time(fl_best):>12s}")
-    print(f"{'kappalab from_long(df)':34s}{common.fmt_time(kl_best):>12s}")
+    print(f"{'factorize + bincount':34s}{timing.fmt_time(fl_best):>12s}")
+    print(f"{'kappalab from_long(df)':34s}{timing.fmt_time(kl_best):>12s}")
     print(f"ratio from_long / floor = {ratio:.2f}  (target ≤ {TARGET_LONG:g}: "
           f"{'MET' if ratio <= TARGET_LONG else 'MISSED'})")
     result.update(rows=len(df), from_long_s=kl_best, floor_s=fl_best, from_long_ratio=ratio)
 
     result["others_cpu_share"] = load.report()
     result["agree"] = bool(ok)
-    common.emit_result(result)
+    timing.emit_result(result)
     return 0 if ok else 1
 
 

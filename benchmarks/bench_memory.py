@@ -8,7 +8,7 @@ timed with its analytic standard error, its peak memory measured with ``tracemal
 (numpy's allocations included), and its value checked against the closed forms of this
 design (D_o, D_e, P_o, P_e from label counts).
 
-Run: ``python benchmarks/bench_memory.py [--items 1000000]``.
+Run: ``python -m benchmarks.bench_memory [--items 1000000]``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import tracemalloc
 import numpy as np
 import pandas as pd
 
-from _common import emit_result, fmt_bytes, fmt_time, header
+from benchmarks.timing import emit_result, fmt_bytes, fmt_time, header
 
 import kappalab as kl
 

@@ -8,7 +8,7 @@ line prints by default) the report also carries every standard error.
 Light's κ: complete data, 300 items × R raters × 3 categories, value and analytic SE, against
 the peer route (scikit-learn's ``cohen_kappa_score`` over every pair of raters, value only).
 
-Run: ``python benchmarks/bench_report.py [--annotations 100000] [--raters 3000]``.
+Run: ``python -m benchmarks.bench_report [--annotations 100000] [--raters 3000]``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from _common import best_of, emit_result, fmt_time, header
+from benchmarks.timing import best_of, emit_result, fmt_time, header
 
 import kappalab as kl
 

@@ -1,9 +1,11 @@
 """Run every kappalab speed benchmark in turn and print a summary table (``make bench``).
 
-Each benchmark is a plain script run in its own process (so one's memory and thread state do
-not leak into the next); its output is shown as it runs and its final ``RESULT {...}`` JSON
-line is collected for the summary. ``--quick`` runs a smaller smoke test (sizes ÷ 10, fewer
-repeats); for other sizes run a benchmark script directly (each takes ``--items``, ``--repeat``).
+Run from the repository root: ``python -m benchmarks.run_all [--quick]``. Each benchmark runs
+as ``python -m benchmarks.<name>`` in its own process, from the repository root (so one's
+memory and thread state do not leak into the next); its output is shown as it runs and its
+final ``RESULT {...}`` JSON line is collected for the summary. ``--quick`` runs a smaller smoke
+test (sizes ÷ 10, fewer repeats); for other sizes run a benchmark module directly (each takes
+``--items``, ``--repeat``).
 
 Exit status: non-zero when a benchmark fails its correctness checks (values disagreeing
 with the peer library or the reference formula) or crashes. Missing a speed target is
@@ -19,28 +21,29 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[1]  # the repository root: benchmarks/ is a package
 
 BENCHMARKS = [
-    ("bench_alpha_nominal.py", [], ["--items", "20000", "--repeat", "3"]),
-    ("bench_alpha_interval.py", [], ["--items", "20000", "--repeat", "3"]),
-    ("bench_cross_kappa.py", [], ["--sizes", "200,500", "--annotations", "100000",
-                                  "--repeat", "3"]),
-    ("bench_bootstrap.py", [], ["--items", "10000", "--repeat", "2", "--peer-replicates", "2"]),
-    ("bench_report.py", [], ["--annotations", "20000", "--raters", "600", "--repeat", "1",
-                             "--light-raters", "20"]),
-    ("bench_memory.py", [], ["--items", "100000"]),
-    ("bench_ingest.py", [], ["--pairs", "100000", "--rows", "1000000", "--repeat", "2"]),
-    ("bench_cli.py", [], ["--items", "20000"]),
+    ("bench_alpha_nominal", [], ["--items", "20000", "--repeat", "3"]),
+    ("bench_alpha_interval", [], ["--items", "20000", "--repeat", "3"]),
+    ("bench_cross_kappa", [], ["--sizes", "200,500", "--annotations", "100000",
+                               "--repeat", "3"]),
+    ("bench_bootstrap", [], ["--items", "10000", "--repeat", "2", "--peer-replicates", "2"]),
+    ("bench_report", [], ["--annotations", "20000", "--raters", "600", "--repeat", "1",
+                          "--light-raters", "20"]),
+    ("bench_memory", [], ["--items", "100000"]),
+    ("bench_ingest", [], ["--pairs", "100000", "--rows", "1000000", "--repeat", "2"]),
+    ("bench_cli", [], ["--items", "20000"]),
 ]
 
 
-def run(script: str, extra: list[str]) -> tuple[int, dict | None, float]:
-    cmd = [sys.executable, str(HERE / script), *extra]
+def run(module: str, extra: list[str]) -> tuple[int, dict | None, float]:
+    """Run ``python -m benchmarks.<module> extra...`` from the repository root."""
+    cmd = [sys.executable, "-m", f"benchmarks.{module}", *extra]
     print(f"\n$ {' '.join(cmd)}", flush=True)
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            cwd=HERE)
+                            cwd=ROOT)
     result = None
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -62,14 +65,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     outcomes = []
-    for script, full, quick in BENCHMARKS:
-        outcomes.append((script, *run(script, quick if args.quick else full)))
+    for module, full, quick in BENCHMARKS:
+        outcomes.append((module, *run(module, quick if args.quick else full)))
 
     rows = []
     failed = False
-    for script, code, result, wall in outcomes:
+    for module, code, result, wall in outcomes:
         if result is None:
-            rows.append((script, "CRASHED", f"exit {code}", "", "", f"{wall:.0f} s", "?"))
+            rows.append((module, "CRASHED", f"exit {code}", "", "", f"{wall:.0f} s", "?"))
             failed = True
             continue
         correct = result.get("agree", result.get("checks_ok", result.get("ok")))

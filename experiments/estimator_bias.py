@@ -16,7 +16,7 @@ The table also carries each estimator's large-sample limit under the design
 (``truth.details["estimator_limits"]``): under MNAR Krippendorff's α converges to the
 annotation-weighted α, not to the population α, which shows as a bias that does not shrink
 with more items. Writes ``estimator_bias.csv`` and ``estimator_bias.png`` to ``--out``.
-Run: ``python experiments/estimator_bias.py [--quick]``.
+Run: ``python -m experiments.estimator_bias [--quick]``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import matplotlib.pyplot as plt
 import kappalab as kl
 from kappalab import simulate
 
-from _common import parse_args, progress
+from experiments.study import parse_args, progress
 
 PREVALENCE = (0.6, 0.3, 0.1)
 RELIABILITY = 0.5

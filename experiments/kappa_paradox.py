@@ -10,7 +10,7 @@ datasets of ``--items`` items — Cohen's κ, Scott's π, Krippendorff's α, Gwe
 agreement.
 
 Writes ``kappa_paradox.csv`` and ``kappa_paradox.png`` to ``--out`` (default
-``results/experiments``). Run: ``python experiments/kappa_paradox.py [--quick]``.
+``results/experiments``). Run: ``python -m experiments.kappa_paradox [--quick]``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt
 import kappalab as kl
 from kappalab import simulate
 
-from _common import parse_args, progress
+from experiments.study import parse_args, progress
 
 ESTIMATORS = {
     "cohen_kappa": kl.cohen_kappa,

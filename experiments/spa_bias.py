@@ -29,7 +29,7 @@ Columns of ``spa_bias.csv``: missingness, annotations_per_item, n_items, estimat
 spa_kappa), weights, truth, limit, mean, bias (mean − truth), bias_se (Monte Carlo SE),
 finite_sample_bias (mean − limit), rmse, sd, rms_se (root mean square of the reported
 ``Estimate.se``; compare with sd), n_datasets. Writes ``spa_bias.csv`` and ``spa_bias.png`` to
-``--out``. Run: ``python experiments/spa_bias.py [--quick]`` (the full grid takes a few minutes).
+``--out``. Run: ``python -m experiments.spa_bias [--quick]`` (the full grid takes a few minutes).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ import pandas as pd
 import kappalab as kl
 from kappalab import simulate
 
-from _common import parse_args, progress
+from experiments.study import parse_args, progress
 
 PREVALENCE = (0.6, 0.3, 0.1)
 RELIABILITY = 0.5

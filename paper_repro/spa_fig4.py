@@ -19,7 +19,7 @@ normalised edges weights n(n − 1)/2. The measured spread between the curves is
 No data are used (analytic weights, :func:`kappalab.spa_weights`).
 
 Outputs in ``--out``: ``spa_fig4.csv`` and ``spa_fig4.png``.
-Run: ``python paper_repro/spa_fig4.py [--quick] [--out DIR]``.
+Run: ``python -m paper_repro.spa_fig4 [--quick] [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from _spa_common import NO_DATA_NOTE, PAPER, Timer, parse_args, weight_table
+from paper_repro.spa_engine import NO_DATA_NOTE, PAPER, Timer, parse_args, weight_table
 
 N = np.arange(2, 11)  # annotations per item (the paper's 2..10)
 CLASSES = range(2, 8)  # C = 2..7

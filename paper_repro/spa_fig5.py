@@ -26,7 +26,7 @@ No data are used (analytic weights, :func:`kappalab.spa_weights`).
 
 Outputs in ``--out``: ``spa_fig5.csv`` (one row per sampled distribution: C, p, entropy, s,
 sum, and the curve for the top panel's distributions) and ``spa_fig5.png``.
-Run: ``python paper_repro/spa_fig5.py [--quick] [--out DIR] [--seed S]``.
+Run: ``python -m paper_repro.spa_fig5 [--quick] [--out DIR] [--seed S]``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from _spa_common import NO_DATA_NOTE, PAPER, Timer, entropy, parse_args, weight_table
+from paper_repro.spa_engine import NO_DATA_NOTE, PAPER, Timer, entropy, parse_args, weight_table
 
 N_MAX = 10
 CLASSES = range(2, 11)

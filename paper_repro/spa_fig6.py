@@ -3,7 +3,7 @@ subsampling, against the number of annotations used — with a constant number o
 item, and with annotations added one at a time at random (sparse).
 
 SIMULATED STAND-INS: the paper's four datasets (DAR, MBIC, BSMTWE, FECG) are not available
-offline; datasets of the same shape are simulated (``_spa_common.DATASETS``: items, classes and
+offline; datasets of the same shape are simulated (``spa_engine.DATASETS``: items, classes and
 annotations per item from the paper, prevalence and reliability assumed).
 
 Per dataset and round (``--rounds``, the paper used 3 000):
@@ -16,7 +16,7 @@ Per dataset and round (``--rounds``, the paper used 3 000):
   with ≥ 2 reach N (N or N + 1: an item becoming pairable adds two at once).
 
 The x-axis is N, the annotations used (on items with ≥ 2), log-spaced from 10 to all of them.
-Subsampling is vectorised (``_spa_common.random_addition_block``): a random permutation of the
+Subsampling is vectorised (``spa_engine.random_addition_block``): a random permutation of the
 annotations per round, each item's arrivals ordered by one sort per item row, and the changes of
 Σ k_i P_i and Σ k_i at each arrival cumulated by ``np.bincount`` on (round, prefix, slot) keys;
 the j-annotation agreement of an item is its agreement after its first j arrivals (a uniformly
@@ -34,7 +34,8 @@ annotations only up to a point (the paper saw a decrease on its datasets).
 
 Outputs in ``--out``: ``spa_fig6.csv`` (dataset, curve, j, annotations used, items, variance,
 mean SPA, rounds, model variance) and ``spa_fig6.png``.
-Run: ``python paper_repro/spa_fig6.py [--quick] [--rounds R] [--jobs J] [--out DIR] [--seed S]``.
+Run: ``python -m paper_repro.spa_fig6 [--quick] [--rounds R] [--jobs J] [--out DIR]
+[--seed S]``.
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from _spa_common import (PAPER, SHORT_NOTE, STAND_IN_NOTE, Timer, dataset_names,
-                         item_agreement_spread, parse_args, random_addition, run_per_dataset, simulate_dataset, subsampling_rng,
-                         usage_grid, weight_table)
+from paper_repro.spa_engine import (PAPER, SHORT_NOTE, STAND_IN_NOTE, Timer, dataset_names,
+                                    item_agreement_spread, parse_args, random_addition,
+                                    run_per_dataset, simulate_dataset, subsampling_rng,
+                                    usage_grid, weight_table)
 
 DEFAULT_ROUNDS = 500
 QUICK_ROUNDS = 20

@@ -3,7 +3,7 @@ weighting scheme, minus the flat baseline, as annotations are added at random; a
 under each curve per dataset.
 
 SIMULATED STAND-INS: the paper's four datasets (DAR, MBIC, BSMTWE, FECG) are not available
-offline; datasets of the same shape are simulated (``_spa_common.DATASETS``: items, classes and
+offline; datasets of the same shape are simulated (``spa_engine.DATASETS``: items, classes and
 annotations per item from the paper, prevalence and reliability assumed).
 
 Per dataset and round (``--rounds``; the paper used 3 000) all annotations are added one at a
@@ -24,14 +24,14 @@ their rows agree to rounding.
 
 A reference row, ``model_optimal`` (an oracle, not one of the paper's schemes and not ranked),
 weighs an item with n annotations by 1/Var[P̂_n] of the simulation model, between-item spread of
-agreement included (``_spa_common.item_agreement_spread``): how much any weighting by n could
+agreement included (``spa_engine.item_agreement_spread``): how much any weighting by n could
 gain on these stand-ins. inv_var and inv_var_class model the pair noise only, as if every item
 had the same agreement; the between-item spread adds a constant to every item's variance,
 which flattens the optimal weights towards annotations / annotations_m1.
 
 Outputs in ``--out``: ``spa_fig7.csv`` (the curves), ``spa_table1.csv``, ``spa_table1.md`` and
 ``spa_fig7.png``.
-Run: ``python paper_repro/spa_fig7_table1.py [--quick] [--rounds R] [--jobs J] [--out DIR]``.
+Run: ``python -m paper_repro.spa_fig7_table1 [--quick] [--rounds R] [--jobs J] [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -44,10 +44,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from _spa_common import (PAPER, SCHEMES, SHORT_NOTE, STAND_IN_NOTE, Timer, batch_variances,
-                         dataset_names, markdown_table, model_optimal_table, parse_args,
-                         random_addition, run_per_dataset, simulate_dataset, subsampling_rng,
-                         trapezoid, usage_grid, weight_table)
+from paper_repro.spa_engine import (PAPER, SCHEMES, SHORT_NOTE, STAND_IN_NOTE, Timer,
+                                    batch_variances, dataset_names, markdown_table,
+                                    model_optimal_table, parse_args, random_addition,
+                                    run_per_dataset, simulate_dataset, subsampling_rng,
+                                    trapezoid, usage_grid, weight_table)
 
 DEFAULT_ROUNDS = 500
 QUICK_ROUNDS = 20

@@ -31,7 +31,7 @@ simulated dataset), ``xrr_cases.md`` and ``xrr_cases.png``.
 
 The data are simulated stand-ins for IRep, which is not available offline.
 
-Run: ``python paper_repro/xrr_cases.py [--quick] [--out DIR] [--seed S]``.
+Run: ``python -m paper_repro.xrr_cases [--quick] [--out DIR] [--seed S]``.
 """
 
 from __future__ import annotations
@@ -48,8 +48,9 @@ from scipy.optimize import brentq
 import kappalab as kl
 from kappalab import simulate
 
-from _common import (ANNOTATIONS_PER_ITEM, STAND_IN_NOTE, load_disattenuated_correlation,
-                     markdown_table, parse_args, quietly, write_markdown)
+from paper_repro.reporting import (ANNOTATIONS_PER_ITEM, STAND_IN_NOTE,
+                                   load_disattenuated_correlation, markdown_table, parse_args,
+                                   quietly, write_markdown)
 
 CASES = [
     {"case": "sadness", "x": "Mexico City", "y": "Budapest", "irr_x": 0.5147, "irr_y": 0.5175,

@@ -25,7 +25,7 @@ Outputs in ``--out`` (default ``results/paper_repro``): ``xrr_fig7.png``, ``xrr_
 row per pair of study 1: settings, truths, estimates), ``xrr_fig7_studies.csv`` (one row per
 study) and ``xrr_fig7.md``.
 
-Run: ``python paper_repro/xrr_fig7.py [--quick] [--out DIR] [--seed S] [--studies N]``.
+Run: ``python -m paper_repro.xrr_fig7 [--quick] [--out DIR] [--seed S] [--studies N]``.
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ import pandas as pd
 import kappalab as kl
 from kappalab import simulate
 
-from _common import (ANNOTATIONS_PER_ITEM, STAND_IN_NOTE, load_disattenuated_correlation,
-                     markdown_table, parse_args, pearson, quietly, write_markdown)
+from paper_repro.reporting import (ANNOTATIONS_PER_ITEM, STAND_IN_NOTE,
+                                   load_disattenuated_correlation, markdown_table, parse_args,
+                                   pearson, quietly, write_markdown)
 
 PAPER_CORRELATION = 0.99
 N_LABELS = 31

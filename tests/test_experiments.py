@@ -1,4 +1,8 @@
-"""The experiment scripts run in --quick mode and write what they promise."""
+"""The experiment scripts run in --quick mode and write what they promise.
+
+Each is a module of the ``experiments`` package, run the way ``make experiments`` runs it:
+``python -m experiments.<name>`` from the repository root.
+"""
 
 import subprocess
 import sys
@@ -8,17 +12,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
+from experiments import interval_coverage
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_quick(script: str, out: Path) -> None:
-    result = subprocess.run([sys.executable, script, "--quick", "--out", str(out)],
-                            cwd=EXPERIMENTS, capture_output=True, text=True, timeout=300)
+def run_quick(module: str, out: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", f"experiments.{module}", "--quick", "--out",
+                             str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
 
 
 def test_estimator_bias_quick(tmp_path):
-    run_quick("estimator_bias.py", tmp_path)
+    run_quick("estimator_bias", tmp_path)
     table = pd.read_csv(tmp_path / "estimator_bias.csv")
     assert (tmp_path / "estimator_bias.png").stat().st_size > 10_000
     assert set(table["estimator"]) == {"krippendorff_alpha", "fleiss_kappa", "conger_kappa",
@@ -42,7 +48,7 @@ def test_estimator_bias_quick(tmp_path):
 
 
 def test_kappa_paradox_quick(tmp_path):
-    run_quick("kappa_paradox.py", tmp_path)
+    run_quick("kappa_paradox", tmp_path)
     table = pd.read_csv(tmp_path / "kappa_paradox.csv")
     assert (tmp_path / "kappa_paradox.png").stat().st_size > 10_000
     # the paradox itself, in the exact population values: κ falls, P_o and AC1 rise
@@ -56,7 +62,7 @@ def test_kappa_paradox_quick(tmp_path):
 
 
 def test_spa_bias_quick(tmp_path):
-    run_quick("spa_bias.py", tmp_path)
+    run_quick("spa_bias", tmp_path)
     table = pd.read_csv(tmp_path / "spa_bias.csv")
     assert (tmp_path / "spa_bias.png").stat().st_size > 10_000
     assert set(table["missingness"]) == {"mcar", "mnar"}
@@ -94,20 +100,7 @@ def test_spa_bias_quick(tmp_path):
     assert (table["finite_sample_bias"] - (table["mean"] - table["limit"])).abs().max() < 1e-12
 
 
-def load_coverage(monkeypatch):
-    """experiments/coverage.py as a module (named so as not to shadow coverage.py the tool)."""
-    import importlib.util
-
-    monkeypatch.syspath_prepend(str(EXPERIMENTS))
-    spec = importlib.util.spec_from_file_location("coverage_experiment",
-                                                  EXPERIMENTS / "coverage.py")
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "coverage_experiment", module)  # for its dataclass
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_coverage_quick(tmp_path, monkeypatch):
+def test_coverage_quick(tmp_path):
     import math
 
     from scipy.integrate import quad
@@ -117,9 +110,9 @@ def test_coverage_quick(tmp_path, monkeypatch):
     raw_csv = tmp_path / "intervals.csv"
 
     def run(out):
-        result = subprocess.run([sys.executable, "coverage.py", "--quick", "--save-datasets",
-                                 str(raw_csv), "--out", str(out), "--checkpoint",
-                                 str(tmp_path / "checkpoint.csv")], cwd=EXPERIMENTS,
+        result = subprocess.run([sys.executable, "-m", "experiments.interval_coverage",
+                                 "--quick", "--save-datasets", str(raw_csv), "--out", str(out),
+                                 "--checkpoint", str(tmp_path / "checkpoint.csv")], cwd=ROOT,
                                 capture_output=True, text=True, timeout=300)
         assert result.returncode == 0, result.stderr[-2000:]
         return result
@@ -200,7 +193,7 @@ def test_coverage_quick(tmp_path, monkeypatch):
     # Cohen's κ: each dataset draws its two raters' threshold shifts β_g; its truth is the
     # two-rater κ with thresholds t + β_1, t + β_2. Recompute every dataset's truth from its
     # shifts (the script's own dataset() gives the very data it used)
-    module = load_coverage(monkeypatch)
+    module = interval_coverage
     cohen = raw[(raw["coefficient"] == "cohen_kappa") & (raw["method"] == "analytic")]
     for _, row in cohen.iterrows():
         (ann,), truth = module.dataset("cohen", int(row["n_items"]), int(row["dataset"]),
@@ -222,12 +215,12 @@ def test_coverage_quick(tmp_path, monkeypatch):
     assert "krippendorff_alpha" in stdout and "n=200" in stdout  # the printed table
 
 
-def test_coverage_checkpoint_resumes(tmp_path, monkeypatch):
+def test_coverage_checkpoint_resumes(tmp_path):
     """An interrupted run resumes from its checkpoint: finished datasets are not run again,
     a dataset whose rows were cut short is, and the rows equal an uninterrupted run's."""
     import functools
 
-    module = load_coverage(monkeypatch)
+    module = interval_coverage
     tasks = [("nominal", 50, i, 7, 30) for i in range(4)]
     path = tmp_path / "checkpoint.csv"
     whole = pd.DataFrame(module.run_tasks(module.frequentist_task, tasks, 2, "test",

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-PAPER_REPRO = Path(__file__).resolve().parents[1] / "paper_repro"
+ROOT = Path(__file__).resolve().parents[1]
 
 # the paper's values (§4.3 Figs 4–5, §4.4 Fig. 6 / Table 2): (IRR_X, IRR_Y, κx)
 PAPER_CASES = {
@@ -23,9 +23,10 @@ PAPER_CASES = {
 }
 
 
-def run_quick(script: str, out: Path) -> subprocess.CompletedProcess:
-    result = subprocess.run([sys.executable, script, "--quick", "--out", str(out)],
-                            cwd=PAPER_REPRO, capture_output=True, text=True, timeout=300)
+def run_quick(module: str, out: Path) -> subprocess.CompletedProcess:
+    """``python -m paper_repro.<module> --quick`` from the repository root (as `make repro`)."""
+    result = subprocess.run([sys.executable, "-m", f"paper_repro.{module}", "--quick", "--out",
+                             str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     return result
 
@@ -33,14 +34,14 @@ def run_quick(script: str, out: Path) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
     out = tmp_path_factory.mktemp("xrr_cases")
-    result = run_quick("xrr_cases.py", out)
+    result = run_quick("xrr_cases", out)
     return out, result.stdout
 
 
 @pytest.fixture(scope="module")
 def fig7(tmp_path_factory):
     out = tmp_path_factory.mktemp("xrr_fig7")
-    result = run_quick("xrr_fig7.py", out)
+    result = run_quick("xrr_fig7", out)
     return out, result.stdout
 
 

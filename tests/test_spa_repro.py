@@ -1,5 +1,6 @@
-"""The SPA paper-reproduction scripts (paper_repro/spa_fig4.py … spa_fig7_table1.py): each runs
-with --quick into a temporary folder, writes its outputs, and the outputs hold the key facts.
+"""The SPA paper-reproduction scripts (``paper_repro.spa_fig4`` … ``spa_fig7_table1``): each
+runs with --quick into a temporary folder, writes its outputs, and the outputs hold the key
+facts.
 
 Every expected number is computed here by hand (closed forms written out below, exact
 multinomial enumeration, or plain-Python counting of item agreements), not by kappalab.
@@ -7,7 +8,6 @@ multinomial enumeration, or plain-Python counting of item agreements), not by ka
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import math
 import subprocess
@@ -19,26 +19,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-REPRO = Path(__file__).resolve().parents[1] / "paper_repro"
+from paper_repro import spa_engine, spa_fig4, spa_fig5, spa_fig6, spa_fig7_table1
+
+ROOT = Path(__file__).resolve().parents[1]
 SCHEMES = ["flat", "annotations", "annotations_m1", "edges", "inv_var", "inv_var_class"]
 DATASETS = ["DAR", "MBIC", "BSMTWE", "FECG"]
 SEED = 20220812
 
 
-def load(name: str):
-    """A paper_repro script as a module. Its helpers are top-level modules (``_common``),
-    a name experiments/ uses too: a ``_common`` imported from elsewhere is evicted first."""
-    if str(REPRO) not in sys.path:
-        sys.path.insert(0, str(REPRO))
-    for helper in ("_common", "_spa_common"):
-        module = sys.modules.get(helper)
-        if module is not None and Path(module.__file__).parent != REPRO:
-            del sys.modules[helper]
-    return importlib.import_module(name)
-
-
-def run(module: str, out: Path, *extra: str) -> None:
-    assert load(module).main(["--quick", "--out", str(out), "--seed", str(SEED), *extra]) == 0
+def run(script, out: Path, *extra: str) -> None:
+    """A paper_repro script's main() in this process, with --quick into ``out``."""
+    assert script.main(["--quick", "--out", str(out), "--seed", str(SEED), *extra]) == 0
 
 
 # ---------------------------------------------------------------- hand formulas
@@ -92,7 +83,7 @@ def hand_spa(item_labels: dict[int, list[int]], scheme: str, n_classes: int,
 @pytest.fixture(scope="module")
 def fig4(tmp_path_factory):
     out = tmp_path_factory.mktemp("spa_fig4")
-    run("spa_fig4", out)
+    run(spa_fig4, out)
     return out
 
 
@@ -119,9 +110,10 @@ def test_fig4_inv_var_curves_coincide_and_equal_edges(fig4, capsys):
 
 
 def test_fig4_states_the_proof_and_the_measured_spread(tmp_path):
-    # as a script (the way `make repro` runs it)
-    result = subprocess.run([sys.executable, str(REPRO / "spa_fig4.py"), "--quick", "--out",
-                             str(tmp_path)], capture_output=True, text=True, timeout=120)
+    # as a program, the way `make repro` runs it: python -m from the repository root
+    result = subprocess.run([sys.executable, "-m", "paper_repro.spa_fig4", "--quick", "--out",
+                             str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
     assert result.returncode == 0, result.stderr
     assert "2(C-1)/(C^2 n(n-1))" in result.stdout
     assert "n(n-1)/sum_m m(m-1)" in result.stdout
@@ -134,7 +126,7 @@ def test_fig4_states_the_proof_and_the_measured_spread(tmp_path):
 @pytest.fixture(scope="module")
 def fig5(tmp_path_factory):
     out = tmp_path_factory.mktemp("spa_fig5")
-    run("spa_fig5", out)
+    run(spa_fig5, out)
     return out
 
 
@@ -170,17 +162,16 @@ def test_fig5_curves_are_inverse_enumerated_variances(fig5):
 
 # ---------------------------------------------------------------- the subsampling engine
 def test_random_addition_engine_matches_plain_counting():
-    sc = load("_spa_common")
-    ds = sc.simulate_dataset("BSMTWE", quick=True, seed=11)
+    ds = spa_engine.simulate_dataset("BSMTWE", quick=True, seed=11)
     rng = np.random.default_rng(5)
     R, A = 3, ds.n_annotations
     ranks = np.stack([rng.permutation(A) for _ in range(R)])
     order = np.stack([rng.permutation(ds.n_items) for _ in range(R)])
     targets = np.array([2, 3, 7, 20, 61, 150, ds.pairable_annotations])
     p = ds.class_distribution()
-    tables = {s: sc.weight_table(s, ds.max_m, ds.n_classes, p) for s in SCHEMES}
+    tables = {s: spa_engine.weight_table(s, ds.max_m, ds.n_classes, p) for s in SCHEMES}
     constant = {j: np.array([1, 2, 5, int((ds.m >= j).sum())]) for j in (2, 3, 4)}
-    out = sc.random_addition_block(ds, ranks, targets, tables, order, constant)
+    out = spa_engine.random_addition_block(ds, ranks, targets, tables, order, constant)
     item, slot = np.nonzero(ds.labels >= 0)  # annotations in Dataset.flat_positions order
     label = ds.labels[item, slot]
     for r in range(R):
@@ -235,15 +226,14 @@ def dirichlet_multinomial_agreement(j: int, alpha: np.ndarray) -> tuple[float, f
 
 @pytest.mark.parametrize("name", ["MBIC", "BSMTWE"])
 def test_fig6_model_variance_matches_enumeration(name):
-    sc = load("_spa_common")
-    truth = sc.simulate_dataset(name, quick=True, seed=SEED).truth
+    truth = spa_engine.simulate_dataset(name, quick=True, seed=SEED).truth
     pi = np.array(truth.prevalence)
     for j in range(2, 7):
         moments = [dirichlet_multinomial_agreement(j, tau * pi)
                    for tau in truth.details["class_tau"]]  # easy and hard items, ½ each
         mean = np.mean([m[0] for m in moments])
         variance = np.mean([m[1] for m in moments]) - mean ** 2
-        got_mean, got_variance = sc.item_agreement_spread(truth, j)
+        got_mean, got_variance = spa_engine.item_agreement_spread(truth, j)
         assert abs(got_mean - mean) < 1e-12 and abs(got_mean - truth.p_o) < 1e-12
         assert abs(got_variance - variance) < 1e-12
 
@@ -251,13 +241,12 @@ def test_fig6_model_variance_matches_enumeration(name):
 @pytest.fixture(scope="module")
 def fig6(tmp_path_factory):
     out = tmp_path_factory.mktemp("spa_fig6")
-    run("spa_fig6", out, "--jobs", "1")
+    run(spa_fig6, out, "--jobs", "1")
     return out
 
 
 def full_data_spa(name: str, scheme: str = "flat") -> float:
-    sc = load("_spa_common")
-    ds = sc.simulate_dataset(name, quick=True, seed=SEED)  # the stand-in the script used
+    ds = spa_engine.simulate_dataset(name, quick=True, seed=SEED)  # the script's stand-in
     items = {i: [int(v) for v in row[row >= 0]] for i, row in enumerate(ds.labels)}
     return hand_spa(items, scheme, ds.n_classes, ds.class_distribution())
 
@@ -281,7 +270,7 @@ def test_fig6_outputs(fig6):
 @pytest.fixture(scope="module")
 def fig7(tmp_path_factory):
     out = tmp_path_factory.mktemp("spa_fig7")
-    run("spa_fig7_table1", out, "--jobs", "1")
+    run(spa_fig7_table1, out, "--jobs", "1")
     return out
 
 

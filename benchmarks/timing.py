@@ -1,4 +1,4 @@
-"""Shared helpers for the kappalab speed benchmarks (plain scripts, not pytest).
+"""Shared helpers for the kappalab speed benchmarks (``benchmarks.bench_*``, not pytest).
 
 Every benchmark prints a header describing the machine (numpy version, BLAS and its thread
 pool, OPENBLAS_CORETYPE when set: the environment is reported, never changed), then its

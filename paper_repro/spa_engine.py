@@ -58,7 +58,7 @@ import pandas as pd  # noqa: E402
 import kappalab as kl  # noqa: E402
 from kappalab import simulate  # noqa: E402
 
-from _common import fmt, parse_args as _shared_parse_args  # noqa: E402, F401
+from paper_repro.reporting import fmt, parse_args as _shared_parse_args  # noqa: E402, F401
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "results" / "paper_repro"
 

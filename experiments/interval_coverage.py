@@ -61,7 +61,8 @@ than 2 Monte Carlo SEs below 93% (above 97%), the SE taken at that band edge, âˆ
 (so that a coverage of 100% is judged too), given at least 20 datasets. Nothing is tuned: the
 methods run as shipped.
 
-Run: ``python experiments/coverage.py [--quick] [--no-mcmc] [--mcmc] [--workers 2]``.
+Run from the repository root:
+``python -m experiments.interval_coverage [--quick] [--no-mcmc] [--mcmc] [--workers 2]``.
 ``--quick``: 50 and 200 items, 20 datasets, 200 resamples, no MCMC unless ``--mcmc`` (then 2
 datasets, 50 draws, one chain); about 10 s (``--mcmc`` adds about 2 min, mostly compilation).
 On this 2-core machine (``--workers 2``) the whole default run took 52 min: 4.7 min for the
@@ -94,12 +95,7 @@ import pandas as pd
 import kappalab as kl
 from kappalab import simulate
 
-from _common import parse_args, progress
-
-# This script is named like the coverage.py package, which numba (under PyMC) imports when it
-# is installed: take this folder off the import path, or `import coverage` would find this file.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+from experiments.study import parse_args, progress
 
 CONFIDENCE = 0.95
 BAND = (0.93, 0.97)
