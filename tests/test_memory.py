@@ -30,7 +30,7 @@ ESTIMATORS = [
     (kl.gwet_ac, {}), (kl.gwet_ac, {"weights": "ordinal"}),
     (kl.brennan_prediger, {}), (kl.percent_agreement, {}),
     (kl.percent_agreement, {"weights": "quadratic"}), (kl.conger_kappa, {}),
-    (kl.spa, {"weights": "edges"}), (kl.spa, {"weights": "inv_var"}), (kl.spa_kappa, {}),
+    (kl.spa, {"scheme": "edges"}), (kl.spa, {"scheme": "inv_var"}), (kl.spa_kappa, {}),
 ]
 
 

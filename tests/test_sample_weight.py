@@ -109,9 +109,9 @@ ESTIMATORS = {
     "normalized-cross-given": _cross(kl.normalized_cross_kappa, irr=(0.6, 0.7)),
     "reference": _reference,
     "spa": _plain(kl.spa),
-    "spa-edges": _plain(kl.spa, weights="edges"),
-    "spa-inv-var-class": _plain(kl.spa, weights="inv_var_class"),
-    "spa-kappa": _plain(kl.spa_kappa, weights="annotations"),
+    "spa-edges": _plain(kl.spa, scheme="edges"),
+    "spa-inv-var-class": _plain(kl.spa, scheme="inv_var_class"),
+    "spa-kappa": _plain(kl.spa_kappa, scheme="annotations"),
 }
 
 

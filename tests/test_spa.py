@@ -439,3 +439,13 @@ def test_chance_agreement_pools_only_weighted_items():
     # only item 0 (labels 0, 0) carries weight: pooled p = (1, 0), P_e = 1
     est = kl.spa([[0, 0], [1, 1], [0, 1]], [1, 0, 0])
     assert est.expected == 1.0 and est.n_items == 1
+
+
+def test_spa_item_weighting_is_scheme_and_weights_is_refused():
+    """weights= means category agreement weights everywhere; SPA's is scheme=."""
+    x = [[1, 1, 2], [2, 2, 2], [1, 2, None], [3, 3, None]]
+    by_name = kl.spa(x, scheme="edges")
+    assert by_name.value == kl.spa(x, "edges").value
+    for function in (kl.spa, kl.spa_kappa):
+        with pytest.raises(InvalidParameterError, match="scheme="):
+            function(x, weights="edges")

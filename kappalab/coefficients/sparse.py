@@ -254,22 +254,26 @@ class SparseAgreement(ItemSumCoefficient):
         return replace(est, se=analytic_interval(self).se)
 
 
-def spa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
+def spa(data: Any, scheme: Any = "flat", *, class_distribution: Any = None,
         categories: Sequence[Any] | None = None, sample_weight: Any = None,
         ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-        seed: Any = None, progress: bool | None = None) -> Estimate:
+        seed: Any = None, progress: bool | None = None, weights: Any = None) -> Estimate:
     r"""Sparse Probability of Agreement: SPA = Σ_i k_i P_i / Σ_i k_i over items with ≥ 2
     annotations (Nørregaard & Derczynski 2022, eqs 7–8).
 
-    ``weights``: ``"flat"``, ``"annotations"``, ``"annotations_m1"``, ``"edges"``,
-    ``"inv_var"``, ``"inv_var_class"`` (see :func:`spa_weights`; the class distribution is
+    ``scheme``, the item weighting k_i: ``"flat"``, ``"annotations"``, ``"annotations_m1"``,
+    ``"edges"``, ``"inv_var"``, ``"inv_var_class"`` (see :func:`spa_weights`; the class
+    distribution is
     estimated from the pooled labels of pairable items unless ``class_distribution`` is
     given) or an array of non-negative weights, one per item. The estimate carries the number
     of items used and dropped (fewer than two annotations) and, always, a standard error from
     the item-level spread, √(n/(n−1) · Σ k_i²(P_i − SPA)²)/Σ k_i, treating items as
     independent and the weights as fixed (the linearisation of ``ci="analytic"``).
 
-    With ``weights="annotations"`` SPA equals 1 − D_o of Krippendorff's nominal α on the same
+    ``weights=`` is refused: across kappalab it means category agreement weights, which SPA
+    does not take (its item weighting is ``scheme=``).
+
+    With ``scheme="annotations"`` SPA equals 1 − D_o of Krippendorff's nominal α on the same
     data: both weigh items by their number of annotations. With the same number of annotations
     on every item all schemes coincide with the joint probability of agreement.
 
@@ -283,23 +287,25 @@ def spa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
     ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
     table items × raters.
     """
+    _refuse_weights(weights, "spa")
     ann = as_annotations(data, categories=categories)
-    return SparseAgreement(ann, weights, class_distribution,
+    return SparseAgreement(ann, scheme, class_distribution,
                            sample_weight=sample_weight).estimate(
         ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
 
 
-def spa_kappa(data: Any, weights: Any = "flat", *, class_distribution: Any = None,
+def spa_kappa(data: Any, scheme: Any = "flat", *, class_distribution: Any = None,
               categories: Sequence[Any] | None = None, sample_weight: Any = None,
               ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-              seed: Any = None, progress: bool | None = None) -> Estimate:
+              seed: Any = None, progress: bool | None = None, weights: Any = None) -> Estimate:
     r"""Chance-corrected SPA, (SPA − P_e)/(1 − P_e), P_e = Σ_c p_c² of the pooled labels of
     pairable items.
 
     A ratio of two estimates that share the data: biased in small samples (Jensen's
     inequality, and SPA and P_e are dependent), with bias of order 1/n (the paper's §chance
     correction; ``experiments/spa_bias.py`` measures it). The standard error, reported always,
-    is the linearisation (delta method) of the ratio through both SPA and P_e.
+    is the linearisation (delta method) of the ratio through both SPA and P_e. ``scheme``
+    is SPA's item weighting, as in :func:`spa`.
 
     ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (and k_i).
 
@@ -308,10 +314,19 @@ def spa_kappa(data: Any, weights: Any = "flat", *, class_distribution: Any = Non
     ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
     table items × raters.
     """
+    _refuse_weights(weights, "spa_kappa")
     ann = as_annotations(data, categories=categories)
-    return SparseAgreement(ann, weights, class_distribution, chance_corrected=True,
+    return SparseAgreement(ann, scheme, class_distribution, chance_corrected=True,
                            sample_weight=sample_weight).estimate(
         ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
+
+
+def _refuse_weights(weights: Any, function: str) -> None:
+    if weights is not None:
+        raise InvalidParameterError(
+            f"{function}() takes its item weighting as scheme= (e.g. scheme='annotations_m1' "
+            "or an array of item weights); weights= means category agreement weights "
+            "elsewhere in kappalab, and SPA has none")
 
 
 def _distribution(p: Any, n_categories: int | None = None) -> np.ndarray:
