@@ -1,4 +1,4 @@
-"""Interval α on continuous values (every value distinct): must be O(N) (issue 2 §6).
+"""Interval α on continuous values (every value distinct): must be O(N).
 
 Data: ``--items`` × ``--raters`` (default 200 000 × 5 = 1 000 000 annotations), value =
 item effect N(0, 1) + rater noise N(0, 0.7²), so every value is distinct and α ≈ 0.67;

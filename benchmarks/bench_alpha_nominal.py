@@ -1,4 +1,4 @@
-"""Krippendorff's α (nominal), kappalab against the `krippendorff` package (issue 2 §6).
+"""Krippendorff's α (nominal), kappalab against the `krippendorff` package.
 
 Data: ``--items`` items × ``--raters`` raters (default 200 000 × 10), values 1..K
 (``--categories``, default 5) stored as float, ``--missing`` of the cells NaN (default 30 %),
@@ -9,7 +9,7 @@ drawn with a fixed seed. Both libraries start from the same raw items × raters 
   (it wants raters × items; the transpose is a free view and is inside its timer).
 
 Each is timed best-of-``--repeat`` with ``time.perf_counter``; the two values must agree to
-1e-9. Target (issue 2 §6): kappalab ≥ 5× faster. For interpretation the kappalab time is also
+1e-9. Target: kappalab ≥ 5× faster. For interpretation the kappalab time is also
 split into ingest (``Annotations.from_wide``) and the estimator on the built ``Annotations``
 (its cached per-item counts cleared before every run). ``--profile`` adds a cProfile listing.
 

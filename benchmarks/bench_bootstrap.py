@@ -1,4 +1,4 @@
-"""Bootstrap of Krippendorff's α: 2 000 replicates against one estimate (issue 6 §1).
+"""Bootstrap of Krippendorff's α: 2 000 replicates against one estimate.
 
 Data: ``--items`` items (default 100 000) × ``--raters`` raters (default 5), nominal values
 1..K (``--categories``, default 5), ``--missing`` of the cells NaN (default 20 %), fixed seed.

@@ -1,4 +1,4 @@
-r"""κx (cross-replication reliability) against a direct implementation of eqs 9–10 (issue 4 §4).
+r"""κx (cross-replication reliability) against a direct implementation of eqs 9–10.
 
 The published implementations of κx (Wong, Paritosh & Aroyo 2021) compute the expected
 disagreement of eq 10 by pairing every item with every other — O(n²) item pairs; the official

@@ -1,4 +1,4 @@
-"""Speed at the front door (issue #11 §2.7): two label arrays into Cohen's κ, and a long table
+"""Speed at the front door: two label arrays into Cohen's κ, and a long table
 into ``Annotations.from_long``.
 
 1. ``kl.cohen_kappa(y1, y2)`` against scikit-learn's ``cohen_kappa_score(y1, y2)`` on the same

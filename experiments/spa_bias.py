@@ -57,7 +57,7 @@ MULTIPLIER = {20: 6, 50: 4, 100: 2}  # more datasets where they are cheap
 
 def scheme_weight(scheme: str, m: np.ndarray, p: np.ndarray) -> np.ndarray:
     """k(m) for m ≥ 2, written out (the uniform inv_var is ∝ edges; inv_var_class is
-    n(n−1)/(A + nB) with a = Σp², b = Σp³, A = 2a + 6a² − 8b, B = 4(b − a²): DESIGN.md §4)."""
+    n(n−1)/(A + nB), a = Σp², b = Σp³, A = 2a + 6a² − 8b, B = 4(b − a²): docs/architecture.md)."""
     a, b = float((p ** 2).sum()), float((p ** 3).sum())
     return {"flat": np.ones_like(m), "annotations": m, "annotations_m1": m - 1,
             "edges": m * (m - 1) / 2, "inv_var": m * (m - 1) / 2,

@@ -6,7 +6,7 @@ input), an items × raters table of codes and, for numbers, of float values (wid
 an items × categories count matrix (counts input, raters unknown). Estimators read only
 sufficient statistics — per-item counts, per-rater counts, per-item moments — which are reduced
 from whichever store exists in a few vectorised passes (``np.bincount``, matrix-vector
-products) and cached: the item-sum spine of the design notes (DESIGN.md §1).
+products) and cached: the item-sum spine (docs/architecture.md, "The item-sum spine").
 """
 
 from __future__ import annotations

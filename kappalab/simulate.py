@@ -1,4 +1,4 @@
-r"""Synthetic annotations and replications with exact population truths (DESIGN.md §5).
+r"""Synthetic annotations and replications with exact population truths (Models, below).
 
 Every generator returns the data *and* a :class:`Truth`: the population values of the
 coefficients the data were generated to have, computed in closed form, by bivariate-normal

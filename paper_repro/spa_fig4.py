@@ -10,7 +10,7 @@ order 2 with kernel 1[x = y], so (Hoeffding 1948)
 
     Var[P] = (4(n − 2)ζ₁ + 2ζ₂) / (n(n − 1)),  ζ₁ = Var(p_X) = b − a²,  ζ₂ = a(1 − a),
 
-a = Σ p_c², b = Σ p_c³ — DESIGN.md §4's (2a + 6a² − 8b + 4n(b − a²))/(n(n − 1)). For uniform p
+a = Σ p_c², b = Σ p_c³: (2a + 6a² − 8b + 4n(b − a²))/(n(n−1)) (docs/architecture.md). For uniform p
 over C classes, b = 1/C² = a², so ζ₁ = 0 and Var[P] = 2(C − 1)/(C² n(n − 1)). The inverse
 variance C² n(n − 1)/(2(C − 1)) is n(n − 1) times a factor of C alone, which cancels on
 normalising: w(n)/Σ_m w(m) = n(n − 1)/Σ_m m(m − 1), the same for every C and exactly the

@@ -577,7 +577,7 @@ def test_raised_errors_are_caught_as_value_error(make):
         make()
 
 
-# ====================================================================== the front door (issue #11 §2)
+# ====================================================================== the front door
 README_FRAME = pd.DataFrame({
     "item": [1, 1, 1, 2, 2, 3, 3, 3, 4, 4],
     "rater": ["a", "b", "c", "a", "b", "a", "b", "c", "b", "c"],

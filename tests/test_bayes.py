@@ -83,7 +83,7 @@ def test_nominal_kappa_p_o_p_e_and_prevalence_match_the_simulation_truth(nominal
     assert_near_truth(post, "p_o", truth.p_o)           # Σπ² + (1 − Σπ²)κ = 0.752
     assert_near_truth(post, "p_e", truth.p_e)           # Σπ² = 0.38
     np.testing.assert_allclose(post.mean("pi"), [0.5, 0.3, 0.2], atol=0.02)
-    # τ = 1/κ − 1 (DESIGN.md §5): the model's derived variable agrees draw by draw
+    # τ = 1/κ − 1 (docs/architecture.md): the model's derived variable agrees draw by draw
     np.testing.assert_allclose(post["tau"], 1 / post["kappa"] - 1, rtol=1e-10)
     # Krippendorff's α estimates the same population value: the posterior agrees with it
     assert abs(post.mean("kappa") - float(kl.krippendorff_alpha(ann))) < 0.02

@@ -1,4 +1,4 @@
-"""Cross-replication reliability: κx, normalized κx and agreement with a reference (issue 4 §2).
+"""Cross-replication reliability: κx, normalized κx and agreement with a reference.
 
 Wong, Paritosh & Aroyo (ACL 2021), eqs 6–13. Every asserted number comes from outside
 kappalab:

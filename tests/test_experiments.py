@@ -31,7 +31,7 @@ def test_estimator_bias_quick(tmp_path):
                                        "percent_agreement", "spa_flat"}
     assert set(table["missingness"]) == {"mcar", "mnar"}
     # the population truths the script compares against: κ = 0.5 and, for π = (.6, .3, .1),
-    # P_o = Σπ² + (1 − Σπ²)κ = 0.46 + 0.54·0.5 = 0.73 (DESIGN.md §5)
+    # P_o = Σπ² + (1 − Σπ²)κ = 0.46 + 0.54·0.5 = 0.73 (docs/architecture.md)
     agreements = table["estimator"].isin(["percent_agreement", "spa_flat"])
     kappas = table[~agreements]["truth"]
     assert kappas.to_numpy() == pytest.approx(0.5)
@@ -159,7 +159,7 @@ def test_coverage_quick(tmp_path):
     assert np.allclose(merged["mean_width"], merged["width_raw"], atol=1e-12)
     by = table.set_index(["coefficient", "method", "n_items"])
 
-    # truths, by hand (DESIGN.md §5 and the simulate docstrings), to 1e-12:
+    # truths, by hand (docs/architecture.md and the simulate docstrings), to 1e-12:
     # nominal Dirichlet–multinomial: α = Fleiss κ = 1/(1 + τ) = the reliability, 0.6
     for name in ("krippendorff_alpha", "fleiss_kappa"):
         assert by.xs(name)["truth"].to_numpy() == pytest.approx(0.6, abs=1e-12)

@@ -3,11 +3,13 @@
 Every expected number here comes from outside kappalab: a paper, a textbook example reproduced
 by a peer library's documentation, or arithmetic spelled out in a comment. Sources:
 
-* worked example: /work/shared/papers/001_a8cde04075ebcf6f.txt (and DESIGN.md §4 for its error);
+* worked example: the tutorial text "Inter-Annotator Agreement: Worked Example" (no author or
+  URL given; see kappalab/datasets/README.md), whose α is wrong (docs/architecture.md);
 * Krippendorff, K. (2011), *Computing Krippendorff's Alpha-Reliability*, sections C–F;
-* Fleiss, J. L. (1971), Psychological Bulletin 76(5), 378–382, Table 1; and R irr's
-  ``kappam.fleiss(diagnoses)`` as quoted in statsmodels' test-suite;
-* Carletta, J. (1996), Computational Linguistics 22(2), §2 (/work/shared/papers/004_…);
+* Fleiss, J. L. (1971), Psychological Bulletin 76(5), 378–382, doi:10.1037/h0031619, Table 1;
+  and R irr's ``kappam.fleiss(diagnoses)`` as quoted in statsmodels' test-suite;
+* Carletta, J. (1996), Assessing agreement on classification tasks: the kappa statistic,
+  Computational Linguistics 22(2), 249–254, §2;
 * the irrCAC documentation (``irrCAC.raw`` and ``irrCAC.table`` docstrings; Gwet 2014);
 * Wikipedia's "Fleiss' kappa" worked example (14 raters, 10 subjects, 5 categories);
 * Randolph's online free-marginal kappa calculator, as quoted in statsmodels' test-suite;
@@ -35,7 +37,7 @@ def _dataset(name: str) -> pd.DataFrame:
         return pd.read_csv(p, comment="#")
 
 
-# ============================================================================ worked example (001)
+# ============================================================================ worked example
 @pytest.fixture(scope="module")
 def worked() -> kl.Annotations:
     return kl.Annotations.from_long(_dataset("worked_example.csv"))
@@ -63,7 +65,7 @@ def test_worked_example_fleiss(worked):
 
 
 def test_worked_example_krippendorff_alpha_is_0_5782_not_the_papers_0_563(worked):
-    """The paper says α = 0.563 = Fleiss' κ. That is wrong (DESIGN.md §4).
+    """The paper says α = 0.563 = Fleiss' κ. That is wrong (docs/architecture.md).
 
     The paper takes D_e = 1 − Σ p_c² = 1 − 350/900 = 550/900 (Fleiss' P_e on the disagreement
     scale). Krippendorff's α draws the expected pairs *without replacement* from the n = 30

@@ -4,7 +4,7 @@ Three kinds of check, all with fixed seeds:
 
 1. *Truth formulas against independent computations*: bivariate-normal probabilities against
    ``scipy.stats.multivariate_normal`` and 1-D quadrature; P_o of the Dirichlet model from the
-   DESIGN.md §5 formula Σπ_c(τπ_c+1)/(τ+1); the interval κx formula by hand; Krippendorff's
+   formula Σπ_c(τπ_c+1)/(τ+1) (docs/architecture.md); the interval κx by hand; Krippendorff's
    ordinal metric written out; the MNAR tilt written out from its definition. And the adaptive
    quadrature behind the MNAR limits against the bivariate-normal truths, where the two must
    coincide (a tilt that cannot act: every item gets the same number of annotations).
@@ -97,7 +97,7 @@ def pair_indicators(pairs: np.ndarray, K: int) -> np.ndarray:
     return out.reshape(-1, K * K)
 
 
-# the estimators, on the item-sum spine (DESIGN.md §1): (public function, core factory)
+# the estimators, on the item-sum spine (docs/architecture.md): (public function, core factory)
 ESTIMATORS = {
     "alpha_nominal": (lambda a: kl.krippendorff_alpha(a, "nominal"), lambda a: (
         distance_for(a, "nominal"), "pooled", "annotation")),
@@ -232,7 +232,7 @@ def test_nominal_truth_formulas():
     pi = np.array([0.5, 0.3, 0.15, 0.05])
     ann, truth = simulate.annotations(50, prevalence=pi, reliability=0.35, seed=1)
     tau = 1 / 0.35 - 1
-    # DESIGN.md §5: P_o = Σ π_c (τπ_c + 1)/(τ + 1), P_e = Σ π_c², κ = 1/(1 + τ)
+    # docs/architecture.md: P_o = Σ π_c (τπ_c + 1)/(τ + 1), P_e = Σ π_c², κ = 1/(1 + τ)
     assert truth.p_o == pytest.approx((pi * (tau * pi + 1)).sum() / (tau + 1), abs=1e-14)
     assert truth.p_e == pytest.approx((pi ** 2).sum(), abs=1e-15)
     assert truth.details["tau"] == pytest.approx(tau, rel=1e-14)

@@ -1,4 +1,4 @@
-"""Sparse Probability of Agreement (Nørregaard & Derczynski 2022; DESIGN.md §4).
+"""Sparse Probability of Agreement (Nørregaard & Derczynski 2022, arXiv:2208.06161).
 
 Every expected number comes from outside kappalab: exact enumeration of multinomial outcomes,
 pair counting written out in the test, the ``krippendorff`` package, Krippendorff's coincidence

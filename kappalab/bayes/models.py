@@ -1,7 +1,7 @@
 r"""Bayesian models of one pool of annotations: nominal reliability (Dirichlet–multinomial),
 Cohen's κ (two raters) and interval reliability (one-way random effects).
 
-Every model is written on per-item sufficient statistics (DESIGN.md §1) with the item-level
+Every model is written on per-item sufficient statistics (docs/architecture.md) with the item-level
 latent quantities integrated out analytically, so there are no per-item parameters and no
 Python loop over items: identical rows of statistics are grouped and their log-likelihood
 weighted by their multiplicity. Derived quantities (κ, P_o, P_e, …) are deterministic
@@ -99,7 +99,7 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
         Variables:
 
         * ``kappa`` — κ = 1/(1 + τ), the population Fleiss κ = Krippendorff's nominal α of
-          the model (DESIGN.md §5): two annotations of an item agree with probability
+          the model (docs/architecture.md): two annotations of an item agree with probability
           P_o = P_e + (1 − P_e)κ. Krippendorff's α and Fleiss' κ are estimators of it.
         * ``pi`` — π, dim ``category`` (labelled with the categories): the prevalence.
         * ``p_o`` — P_o = Σ_c π_c(τπ_c + 1)/(τ + 1), the probability that two annotations

@@ -1,4 +1,4 @@
-"""The item-sum spine (DESIGN.md §1): a coefficient is ``combine(Σ_i item_stats_i)``.
+"""The item-sum spine: a coefficient is ``combine(Σ_i item_stats_i)`` (docs/architecture.md).
 
 Every estimator in kappalab is an :class:`ItemSumCoefficient` bound to its data:
 

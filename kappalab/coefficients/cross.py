@@ -11,7 +11,7 @@ well annotations of one replication agree with annotations of the other, against
 
 over the n items present in both replications, R_i, S_i their annotations in X and Y,
 **R** = Σ R_i, **S** = Σ S_i. With category counts n_Xi, n_Yi and the distance matrix δ the
-double sums are item sums (DESIGN.md §1):
+double sums are item sums (docs/architecture.md, "The item-sum spine"):
 
 .. math::  \sum_{r,s} D(x_{ri}, y_{si}) = n_{Xi}^\top δ\, n_{Yi}, \qquad
            \sum_{i,j}\sum_{r,s} D(x_{ri}, y_{sj}) = N_X^\top δ\, N_Y,

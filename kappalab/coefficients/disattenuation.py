@@ -281,7 +281,7 @@ def _interval(core: ItemSumCoefficient, ci: str, n_resamples: int, confidence: f
 
 
 # ----------------------------------------------------------------- the same on the spine
-# For resampling items (``ci=``) the correlations are written as item sums (DESIGN.md §1):
+# For resampling items (``ci=``) the correlations are written as item sums (docs/architecture.md):
 # Pearson's r of (u_i, v_i) is a function of Σ1, Σu, Σv, Σu², Σv², Σuv, with each split's half
 # means held fixed for its items, so a resample reuses the splits of the items it draws.
 def _pearson_stats(u: np.ndarray, v: np.ndarray) -> np.ndarray:
