@@ -26,6 +26,7 @@ BENCHMARKS = [
     ("bench_alpha_interval.py", [], ["--items", "20000", "--repeat", "3"]),
     ("bench_cross_kappa.py", [], ["--sizes", "200,500", "--annotations", "100000",
                                   "--repeat", "3"]),
+    ("bench_normalized.py", [], ["--items", "20000", "--repeat", "10"]),
     ("bench_bootstrap.py", [], ["--items", "10000", "--repeat", "2", "--peer-replicates", "2"]),
     ("bench_report.py", [], ["--annotations", "20000", "--raters", "600", "--repeat", "1",
                              "--light-raters", "20"]),
