@@ -28,6 +28,7 @@ BENCHMARKS = [
     ("bench_alpha_interval", [], ["--items", "20000", "--repeat", "3"]),
     ("bench_cross_kappa", [], ["--sizes", "200,500", "--annotations", "100000",
                                "--repeat", "3"]),
+    ("bench_normalized", [], ["--items", "20000", "--repeat", "10"]),
     ("bench_bootstrap", [], ["--items", "10000", "--repeat", "2", "--peer-replicates", "2"]),
     ("bench_report", [], ["--annotations", "20000", "--raters", "600", "--repeat", "1",
                           "--light-raters", "20"]),

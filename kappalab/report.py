@@ -13,7 +13,7 @@ from .coefficients import multirater, pairwise
 from .errors import (AnnotationError, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
 from .uncertainty import parse_ci
-from .validation import check_sample_weight, make_rng
+from .validation import check_confidence, check_count, check_sample_weight, make_rng
 
 __all__ = ["NOT_COMPUTED", "agreement_report"]
 
@@ -51,8 +51,11 @@ def agreement_report(data: Any, level: Any = "nominal", *,
     ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
     table items × raters.
     """
-    if ci is not None:
+    if ci is not None:  # bad interval options fail once, before any row
         parse_ci(ci)
+        check_count(n_resamples, "n_resamples", minimum=2)
+        check_confidence(confidence)
+        make_rng(seed)
     ann = as_annotations(data, categories=categories)
     sample_weight = check_sample_weight(sample_weight, ann.n_items)  # once, for every row
     weights = _report_weights(level)
@@ -83,17 +86,26 @@ def agreement_report(data: Any, level: Any = "nominal", *,
             notes = []
             if sample_weight is not None:
                 options = dict(options, sample_weight=sample_weight)
+            # computed once: with ci=, the estimator gives the interval beside the value
+            # when the value is defined (an undefined value has none)
+            interval_options = {} if ci is None else {
+                "ci": ci, "n_resamples": n_resamples, "confidence": confidence, "seed": seed,
+                "progress": progress}
             try:
-                est = function(ann, **options)
+                est = function(ann, **options, **interval_options)
             except (AnnotationError, MemoryError) as exc:  # this row only, not the report
-                records.append(_failed_row(function, level, f"{NOT_COMPUTED}{exc}"))
-                continue
-            if ci is not None and np.isfinite(est.value):
-                try:
-                    est = function(ann, **options, ci=ci, n_resamples=n_resamples,
-                                   confidence=confidence, seed=seed, progress=progress)
-                except (AnnotationError, MemoryError) as exc:  # e.g. too few items
-                    notes.append(f"no interval: {exc}")
+                failure = exc
+                est = None
+                if interval_options:  # the value alone may still be computable
+                    try:
+                        est = function(ann, **options)
+                    except (AnnotationError, MemoryError) as value_exc:
+                        failure = value_exc
+                    else:  # only the interval failed, e.g. too few items
+                        notes.append(f"no interval: {exc}")
+                if est is None:
+                    records.append(_failed_row(function, level, f"{NOT_COMPUTED}{failure}"))
+                    continue
         notes[:0] = [str(w.message) for w in caught
                      if issubclass(w.category, (UndefinedCoefficientWarning,
                                                 PairwiseMeanWarning))]

@@ -138,29 +138,39 @@ def _groups(core) -> _Groups:
         every = np.arange(nonzero.size)
         return _Groups(stats[nonzero], np.ones(nonzero.size), every, every)
     stats = np.asarray(stats, dtype=float)
-    stats = stats[(stats != 0).any(axis=1)]
+    with_statistics = (stats != 0).any(axis=1)
+    if not with_statistics.all():  # no copy when every item has statistics
+        stats = stats[with_statistics]
     n = stats.shape[0]
     if n == 0:
         none = np.zeros(0, dtype=np.intp)
         return _Groups(stats, np.zeros(0), none, none)
-    first, of_item, counts = _distinct_rows(stats)
-    if first.size > 0.9 * n:  # hardly any repeats: keep the items as they are
+    found = _distinct_rows(stats, most=0.9 * n)
+    if found is None:  # hardly any repeats: keep the items as they are
         return _Groups(stats, np.ones(n), np.arange(n), np.arange(n))
+    first, of_item, counts = found
     return _Groups(stats[first], counts.astype(float), of_item, first)
 
 
-def _distinct_rows(stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _distinct_rows(stats: np.ndarray, most: float | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(first row of each distinct row, distinct row of each row, multiplicities).
 
     Rows are keyed by one random projection, so the sort is of n numbers rather than a
     lexicographic sort of n rows (~40× faster); the grouping is then verified exactly, with a
-    row-wise sort as the fallback should two distinct rows ever share a key."""
+    row-wise sort as the fallback should two distinct rows ever share a key. With ``most``:
+    None, unverified, when more than ``most`` rows are distinct (a shared key can only merge
+    distinct rows, so more distinct keys than ``most`` settles it)."""
     direction = np.random.default_rng(0x5EED).uniform(1.0, 2.0, size=stats.shape[1])
     _, first, of_item, counts = np.unique(stats @ direction, return_index=True,
                                           return_inverse=True, return_counts=True)
-    if not np.array_equal(stats[first][of_item], stats):
+    if most is not None and first.size > most:
+        return None
+    if not np.array_equal(stats[first[of_item]], stats):
         _, first, of_item, counts = np.unique(stats, axis=0, return_index=True,
                                               return_inverse=True, return_counts=True)
+    if most is not None and first.size > most:
+        return None
     return first, of_item.ravel(), counts
 
 

@@ -236,6 +236,33 @@ def test_same_seed_same_draws_other_seed_other_draws(cohen_data, cohen_fits):
                               other.idata.posterior_predictive["table"])
 
 
+def test_cohen_estimands_differ_on_one_rater_items():
+    """kl.cohen_kappa takes each rater's marginal from all that rater's annotations;
+    bayes.cohen_kappa models the table of the items both rated, so one-rater items change
+    the first and leave the second's posterior exactly as it is (both docstrings say so)."""
+    # 8 items both rated (hand-countable), then 6 items only rater 1 rated (all category 0)
+    # and 3 only rater 2 rated (all category 1)
+    both = np.array([[0, 0], [0, 0], [0, 1], [1, 1], [1, 1], [1, 0], [1, 1], [0, 0]], float)
+    one_rater = np.array([[0, np.nan]] * 6 + [[np.nan, 1]] * 3)
+    wide = np.vstack([both, one_rater])
+    # by hand: P_o = 6/8 on the 8 complete items. Complete-item marginals: rater 1 (4/8,
+    # 4/8), rater 2 (4/8, 4/8): P_e = 1/2, κ = (3/4 − 1/2)/(1/2) = 1/2. All-annotation
+    # marginals: rater 1 (10/14, 4/14), rater 2 (4/11, 7/11):
+    # P_e = (40 + 28)/154 = 68/154, κ = (3/4 − 68/154)/(1 − 68/154) = 95/172
+    assert float(kl.cohen_kappa(both)) == pytest.approx(0.5, abs=1e-15)
+    assert float(kl.cohen_kappa(wide)) == pytest.approx(95 / 172, abs=1e-15)
+    few = dict(draws=60, tune=60, chains=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # few draws: sampling diagnostics expected
+        with_one_rater = bayes.cohen_kappa(wide, seed=5, **few)
+        complete_only = bayes.cohen_kappa(both, seed=5, **few)
+    # the one-rater items are dropped: the same table, the same posterior, draw for draw
+    np.testing.assert_array_equal(with_one_rater.idata.observed_data["table"],
+                                  [[3, 1], [1, 3]])
+    np.testing.assert_array_equal(with_one_rater["kappa"], complete_only["kappa"])
+    assert with_one_rater.idata.posterior.attrs["n_dropped_items"] == 9
+
+
 def test_sampling_warnings_reach_the_callers_line():
     """10 draws per chain: the bulk ESS cannot reach 100 per chain (ArviZ caps it at
     n·log10(n) = 26 for 20 draws), so the fit must warn, attributed to this file."""

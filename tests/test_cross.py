@@ -970,3 +970,20 @@ def test_reference_with_two_labels_for_an_item_is_an_error():
         kl.reference_agreement(coders, two_experts)
     with pytest.raises(AnnotationError):  # a Series with a repeated item
         kl.reference_agreement(coders, pd.Series(list("aba"), index=[1, 1, 2]))
+
+
+def test_normalized_combine_does_not_reduce_the_parts_again():
+    """The parts' totals are reduced once: combine (every resample, every complex step) is a
+    closed form on the totals, never a new pass over the annotations."""
+    from kappalab.coefficients.cross import CrossKappa, NormalizedCrossKappa
+    from kappalab.coefficients.multirater import alpha_core
+
+    ax, ay, _ = kl.simulate.replications(300, level="interval", seed=4)
+    irr = [alpha_core(ann, "interval") for ann in (ax, ay)]
+    core = NormalizedCrossKappa(CrossKappa(ax, ay, "interval"), *irr)
+    totals = core.totals()
+    for part in core.cores:  # any further reduction of a part would fail
+        part.unweighted_totals = part.totals = None
+    value = core.combine(np.vstack([totals, totals]))["value"]
+    assert value[0] == value[1] == kl.normalized_cross_kappa(ax, ay, "interval").value
+    np.testing.assert_array_equal(core.totals(), totals)

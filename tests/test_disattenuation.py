@@ -448,14 +448,20 @@ def test_disattenuated_jackknife_replicates_are_leave_one_item_out(reliability):
 
 def test_split_half_interval_reuses_the_splits_of_the_estimate():
     """Leave-one-item-out values recomputed with numpy from the same splits' half means."""
-    from kappalab.coefficients.disattenuation import SplitHalfCoefficient, _split_half
+    from kappalab.coefficients.disattenuation import SplitHalfCoefficient
     from kappalab.uncertainty import replicate_values
 
     x, _ = _replication_pair(2, n_items=25)
     ann = kl.Annotations.from_wide(x)
-    result, means = _split_half(ann, 7, np.random.default_rng(5), keep_means=True)
-    core = SplitHalfCoefficient(means)
-    assert float(core.combine(core.totals())["value"]) == pytest.approx(result.value, rel=1e-12)
+    result = split_half_reliability(ann, 7, seed=5)
+    core = SplitHalfCoefficient(ann, 7, np.random.default_rng(5))
+    assert float(core.combine(core.totals())["value"]) == result.value
+    means = core.half_means()  # the splits drawn again from the generator's state
+    np.testing.assert_allclose(core.item_stats().sum(axis=0), core.totals(), rtol=1e-12,
+                               atol=1e-12)
+    # the half means are those of the splits whose correlations the estimate reports
+    r = np.array([np.corrcoef(means[s, :, 0], means[s, :, 1])[0, 1] for s in range(7)])
+    np.testing.assert_allclose(result.split_correlations, r, rtol=0, atol=1e-13)
     loo = []
     for i in range(x.shape[0]):
         a, b = np.delete(means[..., 0], i, axis=1), np.delete(means[..., 1], i, axis=1)
@@ -469,3 +475,31 @@ def test_split_half_interval_reuses_the_splits_of_the_estimate():
     assert both.ci[0] < both.rho < both.ci[1]
     with pytest.raises(InvalidParameterError, match="unknown ci"):
         split_half_reliability(ann, ci="bootstrapp")
+
+
+def test_results_are_estimates_with_their_parts():
+    """Both results are Estimates (one path: the value is the core's), with the parts of the
+    correction in ``details`` and as attributes; they table, pickle and compare as Estimates."""
+    import pickle
+
+    x, y = _two_sides()
+    ax, ay = kl.Annotations.from_long(x), kl.Annotations.from_long(y)
+    half = split_half_reliability(ax, n_splits=20, seed=3)
+    assert isinstance(half, kl.Estimate) and isinstance(half, SplitHalfReliability)
+    assert half.coefficient == "split-half reliability" and half.level == "interval"
+    assert half.observed == half.half_correlation == half.details["half_correlation"]
+    assert half.n_splits == 20 and half.split_values.shape == (20,)
+    assert float(half) == half.value == pytest.approx(np.nanmean(half.split_values), abs=1e-15)
+    assert pickle.loads(pickle.dumps(half)) == half
+    res = disattenuated_correlation(ax, ay, reliability=(0.5, 0.8), ci="jackknife")
+    assert isinstance(res, kl.Estimate) and isinstance(res, DisattenuatedCorrelation)
+    assert (res.value, res.observed) == (res.rho, res.r)
+    assert res.details["reliability_x"] == 0.5 and res.method == "given"
+    assert res.n_annotations == 16 + 14 and res.se is not None
+    frame = kl.Estimate.to_frame([res, half])
+    assert list(frame["coefficient"]) == ["disattenuated correlation", "split-half reliability"]
+    assert frame["value"].tolist() == [res.rho, half.value]
+    # an undefined ρ has no interval
+    with pytest.warns(UndefinedCoefficientWarning, match="reliabilities > 0"):
+        bad = disattenuated_correlation(ax, ay, reliability=(0.5, -0.1), ci="jackknife")
+    assert np.isnan(bad.rho) and bad.se is None and bad.ci is None

@@ -62,7 +62,8 @@ def cores(seed):
     for weights in (None, "quadratic", "linear"):
         yield f"light {weights}", PairwiseMeanKappa(ann, weights)
     rng = np.random.default_rng(seed)
-    yield "split-half", SplitHalfCoefficient(rng.normal(size=(3, 12, 2)) + rng.normal(size=(12, 1)))
+    scores = kl.Annotations.from_wide(rng.normal(size=(12, 4)) + rng.normal(size=(12, 1)))
+    yield "split-half", SplitHalfCoefficient(scores, 3, rng)  # 12 items, 3 splits
 
 
 def high_precision_gradient(core, totals, digits=40):

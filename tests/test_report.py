@@ -72,3 +72,38 @@ def test_report_with_bca_intervals_on_many_scores_from_many_raters():
     assert np.isfinite(report["se"]).all() and (report["ci_low"] < report["value"]).all()
     alpha = kl.krippendorff_alpha(x, "interval", ci="bootstrap-bca", n_resamples=200, seed=1)
     assert report.loc["Krippendorff's alpha", "ci_low"] == alpha.ci[0]
+
+
+def test_report_computes_each_row_once_with_its_interval(monkeypatch):
+    """With ci= each coefficient is computed once, interval included; an undefined value has
+    no interval; an interval that cannot be formed is a note beside the value."""
+    from kappalab.coefficients import multirater
+
+    calls = []
+    original = multirater.fleiss_kappa
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("ci"))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(multirater, "fleiss_kappa", counted)
+    x = [[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2], [1, 2, 1]]
+    report = kl.agreement_report(x, ci="analytic").set_index("coefficient")
+    assert calls == ["analytic"]
+    fleiss = kl.fleiss_kappa(x, ci="analytic")
+    assert report.loc["Fleiss' kappa", "se"] == fleiss.se
+    assert report.loc["Fleiss' kappa", ["ci_low", "ci_high"]].tolist() == list(fleiss.ci)
+    # every annotation in one category: κ undefined (note), no interval; percent agreement 1
+    # with an interval of width 0
+    same = kl.agreement_report([[1, 1], [1, 1], [1, 1]], ci="jackknife").set_index(
+        "coefficient")
+    assert np.isnan(same.loc["Fleiss' kappa", ["value", "se", "ci_low"]].astype(float)).all()
+    assert "undefined" in same.loc["Fleiss' kappa", "note"]
+    assert same.loc["percent agreement", "value"] == 1.0
+    # one item: the values exist, an interval needs two items
+    one = kl.agreement_report([[1, 1, 2]], ci="analytic").set_index("coefficient")
+    assert one.loc["percent agreement", "value"] == pytest.approx(1 / 3, abs=1e-15)
+    assert np.isnan(one.loc["percent agreement", "se"])
+    assert one.loc["percent agreement", "note"].startswith("no interval: ")
+    with pytest.raises(kl.errors.InvalidParameterError, match="n_resamples"):
+        kl.agreement_report(x, ci="bootstrap", n_resamples=1)

@@ -215,7 +215,8 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
                           {1 - \sum_{kl} w_{kl} p_{k·} p_{·l}}
 
     (the Bayesian κ of Basu, Banerjee & Sen 2000). Unweighted (w = I) it is the population
-    value that :func:`kappalab.cohen_kappa` estimates. The posterior is sampled through the
+    value that :func:`kappalab.cohen_kappa` estimates on complete data. The posterior is
+    sampled through the
     equivalent Poisson form: p = g/Σg with g_kl ~ Gamma(c, 1) and T_kl ~ Poisson(g_kl) has
     the same prior and posterior of p, and independent Gamma(c + T_kl, 2) posteriors of g
     that NUTS explores in a few steps.
@@ -224,8 +225,22 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
     ----------
     x, y : one items × 2 table (or Annotations with two raters), or the two raters' label
         sequences. Items that only one of the two annotated are left out of the table with a
-        :class:`~kappalab.errors.DroppedAnnotationsWarning` (:func:`kappalab.cohen_kappa`
-        uses them for the marginals; the table model cannot).
+        :class:`~kappalab.errors.DroppedAnnotationsWarning`: the posterior depends on the
+        table of the items both raters annotated only, the same with or without the other
+        items, and its marginals p_{k·}, p_{·l} are those of that table.
+
+    Notes
+    -----
+    Not the estimand of :func:`kappalab.cohen_kappa` when some items have one annotation.
+    Both take the observed agreement from the items both raters annotated, but
+    :func:`kappalab.cohen_kappa` takes each rater's chance marginal from *all* of that
+    rater's annotations, one-rater items included, so its P_e (and κ) moves with those
+    items, while this model's p_e uses the complete items only. Its posterior is therefore
+    centred near ``kl.cohen_kappa`` of the complete items (``wide[both rated]``), not near
+    ``kl.cohen_kappa`` of all the data; the two coincide when every item has both
+    annotations. (Modelling the one-rater labels as draws from the marginals of p would not
+    give ``kl.cohen_kappa``'s estimand either: under that missing-at-random likelihood the
+    extra labels move the cells of p, the observed agreement with them.)
     weights : ``None``, ``"linear"``, ``"quadratic"`` (on the category values), a level name,
         a K × K agreement-weight matrix or a callable, as in :func:`kappalab.cohen_kappa`.
     draws, tune, chains, seed, sampler : as in :func:`nominal_reliability`.

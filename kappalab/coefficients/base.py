@@ -269,7 +269,7 @@ def count_square_sums(counts: np.ndarray | sp.spmatrix) -> np.ndarray:
     if sp.issparse(counts):
         return np.asarray(counts.multiply(counts).sum(axis=1), dtype=float).ravel()
     counts = np.asarray(counts, dtype=float)
-    return np.einsum("...k,...k->...", counts, counts)
+    return (counts * counts) @ np.ones(counts.shape[-1])  # a matvec: faster than einsum
 
 
 def within_group_pairs(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

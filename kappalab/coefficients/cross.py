@@ -330,17 +330,33 @@ class NormalizedCrossKappa(ItemSumCoefficient):
         # fixed number
         self.irrs = (irr_x, irr_y)
         self.cores = [kx] + [irr for irr in self.irrs if isinstance(irr, ItemSumCoefficient)]
+        # the parts' totals, reduced once (the cores are bound to fixed data), and where each
+        # part's columns end: combine then costs O(s), not a pass over the annotations
+        self._totals: np.ndarray | None = None
+        self._ends: np.ndarray | None = None
 
     def unweighted_item_stats(self) -> np.ndarray:
-        # the parts carry the sample weights (the same weight of each common item)
-        return np.column_stack([core.item_stats() for core in self.cores])
+        # the parts carry the sample weights (the same weight of each common item), each
+        # written into its columns of one array
+        parts = [core.item_stats() for core in self.cores]
+        stats = np.empty((parts[0].shape[0], sum(part.shape[1] for part in parts)))
+        start = 0
+        for part in parts:
+            stats[:, start:start + part.shape[1]] = part
+            start += part.shape[1]
+        return stats
 
     def unweighted_totals(self) -> np.ndarray:
-        return np.concatenate([core.totals() for core in self.cores])
+        if self._totals is None:
+            parts = [core.totals() for core in self.cores]
+            self._ends = np.cumsum([part.size for part in parts])[:-1]
+            self._totals = np.concatenate(parts)
+        return self._totals.copy()
 
     def _split(self, t: np.ndarray) -> list[np.ndarray]:
-        widths = np.cumsum([core.totals().size for core in self.cores])
-        return np.split(t, widths[:-1], axis=-1)
+        if self._ends is None:
+            self.unweighted_totals()
+        return np.split(t, self._ends, axis=-1)
 
     def combine(self, totals: np.ndarray) -> Components:
         t = numeric_array(totals)
@@ -444,7 +460,10 @@ def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
         if irr != "alpha":
             raise InvalidParameterError(
                 f"unknown irr {irr!r}: use 'alpha', a callable, or a pair of numbers")
-        return tuple(alpha_core(ann.subset_items(common), level, sample_weight)
+        # a side whose items are the common items, in order, is used as it is (its cached
+        # count tables with it)
+        return tuple(alpha_core(ann if ann.items.equals(common) else ann.subset_items(common),
+                                level, sample_weight)
                      for ann in (x, y))
     if not callable(irr):
         raise InvalidParameterError(

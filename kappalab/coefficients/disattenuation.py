@@ -27,6 +27,12 @@ annotations within their item by one row-wise sort, and sums the halves by segme
 (``np.add.reduceat``) — no Python loop over items or annotations; splits are processed in
 blocks of a few million keys.
 
+There is one path to each value, the item-sum spine (:mod:`kappalab.coefficients.base`):
+:class:`SplitHalfCoefficient` and :class:`DisattenuationCoefficient` give the value as
+``combine(totals())`` and, with ``ci=``, the interval from the same core. The results are
+:class:`~kappalab.Estimate` subclasses, :class:`SplitHalfReliability` and
+:class:`DisattenuatedCorrelation`, which keep the splits and the parts of the correction.
+
 References
 ----------
 Spearman, C. (1904). The proof and measurement of association between two things. *American
@@ -41,19 +47,20 @@ Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065 (eq 12, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import copy
+from dataclasses import fields
 from typing import Any, Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 
 from ..annotations import Annotations, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
+from ..estimate import Estimate
 from .cross import _Aligned
-from ..uncertainty import interval, parse_ci
+from ..uncertainty import parse_ci
 from ..validation import make_rng
 from .base import Components, ItemSumCoefficient, numeric_array
-from .multirater import alpha_core, krippendorff_alpha
+from .multirater import alpha_core
 
 __all__ = [
     "DisattenuatedCorrelation",
@@ -80,38 +87,97 @@ def spearman_brown(reliability: Any, factor: Any) -> Any:
     return out.item() if out.ndim == 0 else out
 
 
-# ====================================================================== split-half
-@dataclass(frozen=True, repr=False)
-class SplitHalfReliability:
-    """Split-half reliability of item mean scores, averaged over random splits.
+# ====================================================================== results
+def _estimate_as(cls: type, est: Estimate, **changes: Any) -> Estimate:
+    """``est`` as an instance of the Estimate subclass ``cls``, with ``changes``."""
+    values = {f.name: getattr(est, f.name) for f in fields(Estimate)}
+    values.update(changes)
+    return cls(**values)
+
+
+class SplitHalfReliability(Estimate):
+    """Split-half reliability of item mean scores, averaged over random splits: an
+    :class:`~kappalab.Estimate` that also keeps the splits.
 
     ``value`` is the mean over splits of the Spearman–Brown stepped-up correlation
-    2r/(1 + r); ``half_correlation`` the mean over splits of r itself (splits where r is
-    undefined are left out of both means). ``split_values`` and ``split_correlations`` hold
-    every split's values (NaN where undefined). ``float(result)`` is ``value``. ``se`` and
-    ``ci`` are set when an interval was asked for (``ci=``).
+    2r/(1 + r); ``observed`` is the mean over splits of r itself, the half correlation
+    (splits where r is undefined are left out of both means), ``expected`` is 0.
+    ``n_items`` and ``n_annotations`` count the items with two or more annotations and their
+    annotations. ``details`` holds ``half_correlation`` (the mean r), ``n_splits``,
+    ``split_values`` and ``split_correlations`` (every split's stepped-up value and r, NaN
+    where undefined; read-only arrays), each also readable as an attribute of the same name.
+    ``float(result)`` is ``value``; ``se`` and ``ci`` are set when an interval was asked for
+    (``ci=``).
     """
 
-    value: float
-    half_correlation: float
-    n_items: int
-    n_splits: int
-    n_annotations: int
-    split_values: np.ndarray = field(compare=False)
-    split_correlations: np.ndarray = field(compare=False)
-    se: float | None = None
-    ci: tuple[float, float] | None = None
+    __slots__ = ()
 
-    def __float__(self) -> float:
+    @property
+    def half_correlation(self) -> float:
+        """The mean over splits of the half correlation r (``details["half_correlation"]``)."""
+        return float(self.details["half_correlation"])
+
+    @property
+    def n_splits(self) -> int:
+        """The number of random splits (``details["n_splits"]``)."""
+        return int(self.details["n_splits"])
+
+    @property
+    def split_values(self) -> np.ndarray:
+        """Every split's 2r/(1 + r), NaN where undefined (``details["split_values"]``)."""
+        return self.details["split_values"]
+
+    @property
+    def split_correlations(self) -> np.ndarray:
+        """Every split's half correlation r, NaN where undefined
+        (``details["split_correlations"]``)."""
+        return self.details["split_correlations"]
+
+
+class DisattenuatedCorrelation(Estimate):
+    """Spearman's disattenuated correlation of two replications' item mean scores: an
+    :class:`~kappalab.Estimate` with the parts of the correction.
+
+    ``value`` is ρ = r/√(reliability_x·reliability_y) (eq 12 of Wong et al. 2021);
+    ``observed`` is r, the observed Pearson correlation of the mean scores over the
+    ``n_items`` items annotated on both sides, ``expected`` is 0. ``details`` holds ``r``,
+    ``reliability_x`` and ``reliability_y`` (the reliabilities of the two sides' mean scores),
+    ``method`` (how the reliabilities were obtained: "split_half", "spearman_brown" or
+    "given"), the item and annotation counts of each side and what each reliability was
+    computed from; ``rho`` (= ``value``), ``r``, ``reliability_x``, ``reliability_y`` and
+    ``method`` are also attributes. ``float(result)`` is ρ; ``se`` and ``ci`` are set when an
+    interval was asked for (``ci=``).
+    """
+
+    __slots__ = ()
+
+    @property
+    def rho(self) -> float:
+        """ρ, the same number as ``value``."""
         return float(self.value)
 
-    def __repr__(self) -> str:
-        interval = "" if self.ci is None else f"ci=({self.ci[0]:.4f}, {self.ci[1]:.4f}), "
-        return (f"SplitHalfReliability(value={self.value:.4f}, {interval}"
-                f"half_correlation={self.half_correlation:.4f}, items={self.n_items}, "
-                f"splits={self.n_splits})")
+    @property
+    def r(self) -> float:
+        """The observed Pearson correlation of the item mean scores (``details["r"]``)."""
+        return float(self.details["r"])
+
+    @property
+    def reliability_x(self) -> float:
+        """The reliability of X's mean scores (``details["reliability_x"]``)."""
+        return float(self.details["reliability_x"])
+
+    @property
+    def reliability_y(self) -> float:
+        """The reliability of Y's mean scores (``details["reliability_y"]``)."""
+        return float(self.details["reliability_y"])
+
+    @property
+    def method(self) -> str:
+        """How the reliabilities were obtained (``details["method"]``)."""
+        return str(self.details["method"])
 
 
+# ====================================================================== split-half
 def _annotation_scores(ann: Annotations, purpose: str) -> tuple[np.ndarray, np.ndarray]:
     """(item code, numeric value) of every annotation, centred on the grand mean (Pearson
     correlations do not depend on the centre; it keeps the half sums free of cancellation).
@@ -136,53 +202,6 @@ def _check_splits(n_splits: Any) -> int:
     return int(n_splits)
 
 
-def _split_half_core(items: np.ndarray, scores: np.ndarray, n_items: int, n_splits: int,
-                     rng: np.random.Generator, keep_means: bool = False
-                     ) -> tuple[np.ndarray, int, int, np.ndarray | None]:
-    """Half correlations r (one per split), items used, annotations used, and (with
-    ``keep_means``) the splits × items × 2 half means, for resampling items."""
-    m = np.bincount(items, minlength=n_items)
-    pairable = m >= 2
-    n_used = int(pairable.sum())
-    if n_used < 2:
-        raise EmptyDataError(
-            f"split-half reliability needs at least 2 items with 2 or more annotations, got "
-            f"{n_used} (of {n_items} items); with one annotation per item use "
-            "reliability='spearman_brown' or give the reliabilities as numbers")
-    keep = pairable[items]
-    items, scores = items[keep], scores[keep]
-    order = np.argsort(items, kind="stable")
-    position = np.cumsum(pairable) - 1  # item code -> 0..n_used-1
-    item = position[items[order]]  # sorted by item: each item's annotations are contiguous
-    x = scores[order]
-    N = x.size
-    size = m[pairable]
-    a = size // 2  # half A: ⌊m/2⌋ annotations; half B: ⌈m/2⌉
-    b = size - a
-    start = np.concatenate(([0], np.cumsum(size)[:-1]))
-    rank = np.arange(N) - start[item]  # position within the item after sorting by random key
-    in_a = rank < a[item]
-    a_start = np.concatenate(([0], np.cumsum(a)[:-1]))
-    total = np.bincount(item, weights=x, minlength=n_used)
-    high = item << 32  # the item in the high bits, a random 32-bit key in the low bits
-    r = np.empty(n_splits)
-    means = np.empty((n_splits, n_used, 2)) if keep_means else None
-    block = max(1, _BLOCK // N)
-    for first in range(0, n_splits, block):
-        rows = min(block, n_splits - first)
-        keys = rng.integers(0, 1 << 32, size=(rows, N), dtype=np.int64)
-        keys |= high
-        shuffled = np.argsort(keys, axis=1)  # random order within each item, items in order
-        half_a = x[shuffled[:, in_a]]
-        sum_a = np.add.reduceat(half_a, a_start, axis=1)
-        mean_a = sum_a / a
-        mean_b = (total - sum_a) / b
-        r[first:first + rows] = row_pearson(mean_a, mean_b)
-        if keep_means:
-            means[first:first + rows, :, 0], means[first:first + rows, :, 1] = mean_a, mean_b
-    return r, n_used, N, means
-
-
 def row_pearson(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Pearson correlation of each row of u with the same row of v (NaN without variance)."""
     du = u - u.mean(axis=-1, keepdims=True)
@@ -196,94 +215,9 @@ def row_pearson(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.clip(out, -1.0, 1.0)
 
 
-def split_half_reliability(ann: Any, n_splits: int = 100, seed: Any = None, *,
-                           categories: Sequence[Any] | None = None, ci: str | None = None,
-                           n_resamples: int = 2000, confidence: float = 0.95,
-                           progress: bool | None = None) -> SplitHalfReliability:
-    r"""Split-half reliability of the item mean scores, stepped up by Spearman–Brown.
-
-    For each of ``n_splits`` random splits, every item with m_i ≥ 2 annotations has its
-    annotations divided at random into halves A and B of sizes ⌊m_i/2⌋ and ⌈m_i/2⌉; with
-    ā_i, b̄_i the half means, r = Pearson(ā, b̄) across items and the split's reliability is
-    the Spearman–Brown step-up to the full length,
-
-    .. math::  \mathrm{rel} = \frac{2r}{1 + r}.
-
-    ``value`` is the mean of the splits' reliabilities, ``half_correlation`` the mean r. Items
-    with fewer than 2 annotations are left out (``n_items`` counts those used). Values must be
-    numbers (``NonNumericError`` otherwise). ``seed``: int, None or ``numpy.random.Generator``.
-
-    Vectorised: one random 32-bit key per annotation and split beside the item code in one
-    int64, a row-wise ``argsort`` of a block of splits, and segment sums — O(S·N log N) for S
-    splits of N annotations, with no Python loop over items or annotations.
-
-    With exactly two annotations per item a split decides, item by item, which annotation is
-    in A; when m is even and the item scores follow x_ri = μ_i + ε_ri, the stepped-up value
-    estimates m·ICC/(1 + (m − 1)·ICC), the reliability of the mean of m annotations.
-
-    References: Spearman (1910); Brown (1910); Cowen & Keltner (2017) use it with Spearman's
-    correction, as cited by Wong, Paritosh & Aroyo (2021).
-
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
-
-    >>> import kappalab as kl
-    >>> from kappalab.coefficients.disattenuation import split_half_reliability
-    >>> res = split_half_reliability([[1, 1], [2, 2], [3, 3], [4, 4]], n_splits=5, seed=0)
-    >>> res.value, res.n_items   # halves always equal: r = 1, 2·1/(1 + 1) = 1
-    (1.0, 4)
-    """
-    if ci is not None:
-        parse_ci(ci)  # an unknown name fails before any work
-    ann = as_annotations(ann, categories=categories)
-    rng = make_rng(seed)
-    result, means = _split_half(ann, _check_splits(n_splits), rng, keep_means=ci is not None)
-    if ci is None or not np.isfinite(result.value):
-        return result
-    interval = _interval(SplitHalfCoefficient(means), ci, n_resamples, confidence, rng,
-                         progress)
-    return replace(result, se=interval.se, ci=(interval.low, interval.high))
-
-
-def _split_half(ann: Annotations, n_splits: int, rng: np.random.Generator, *,
-                keep_means: bool) -> tuple[SplitHalfReliability, np.ndarray | None]:
-    """The split-half result and (with ``keep_means``) its splits × items × 2 half means."""
-    items, scores = _annotation_scores(ann, "split-half reliability")
-    r, n_used, n_annotations, means = _split_half_core(items, scores, ann.n_items, n_splits,
-                                                       rng, keep_means=keep_means)
-    defined = np.isfinite(r) & (r > -1.0)
-    stepped = np.full_like(r, np.nan)
-    stepped[defined] = 2.0 * r[defined] / (1.0 + r[defined])
-    if not defined.any():
-        warn(f"split-half reliability is undefined: the half means have no variance (or "
-             f"r = −1) in every one of the {n_splits} splits; returning NaN",
-             UndefinedCoefficientWarning)
-        value = half = float("nan")
-    else:
-        if not defined.all():
-            warn(f"split-half reliability: {int((~defined).sum())} of {n_splits} splits have "
-                 "half means without variance (or r = −1) and are left out of the average",
-                 UndefinedCoefficientWarning)
-        value, half = float(stepped[defined].mean()), float(r[defined].mean())
-    stepped.flags.writeable = False
-    r.flags.writeable = False
-    return SplitHalfReliability(value=value, half_correlation=half, n_items=n_used,
-                                n_splits=n_splits, n_annotations=n_annotations,
-                                split_values=stepped, split_correlations=r), means
-
-
-def _interval(core: ItemSumCoefficient, ci: str, n_resamples: int, confidence: float,
-              seed: Any, progress: bool | None):
-    return interval(core, ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                    progress=progress)
-
-
-# ----------------------------------------------------------------- the same on the spine
-# For resampling items (``ci=``) the correlations are written as item sums (docs/architecture.md):
-# Pearson's r of (u_i, v_i) is a function of Σ1, Σu, Σv, Σu², Σv², Σuv, with each split's half
-# means held fixed for its items, so a resample reuses the splits of the items it draws.
+# The correlations are item sums (docs/architecture.md): Pearson's r of (u_i, v_i) is a function of
+# Σ1, Σu, Σv, Σu², Σv², Σuv, with each split's half means held fixed for its items, so a
+# resample of the items reuses the splits of the items it draws.
 def _pearson_stats(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Items × 5·S sums [u, v, u², v², uv] of S paired columns (u, v: items × S), centred
     per column (Pearson's r does not depend on the centre)."""
@@ -307,18 +241,102 @@ def _pearson_from_sums(n: np.ndarray, sums: np.ndarray) -> np.ndarray:
 
 
 class SplitHalfCoefficient(ItemSumCoefficient):
-    """The split-half reliability on the spine: item statistics [1, Pearson sums of each
-    split's half means], value = mean over defined splits of 2r/(1 + r)."""
+    r"""The split-half reliability on the spine: item statistics [1, Pearson sums of each
+    split's half means] (items with two or more annotations), value = mean over defined
+    splits of 2r/(1 + r).
+
+    Building the core draws the ``n_splits`` random splits from ``seed`` (advancing a
+    Generator passed in) and reduces them, block by block, to the 1 + 5·S totals: the value
+    needs O(block) memory, never splits × items. The splits are kept as the state of the
+    random generator they were drawn from, and drawn again, identically, when the item
+    statistics are asked for (intervals: items × (1 + 5·S) floats).
+
+    Components of ``combine``: ``value``; ``observed``, the mean r over the defined splits;
+    ``expected`` (0); ``split_correlations`` and ``split_values``, each split's r and
+    2r/(1 + r) (NaN where undefined: no variance, or r = −1); ``n_defined``, the number of
+    defined splits.
+    """
 
     name = "split-half reliability"
     level = "interval"
 
-    def __init__(self, means: np.ndarray):
-        self.means = means  # splits × items × 2
+    def __init__(self, ann: Annotations, n_splits: int = 100, seed: Any = None):
+        self.n_splits = _check_splits(n_splits)
+        rng = make_rng(seed)
+        items, scores = _annotation_scores(ann, self.name)
+        m = np.bincount(items, minlength=ann.n_items)
+        pairable = m >= 2
+        n_used = int(pairable.sum())
+        if n_used < 2:
+            raise EmptyDataError(
+                f"split-half reliability needs at least 2 items with 2 or more annotations, "
+                f"got {n_used} (of {ann.n_items} items); with one annotation per item use "
+                "reliability='spearman_brown' or give the reliabilities as numbers")
+        keep = pairable[items]
+        items, scores = items[keep], scores[keep]
+        order = np.argsort(items, kind="stable")
+        position = np.cumsum(pairable) - 1  # item code -> 0..n_used-1
+        item = position[items[order]]  # sorted by item: each item's annotations are contiguous
+        self._x = scores[order]
+        size = m[pairable]
+        self._a = size // 2  # half A: ⌊m/2⌋ annotations; half B: ⌈m/2⌉
+        self._b = size - self._a
+        start = np.concatenate(([0], np.cumsum(size)[:-1]))
+        rank = np.arange(self._x.size) - start[item]  # position within the item
+        self._in_a = rank < self._a[item]
+        self._a_start = np.concatenate(([0], np.cumsum(self._a)[:-1]))
+        self._total = np.bincount(item, weights=self._x, minlength=n_used)
+        self._high = item << 32  # the item in the high bits, a random 32-bit key in the low
+        self.n_used, self.n_annotations = n_used, int(self._x.size)
+        self._generator = (type(rng.bit_generator), copy.deepcopy(rng.bit_generator.state))
+        self._totals = self._reduce(rng)
+
+    def _half_mean_blocks(self, rng: np.random.Generator):
+        """(first split, half means A, half means B) of each block of splits, each
+        rows × items; one random key per annotation and split, one row-wise sort."""
+        N = self._x.size
+        block = max(1, _BLOCK // N)
+        for first in range(0, self.n_splits, block):
+            rows = min(block, self.n_splits - first)
+            keys = rng.integers(0, 1 << 32, size=(rows, N), dtype=np.int64)
+            keys |= self._high
+            shuffled = np.argsort(keys, axis=1)  # random order within each item, items in order
+            sum_a = np.add.reduceat(self._x[shuffled[:, self._in_a]], self._a_start, axis=1)
+            yield first, sum_a / self._a, (self._total - sum_a) / self._b
+
+    def _drawn_again(self) -> np.random.Generator:
+        """A generator in the state the splits were drawn from."""
+        kind, state = self._generator
+        rng = np.random.Generator(kind())
+        rng.bit_generator.state = copy.deepcopy(state)
+        return rng
+
+    def _reduce(self, rng: np.random.Generator) -> np.ndarray:
+        """The totals [n, Σu, Σv, Σu², Σv², Σuv] (S columns each) of the splits drawn."""
+        sums = np.empty((5, self.n_splits))
+        for first, mean_a, mean_b in self._half_mean_blocks(rng):
+            du = mean_a - mean_a.mean(axis=1, keepdims=True)
+            dv = mean_b - mean_b.mean(axis=1, keepdims=True)
+            sums[:, first:first + du.shape[0]] = (
+                du.sum(axis=1), dv.sum(axis=1), np.einsum("si,si->s", du, du),
+                np.einsum("si,si->s", dv, dv), np.einsum("si,si->s", du, dv))
+        return np.concatenate(([float(self.n_used)], sums.ravel()))
+
+    def half_means(self) -> np.ndarray:
+        """The splits × items × 2 half means (A, B) of the items used, drawn again."""
+        means = np.empty((self.n_splits, self.n_used, 2))
+        for first, mean_a, mean_b in self._half_mean_blocks(self._drawn_again()):
+            means[first:first + mean_a.shape[0], :, 0] = mean_a
+            means[first:first + mean_a.shape[0], :, 1] = mean_b
+        return means
 
     def unweighted_item_stats(self) -> np.ndarray:
-        a, b = self.means[..., 0].T, self.means[..., 1].T
-        return np.column_stack([np.ones(a.shape[0]), _pearson_stats(a, b)])
+        means = self.half_means()
+        return np.column_stack([np.ones(self.n_used),
+                                _pearson_stats(means[..., 0].T, means[..., 1].T)])
+
+    def unweighted_totals(self) -> np.ndarray:
+        return self._totals.copy()
 
     def combine(self, totals: np.ndarray) -> Components:
         t = numeric_array(totals)
@@ -326,12 +344,106 @@ class SplitHalfCoefficient(ItemSumCoefficient):
         defined = np.real(r) > -1.0  # False for NaN too
         stepped = np.where(defined, 2.0 * r / np.where(defined, 1.0 + r, 1.0), 0.0)
         count = defined.sum(axis=-1)
-        value = np.where(count > 0, stepped.sum(axis=-1) / np.maximum(count, 1), np.nan)
-        return {"value": value, "observed": value, "expected": np.zeros_like(value)}
+        some = count > 0
+        value = np.where(some, stepped.sum(axis=-1) / np.maximum(count, 1), np.nan)
+        half = np.where(some, np.where(defined, r, 0.0).sum(axis=-1) / np.maximum(count, 1),
+                        np.nan)
+        return {"value": value, "observed": half, "expected": np.zeros_like(value),
+                "split_correlations": r, "split_values": np.where(defined, stepped, np.nan),
+                "n_defined": count}
+
+    def undefined_reason(self, parts: Components) -> str | None:
+        if int(np.asarray(parts["n_defined"]).reshape(-1)[0]) == 0:
+            return (f"the half means have no variance (or r = −1) in every one of the "
+                    f"{self.n_splits} splits")
+        return None
+
+    def warn_left_out(self) -> None:
+        """Warn (:class:`~kappalab.errors.UndefinedCoefficientWarning`) when some, but not
+        all, splits are undefined and left out of the average."""
+        defined = int(self.combine(self.totals())["n_defined"])
+        if 0 < defined < self.n_splits:
+            warn(f"split-half reliability: {self.n_splits - defined} of {self.n_splits} splits "
+                 "have half means without variance (or r = −1) and are left out of the "
+                 "average", UndefinedCoefficientWarning)
+
+    def counts_used(self) -> dict[str, Any]:
+        return {"n_items": self.n_used, "n_annotations": self.n_annotations}
+
+    def details(self) -> dict[str, Any]:
+        parts = self.combine(self.totals())
+        split_values = np.array(parts["split_values"], dtype=float)
+        split_correlations = np.array(parts["split_correlations"], dtype=float)
+        split_values.flags.writeable = False
+        split_correlations.flags.writeable = False
+        return {"half_correlation": float(parts["observed"]), "n_splits": self.n_splits,
+                "split_values": split_values, "split_correlations": split_correlations}
+
+
+def split_half_reliability(ann: Any, n_splits: int = 100, seed: Any = None, *,
+                           categories: Sequence[Any] | None = None, ci: str | None = None,
+                           n_resamples: int = 2000, confidence: float = 0.95,
+                           progress: bool | None = None) -> SplitHalfReliability:
+    r"""Split-half reliability of the item mean scores, stepped up by Spearman–Brown.
+
+    For each of ``n_splits`` random splits, every item with m_i ≥ 2 annotations has its
+    annotations divided at random into halves A and B of sizes ⌊m_i/2⌋ and ⌈m_i/2⌉; with
+    ā_i, b̄_i the half means, r = Pearson(ā, b̄) across items and the split's reliability is
+    the Spearman–Brown step-up to the full length,
+
+    .. math::  \mathrm{rel} = \frac{2r}{1 + r}.
+
+    ``value`` is the mean of the splits' reliabilities, ``half_correlation`` the mean r. Items
+    with fewer than 2 annotations are left out (``n_items`` counts those used). Values must be
+    numbers (``NonNumericError`` otherwise). ``seed``: int, None or ``numpy.random.Generator``.
+
+    Vectorised: one random 32-bit key per annotation and split beside the item code in one
+    int64, a row-wise ``argsort`` of a block of splits, and segment sums — O(S·N log N) for S
+    splits of N annotations, with no Python loop over items or annotations. The value is
+    that of :class:`SplitHalfCoefficient` (each split's r from item sums), and ``ci=``
+    resamples the items of the same core, every item keeping its halves of every split.
+
+    With exactly two annotations per item a split decides, item by item, which annotation is
+    in A; when m is even and the item scores follow x_ri = μ_i + ε_ri, the stepped-up value
+    estimates m·ICC/(1 + (m − 1)·ICC), the reliability of the mean of m annotations.
+
+    Returns
+    -------
+    SplitHalfReliability
+        An :class:`~kappalab.Estimate` (``observed`` is the mean half correlation) with the
+        splits in ``details`` (``half_correlation``, ``n_splits``, ``split_values``,
+        ``split_correlations``, also attributes).
+
+    References: Spearman (1910); Brown (1910); Cowen & Keltner (2017) use it with Spearman's
+    correction, as cited by Wong, Paritosh & Aroyo (2021).
+
+    Data: an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
+    table items × raters.
+
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.disattenuation import split_half_reliability
+    >>> res = split_half_reliability([[1, 1], [2, 2], [3, 3], [4, 4]], n_splits=5, seed=0)
+    >>> res.value, res.n_items   # halves always equal: r = 1, 2·1/(1 + 1) = 1
+    (1.0, 4)
+    """
+    if ci is not None:
+        parse_ci(ci)  # an unknown name fails before any work
+    ann = as_annotations(ann, categories=categories)
+    rng = make_rng(seed)
+    core = SplitHalfCoefficient(ann, n_splits, rng)
+    core.warn_left_out()
+    return _estimate_as(SplitHalfReliability, core.estimate(
+        ci, n_resamples=n_resamples, confidence=confidence, seed=rng, progress=progress))
 
 
 class _SpearmanBrownAlpha(ItemSumCoefficient):
-    """m̄α/(1 + (m̄ − 1)α) with α the interval α of the items: statistics [1, m_i, α's]."""
+    """m̄α/(1 + (m̄ − 1)α) with α the interval α of the items: statistics [1, m_i, α's].
+    Components: ``value``, ``alpha`` and ``mean_annotations_per_item`` (m̄)."""
+
+    name = "Spearman-Brown reliability"
+    level = "interval"
 
     def __init__(self, ann: Annotations, m: np.ndarray):
         self.alpha, self.m = alpha_core(ann, "interval"), m
@@ -339,32 +451,49 @@ class _SpearmanBrownAlpha(ItemSumCoefficient):
     def unweighted_item_stats(self) -> np.ndarray:
         return np.column_stack([np.ones_like(self.m), self.m, self.alpha.item_stats()])
 
+    def unweighted_totals(self) -> np.ndarray:
+        return np.concatenate(([float(self.m.size), float(self.m.sum())],
+                               self.alpha.totals()))
+
     def combine(self, totals: np.ndarray) -> Components:
         t = numeric_array(totals)
         m_bar = t[..., 1] / t[..., 0]
         alpha = np.asarray(self.alpha.combine(t[..., 2:])["value"])
         value = spearman_brown(alpha, m_bar)
-        return {"value": value, "observed": value, "expected": np.zeros_like(value)}
+        return {"value": value, "observed": value, "expected": np.zeros_like(value),
+                "alpha": alpha, "mean_annotations_per_item": m_bar}
 
 
 class DisattenuationCoefficient(ItemSumCoefficient):
     """ρ = r/√(rel_x rel_y) on the spine: [1, Pearson sums of (x̄, ȳ)] beside each
-    reliability's statistics (a reliability core on the same items, or a fixed number)."""
+    reliability's statistics (a reliability core on the same items, or a fixed number).
+
+    Components of ``combine``: ``value`` (ρ), ``observed`` (r), ``expected`` (0),
+    ``reliability_x`` and ``reliability_y``. ``n_annotations`` and ``details`` are what
+    :meth:`estimate` reports beside them.
+    """
 
     name = "disattenuated correlation"
     level = "interval"
     upper_bound = None  # ρ may exceed 1 through sampling error
 
-    def __init__(self, mean_x: np.ndarray, mean_y: np.ndarray, rel_x: Any, rel_y: Any):
+    def __init__(self, mean_x: np.ndarray, mean_y: np.ndarray, rel_x: Any, rel_y: Any, *,
+                 n_annotations: int = 0, details: Mapping[str, Any] | None = None):
         self.pearson = np.column_stack([np.ones_like(mean_x),
                                         _pearson_stats(mean_x[:, None], mean_y[:, None])])
         self.reliabilities = (rel_x, rel_y)
-        self.widths = [rel.item_stats().shape[1] if isinstance(rel, ItemSumCoefficient) else 0
+        self.widths = [rel.totals().size if isinstance(rel, ItemSumCoefficient) else 0
                        for rel in self.reliabilities]
+        self.n_annotations = n_annotations
+        self._details = dict(details or {})
 
     def unweighted_item_stats(self) -> np.ndarray:
         return np.column_stack([self.pearson] + [rel.item_stats() for rel in self.reliabilities
                                                  if isinstance(rel, ItemSumCoefficient)])
+
+    def unweighted_totals(self) -> np.ndarray:
+        return np.concatenate([self.pearson.sum(axis=0)] + [
+            rel.totals() for rel in self.reliabilities if isinstance(rel, ItemSumCoefficient)])
 
     def combine(self, totals: np.ndarray) -> Components:
         t = numeric_array(totals)
@@ -381,49 +510,31 @@ class DisattenuationCoefficient(ItemSumCoefficient):
         with np.errstate(invalid="ignore"):
             rho = np.where(positive, r / np.where(positive, rel[0] * rel[1], 1.0) ** 0.5,
                            np.nan)
-        return {"value": rho, "observed": r, "expected": np.zeros_like(r)}
+        return {"value": rho, "observed": r, "expected": np.zeros_like(r),
+                "reliability_x": rel[0], "reliability_y": rel[1]}
+
+    def undefined_reason(self, parts: Components) -> str | None:
+        r, rel_x, rel_y = (float(np.real(np.asarray(parts[k]).reshape(-1)[0]))
+                           for k in ("observed", "reliability_x", "reliability_y"))
+        if not np.isfinite(r):
+            return ("the correlation of mean scores needs ≥ 2 items with varying means on "
+                    f"both sides ({self.pearson.shape[0]} item(s) in common)")
+        if not (rel_x > 0 and rel_y > 0):
+            return (f"it needs both reliabilities > 0, got reliability_x = {rel_x:.4g} and "
+                    f"reliability_y = {rel_y:.4g}")
+        return None
+
+    def counts_used(self) -> dict[str, Any]:
+        return {"n_items": int(self.pearson.shape[0]), "n_annotations": self.n_annotations}
+
+    def details(self) -> dict[str, Any]:
+        parts = self.combine(self.totals())
+        return dict(self._details, r=float(parts["observed"]),
+                    reliability_x=float(parts["reliability_x"]),
+                    reliability_y=float(parts["reliability_y"]))
 
 
 # ====================================================================== disattenuation
-@dataclass(frozen=True, repr=False)
-class DisattenuatedCorrelation:
-    """Spearman's disattenuated correlation of two replications' item mean scores.
-
-    ``r`` is the observed Pearson correlation of the mean scores over the ``n_items`` items
-    annotated on both sides, ``reliability_x``/``reliability_y`` the reliabilities of the two
-    sides' mean scores, ``rho`` = r/√(reliability_x·reliability_y) (eq 12 of Wong et al.
-    2021), ``method`` how the reliabilities were obtained ("split_half", "spearman_brown" or
-    "given"). ``details`` holds the item counts of each side and what each reliability was
-    computed from. ``float(result)`` is ``rho``; ``se`` and ``ci`` are set when an interval
-    was asked for (``ci=``).
-    """
-
-    r: float
-    reliability_x: float
-    reliability_y: float
-    rho: float
-    n_items: int
-    method: str
-    details: Mapping[str, Any] = field(default_factory=dict, compare=False)
-    se: float | None = None
-    ci: tuple[float, float] | None = None
-
-    def __float__(self) -> float:
-        return float(self.rho)
-
-    @property
-    def value(self) -> float:
-        """``rho`` (the same name as an :class:`~kappalab.Estimate`'s value)."""
-        return float(self.rho)
-
-    def __repr__(self) -> str:
-        interval = "" if self.ci is None else f"ci=({self.ci[0]:.4f}, {self.ci[1]:.4f}), "
-        return (f"DisattenuatedCorrelation(rho={self.rho:.4f}, {interval}r={self.r:.4f}, "
-                f"reliability_x={self.reliability_x:.4f}, "
-                f"reliability_y={self.reliability_y:.4f}, items={self.n_items}, "
-                f"method={self.method!r})")
-
-
 def _item_means(ann: Annotations, rows: np.ndarray, purpose: str
                 ) -> tuple[np.ndarray, np.ndarray]:
     """(m_i, mean score) of the given item rows, scores centred for precision."""
@@ -436,12 +547,11 @@ def _item_means(ann: Annotations, rows: np.ndarray, purpose: str
     return m, mean
 
 
-def _spearman_brown_reliability(ann: Annotations, m: np.ndarray) -> dict[str, Any]:
-    with_alpha = krippendorff_alpha(ann, "interval")
-    alpha = float(with_alpha.value)
-    m_bar = float(m.mean())
-    return {"reliability": spearman_brown(alpha, m_bar) if np.isfinite(alpha) else np.nan,
-            "alpha_interval": alpha, "mean_annotations_per_item": m_bar}
+def _spearman_brown_parts(core: _SpearmanBrownAlpha) -> dict[str, Any]:
+    """What a Spearman–Brown reliability was computed from (its core's components)."""
+    parts = core.combine(core.totals())
+    return {"reliability": float(parts["value"]), "alpha_interval": float(parts["alpha"]),
+            "mean_annotations_per_item": float(parts["mean_annotations_per_item"])}
 
 
 def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *,
@@ -462,17 +572,29 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
       random splits, ``seed``), Spearman–Brown stepped up, 2r_h/(1 + r_h); r and both
       reliabilities then use the items with two or more annotations on both sides, the means
       whose reliability a split can measure (mixing in single-annotation means would make r
-      less reliable than the correction assumes and bias ρ down);
+      less reliable than the correction assumes and bias ρ down); ``details["split_half_x"]``
+      and ``details["split_half_y"]`` are the two :class:`SplitHalfReliability` results;
     * ``"spearman_brown"``: Krippendorff's interval α of each side on those items as the
       reliability of one annotation, stepped up to the side's mean number of annotations per
-      item m̄: m̄α/(1 + (m̄ − 1)α);
+      item m̄: m̄α/(1 + (m̄ − 1)α) (``details["spearman_brown_x"]``, ``…_y``: the
+      reliability, α and m̄);
     * a pair of numbers ``(rel_x, rel_y)``.
+
+    The value is that of :class:`DisattenuationCoefficient` (r from item sums, each
+    reliability from its own core on the same items), and ``ci=`` resamples the items of the
+    same core: r and both estimated reliabilities move together (given numbers stay fixed).
 
     ρ is NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when a
     reliability is ≤ 0 or undefined, or when r is undefined (a side's means are constant).
     Values must be numbers (``NonNumericError`` otherwise); binary labels 0/1 give the
     proportion of positive judgements as the mean score. ρ may exceed 1 through sampling error
     (Muchinsky 1996). Normalized κx (eq 13) was designed to behave like ρ (§4.5, Fig. 7).
+
+    Returns
+    -------
+    DisattenuatedCorrelation
+        An :class:`~kappalab.Estimate` of ρ (``observed`` is r) with ``r``,
+        ``reliability_x``, ``reliability_y`` and ``method`` in ``details`` (also attributes).
 
     References: Spearman (1904); Spearman (1910); Brown (1910); Wong, Paritosh & Aroyo
     (2021), eq 12.
@@ -514,24 +636,24 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
         "n_items_dropped_x": ax.n_items - n_both, "n_items_dropped_y": ay.n_items - n_both,
         "n_annotations_x": int(mx[both].sum()), "n_annotations_y": int(my[both].sum()),
     }
+    interval_seed = seed
     if isinstance(reliability, str):
         method = reliability
         if method == "split_half":
             n_splits = _check_splits(n_splits)
-            rng = make_rng(seed)
-            halves = [_split_half(ann.subset_items(labels), n_splits, rng,
-                                  keep_means=ci is not None) for ann in (ax, ay)]
-            rel_x, rel_y = (h.value for h, _ in halves)
-            details["split_half_x"], details["split_half_y"] = (h for h, _ in halves)
-            cores = [SplitHalfCoefficient(means) for _, means in halves]
+            interval_seed = rng = make_rng(seed)
+            cores = [SplitHalfCoefficient(ann.subset_items(labels), n_splits, rng)
+                     for ann in (ax, ay)]
+            halves = []
+            for core in cores:
+                core.warn_left_out()
+                halves.append(_estimate_as(SplitHalfReliability, core.estimate()))
+            details["split_half_x"], details["split_half_y"] = halves
         elif method == "spearman_brown":
-            subsets = [ax.subset_items(labels), ay.subset_items(labels)]
-            parts = [_spearman_brown_reliability(subsets[0], mx[both]),
-                     _spearman_brown_reliability(subsets[1], my[both])]
-            rel_x, rel_y = (p["reliability"] for p in parts)
-            details["spearman_brown_x"], details["spearman_brown_y"] = parts
-            cores = [_SpearmanBrownAlpha(subsets[0], mx[both].astype(float)),
-                     _SpearmanBrownAlpha(subsets[1], my[both].astype(float))]
+            cores = [_SpearmanBrownAlpha(ax.subset_items(labels), mx[both].astype(float)),
+                     _SpearmanBrownAlpha(ay.subset_items(labels), my[both].astype(float))]
+            details["spearman_brown_x"], details["spearman_brown_y"] = (
+                _spearman_brown_parts(core) for core in cores)
         else:
             raise InvalidParameterError(
                 f"unknown reliability {reliability!r}: use 'split_half', 'spearman_brown' or "
@@ -539,33 +661,19 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
     elif isinstance(reliability, (tuple, list, np.ndarray)) and len(reliability) == 2:
         method = "given"
         try:
-            rel_x, rel_y = float(reliability[0]), float(reliability[1])
+            cores = [float(reliability[0]), float(reliability[1])]
         except (TypeError, ValueError):
             raise InvalidParameterError(
                 f"reliability as numbers must be a pair of numbers, got {reliability!r}")
-        cores = [rel_x, rel_y]
     else:
         raise InvalidParameterError(
             "reliability must be 'split_half', 'spearman_brown' or a pair of numbers "
             f"(rel_x, rel_y); got {reliability!r}")
-    r = float(row_pearson(mean_x[both], mean_y[both])) if n_both >= 2 else float("nan")
-    rho = float("nan")
-    if not np.isfinite(r):
-        warn(f"disattenuated correlation is undefined: the correlation of mean scores needs "
-             f"≥ 2 items with varying means on both sides ({n_both} item(s) in common); "
-             "returning NaN", UndefinedCoefficientWarning)
-    elif not (np.isfinite(rel_x) and np.isfinite(rel_y)) or rel_x <= 0 or rel_y <= 0:
-        warn(f"disattenuated correlation is undefined: it needs both reliabilities > 0, got "
-             f"reliability_x = {rel_x:.4g} and reliability_y = {rel_y:.4g}; returning NaN",
-             UndefinedCoefficientWarning)
-    else:
-        rho = r / np.sqrt(rel_x * rel_y)
-    result = DisattenuatedCorrelation(r=r, reliability_x=float(rel_x),
-                                      reliability_y=float(rel_y), rho=float(rho),
-                                      n_items=n_both, method=method, details=details)
-    if ci is None or not np.isfinite(rho):
-        return result
-    core = DisattenuationCoefficient(mean_x[both], mean_y[both], *cores)
-    interval = _interval(core, ci, n_resamples, confidence,
-                         rng if method == "split_half" else seed, progress)
-    return replace(result, se=interval.se, ci=(interval.low, interval.high))
+    details["method"] = method
+    core = DisattenuationCoefficient(
+        mean_x[both], mean_y[both], *cores,
+        n_annotations=details["n_annotations_x"] + details["n_annotations_y"],
+        details=details)
+    return _estimate_as(DisattenuatedCorrelation, core.estimate(
+        ci, n_resamples=n_resamples, confidence=confidence, seed=interval_seed,
+        progress=progress))

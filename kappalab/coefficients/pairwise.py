@@ -102,6 +102,15 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
     rater of ``ann.raters``: a table's first column, the first rater to appear in long data),
     so swapping the raters is transposing W. Give either one items × 2 table (or Annotations)
     or the two raters' labels as ``x`` and ``y``.
+
+    Missing annotations: T and P_o count the items both raters annotated; each rater's
+    marginal p_{rk} is the share of category k among *all* that rater's annotations, items
+    the other rater left out included. The Bayesian
+    :func:`kappalab.bayes.cohen_kappa` differs there: its table model drops the one-rater
+    items, so its p_e uses the marginals of the complete items only, and on data with
+    one-rater items it estimates ``cohen_kappa`` of the complete items, not this value (the
+    two agree when every item has both annotations).
+
     References: Cohen, J. (1960), Educational and Psychological Measurement 20(1), 37–46;
     Cohen, J. (1968), Psychological Bulletin 70(4), 213–220.
 
