@@ -245,7 +245,7 @@ def xrr_report(x: Any, y: Any, level: Any = "nominal", *, n_splits: int = 100,
         for (quantity, description), ann in zip(rho_rows[2:], (ax, ay)):
             try:
                 half, note = run(disattenuation.split_half_reliability,
-                                 ann.subset_items(common), n_splits, rng)
+                                 ann.subset_items(common), n_splits=n_splits, seed=rng)
             except EmptyDataError as side_error:
                 add(quantity, np.nan, "interval", np.nan, np.nan, description,
                     f"{quantity} is undefined: {side_error}")

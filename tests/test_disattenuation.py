@@ -453,7 +453,7 @@ def test_split_half_interval_reuses_the_splits_of_the_estimate():
 
     x, _ = _replication_pair(2, n_items=25)
     ann = kl.Annotations.from_wide(x)
-    result = split_half_reliability(ann, 7, seed=5)
+    result = split_half_reliability(ann, n_splits=7, seed=5)
     core = SplitHalfCoefficient(ann, 7, np.random.default_rng(5))
     assert float(core.combine(core.totals())["value"]) == result.value
     means = core.half_means()  # the splits drawn again from the generator's state
@@ -468,7 +468,7 @@ def test_split_half_interval_reuses_the_splits_of_the_estimate():
         r = np.array([np.corrcoef(a[s], b[s])[0, 1] for s in range(a.shape[0])])
         loo.append((2 * r / (1 + r)).mean())
     np.testing.assert_allclose(replicate_values(core, "jackknife"), loo, rtol=1e-10)
-    est = split_half_reliability(ann, 7, seed=5, ci="bootstrap", n_resamples=300)
+    est = split_half_reliability(ann, n_splits=7, seed=5, ci="bootstrap", n_resamples=300)
     assert est.value == result.value and est.ci[0] < est.value < est.ci[1]
     both = disattenuated_correlation(*_replication_pair(3), ci="bootstrap-bca", n_resamples=300,
                                      n_splits=20, seed=1)

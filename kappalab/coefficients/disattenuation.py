@@ -380,7 +380,7 @@ class SplitHalfCoefficient(ItemSumCoefficient):
                 "split_values": split_values, "split_correlations": split_correlations}
 
 
-def split_half_reliability(ann: Any, n_splits: int = 100, seed: Any = None, *,
+def split_half_reliability(ann: Any, *, n_splits: int = 100, seed: Any = None,
                            categories: Sequence[Any] | None = None, ci: str | None = None,
                            n_resamples: int = 2000, confidence: float = 0.95,
                            progress: bool | None = None) -> SplitHalfReliability:
