@@ -12,11 +12,14 @@ products) and cached: the item-sum spine (docs/architecture.md, "The item-sum sp
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, TypeAlias, Union
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    import xarray
 
 from .errors import (
     DroppedAnnotationsWarning,
@@ -33,7 +36,7 @@ from .errors import (
     warn,
 )
 
-__all__ = ["Annotations", "DENSE_COUNT_CELLS", "as_annotations"]
+__all__ = ["Annotations", "AnnotationsLike", "DENSE_COUNT_CELLS", "as_annotations"]
 
 #: items × categories cells beyond which count tables are kept sparse (128 MiB of int64)
 DENSE_COUNT_CELLS = 1 << 24
@@ -759,7 +762,14 @@ class Annotations:
 
 
 # ---------------------------------------------------------------------- coercion
-def as_annotations(data: Any, *, categories: Sequence[Any] | None = None,
+#: What every estimator's data argument accepts: an :class:`Annotations`, or what
+#: :func:`as_annotations` reads — a long or wide DataFrame, a 2-D array or nested list
+#: (items × raters), an ``xarray.DataArray``.
+AnnotationsLike: TypeAlias = Union["Annotations", pd.DataFrame, np.ndarray,
+                                   Sequence[Sequence[Any]], "xarray.DataArray"]
+
+
+def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = None,
                    item: str | None = None, rater: str | None = None,
                    value: str | None = None) -> Annotations:
     """The :class:`Annotations` every estimator reads: ``data`` itself, or built from it.

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from .annotations import as_annotations
+from .annotations import AnnotationsLike, as_annotations
 from .coefficients import multirater, pairwise
 from .errors import (AnnotationError, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
@@ -24,7 +24,7 @@ _COLUMNS = ["coefficient", "value", "se", "ci_low", "ci_high", "observed", "expe
             "level", "n_items", "n_annotations", "n_raters", "note"]
 
 
-def agreement_report(data: Any, level: Any = "nominal", *,
+def agreement_report(data: AnnotationsLike, level: Any = "nominal", *,
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                      seed: Any = None, progress: bool | None = None) -> pd.DataFrame:
@@ -158,7 +158,7 @@ _XRR_COLUMNS = ["quantity", "value", "level", "n_items", "n_annotations", "descr
                 "note"]
 
 
-def xrr_report(x: Any, y: Any, level: Any = "nominal", *, n_splits: int = 100,
+def xrr_report(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *, n_splits: int = 100,
                seed: Any = None, categories: Sequence[Any] | None = None) -> pd.DataFrame:
     r"""The cross-replication triangulation of Wong, Paritosh & Aroyo (2021), one row per
     quantity.

@@ -31,7 +31,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..annotations import Annotations, as_annotations
+from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import Disagreement, resolve_distance
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
@@ -267,7 +267,7 @@ def _cross_distance(a: _Aligned, distance: Any,
                             marginals=marginals)
 
 
-def cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
+def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *,
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None,
                 n_resamples: int = 2000, confidence: float = 0.95,
@@ -409,7 +409,7 @@ class NormalizedCrossKappa(ItemSumCoefficient):
                                           for k in ("cross_kappa", "irr_x", "irr_y")})
 
 
-def normalized_cross_kappa(x: Any, y: Any, level: Any = "nominal", *,
+def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *,
                            irr: str | Callable | tuple[float, float] = "alpha",
                            categories: Sequence[Any] | None = None, sample_weight: Any = None,
                            ci: str | None = None,
@@ -471,7 +471,7 @@ def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
     return tuple(float(irr(ann.subset_items(common))) for ann in (x, y))
 
 
-def reference_agreement(ann: Any, reference: Any, level: Any = "nominal", *,
+def reference_agreement(ann: AnnotationsLike, reference: Any, level: Any = "nominal", *,
                         categories: Sequence[Any] | None = None, sample_weight: Any = None,
                         ci: str | None = None,
                         n_resamples: int = 2000, confidence: float = 0.95,

@@ -53,7 +53,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..annotations import Annotations, as_annotations
+from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
 from .cross import _Aligned
@@ -380,7 +380,7 @@ class SplitHalfCoefficient(ItemSumCoefficient):
                 "split_values": split_values, "split_correlations": split_correlations}
 
 
-def split_half_reliability(ann: Any, *, n_splits: int = 100, seed: Any = None,
+def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: Any = None,
                            categories: Sequence[Any] | None = None, ci: str | None = None,
                            n_resamples: int = 2000, confidence: float = 0.95,
                            progress: bool | None = None) -> SplitHalfReliability:
@@ -554,7 +554,8 @@ def _spearman_brown_parts(core: _SpearmanBrownAlpha) -> dict[str, Any]:
             "mean_annotations_per_item": float(parts["mean_annotations_per_item"])}
 
 
-def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *,
+def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
+                              reliability: Any = "split_half", *,
                               n_splits: int = 100, seed: Any = None,
                               categories: Sequence[Any] | None = None, ci: str | None = None,
                               n_resamples: int = 2000, confidence: float = 0.95,

@@ -40,7 +40,7 @@ from typing import Any, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from ..annotations import Annotations, as_annotations
+from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import Disagreement, resolve_distance, resolve_weights
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
@@ -500,7 +500,7 @@ def alpha_core(ann: Annotations, level: Any = "nominal",
                                     sample_weight=sample_weight)
 
 
-def agreement_estimate(data: Any, *, categories: Sequence[Any] | None, weights: Any,
+def agreement_estimate(data: AnnotationsLike, *, categories: Sequence[Any] | None, weights: Any,
                        chance: str, name: str, weighted_name: str | None = None,
                        use_distance: bool = False, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000,
@@ -520,7 +520,7 @@ def agreement_estimate(data: Any, *, categories: Sequence[Any] | None, weights: 
 
 
 # ---------------------------------------------------------------------- named coefficients
-def krippendorff_alpha(data: Any, level: Any = "nominal", *,
+def krippendorff_alpha(data: AnnotationsLike, level: Any = "nominal", *,
                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                        seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -555,7 +555,7 @@ def krippendorff_alpha(data: Any, level: Any = "nominal", *,
         ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
 
 
-def fleiss_kappa(data: Any, *, weights: Any = None,
+def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
                  categories: Sequence[Any] | None = None, sample_weight: Any = None,
                  ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                  seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -585,7 +585,7 @@ def fleiss_kappa(data: Any, *, weights: Any = None,
                               progress=progress)
 
 
-def conger_kappa(data: Any, *, weights: Any = None,
+def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
                  categories: Sequence[Any] | None = None, sample_weight: Any = None,
                  ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                  seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -614,7 +614,7 @@ def conger_kappa(data: Any, *, weights: Any = None,
                               progress=progress)
 
 
-def janson_olsson_iota(data: Any, level: Any = "nominal", *,
+def janson_olsson_iota(data: AnnotationsLike, level: Any = "nominal", *,
                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                        seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -648,7 +648,7 @@ def janson_olsson_iota(data: Any, level: Any = "nominal", *,
                               progress=progress)
 
 
-def gwet_ac(data: Any, *, weights: Any = None,
+def gwet_ac(data: AnnotationsLike, *, weights: Any = None,
             categories: Sequence[Any] | None = None, sample_weight: Any = None,
             ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
             seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -674,7 +674,7 @@ def gwet_ac(data: Any, *, weights: Any = None,
                               progress=progress)
 
 
-def brennan_prediger(data: Any, *, weights: Any = None,
+def brennan_prediger(data: AnnotationsLike, *, weights: Any = None,
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                      seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -698,7 +698,7 @@ def brennan_prediger(data: Any, *, weights: Any = None,
                               progress=progress)
 
 
-def percent_agreement(data: Any, *, weights: Any = None,
+def percent_agreement(data: AnnotationsLike, *, weights: Any = None,
                       categories: Sequence[Any] | None = None, sample_weight: Any = None,
                       ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                       seed: Any = None, progress: bool | None = None) -> Estimate:

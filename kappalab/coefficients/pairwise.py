@@ -23,7 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from ..annotations import Annotations, as_annotations
+from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
 from ..uncertainty import BLOCK_CELLS
@@ -34,7 +34,7 @@ from .multirater import ChanceCorrectedAgreement, active_raters, weights_for
 __all__ = ["cohen_kappa", "scott_pi", "bennett_s", "light_kappa", "two_raters"]
 
 
-def two_raters(x: Any, y: Any = None, *, categories: Sequence[Any] | None = None,
+def two_raters(x: AnnotationsLike, y: Any = None, *, categories: Sequence[Any] | None = None,
                coefficient: str) -> Annotations:
     """Annotations of exactly two raters: ``x`` alone (items × 2, a long DataFrame or an
     Annotations, read as :func:`~kappalab.annotations.as_annotations` reads any data), or the
@@ -85,7 +85,7 @@ def _two_rater_estimate(x, y, categories, weights, chance, name, weighted_name, 
     return core.estimate(ci, **resampling)
 
 
-def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
+def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                 seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -131,7 +131,7 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None,
                                confidence=confidence, seed=seed, progress=progress)
 
 
-def scott_pi(x: Any, y: Any = None, *, weights: Any = None,
+def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
              categories: Sequence[Any] | None = None, sample_weight: Any = None,
              ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
              seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -153,7 +153,7 @@ def scott_pi(x: Any, y: Any = None, *, weights: Any = None,
                                confidence=confidence, seed=seed, progress=progress)
 
 
-def bennett_s(x: Any, y: Any = None, *, weights: Any = None,
+def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
               categories: Sequence[Any] | None = None, sample_weight: Any = None,
               ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
               seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -385,7 +385,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
                 "median_shared_items": float(np.median(shared)) if shared.size else np.nan}
 
 
-def light_kappa(data: Any, *, weights: Any = None,
+def light_kappa(data: AnnotationsLike, *, weights: Any = None,
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                 seed: Any = None, progress: bool | None = None) -> Estimate:

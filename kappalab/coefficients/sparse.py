@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..annotations import Annotations, as_annotations
+from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError
 from ..estimate import Estimate
 from .base import (Components, ItemSumCoefficient, count_square_sums, numeric_array,
@@ -106,7 +106,7 @@ def spa_weights(n_annotations: Any, scheme: str = "flat", *, n_classes: int | No
     return np.where(pairable, k, 0.0)
 
 
-def item_agreement(data: Any, *, categories: Sequence[Any] | None = None) -> pd.Series:
+def item_agreement(data: AnnotationsLike, *, categories: Sequence[Any] | None = None) -> pd.Series:
     r"""P_i = Σ_c n_ic(n_ic − 1)/(n_i(n_i − 1)) for every item with two or more annotations,
     indexed by item label."""
     ann = as_annotations(data, categories=categories)
@@ -254,7 +254,7 @@ class SparseAgreement(ItemSumCoefficient):
         return replace(est, se=analytic_interval(self).se)
 
 
-def spa(data: Any, scheme: Any = "flat", *, class_distribution: Any = None,
+def spa(data: AnnotationsLike, scheme: Any = "flat", *, class_distribution: Any = None,
         categories: Sequence[Any] | None = None, sample_weight: Any = None,
         ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
         seed: Any = None, progress: bool | None = None, weights: Any = None) -> Estimate:
@@ -294,7 +294,7 @@ def spa(data: Any, scheme: Any = "flat", *, class_distribution: Any = None,
         ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
 
 
-def spa_kappa(data: Any, scheme: Any = "flat", *, class_distribution: Any = None,
+def spa_kappa(data: AnnotationsLike, scheme: Any = "flat", *, class_distribution: Any = None,
               categories: Sequence[Any] | None = None, sample_weight: Any = None,
               ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
               seed: Any = None, progress: bool | None = None, weights: Any = None) -> Estimate:
