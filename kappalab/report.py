@@ -176,6 +176,7 @@ def xrr_report(x: Any, y: Any, level: Any = "nominal", *, n_splits: int = 100,
     ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
     table items × raters.
     """
+    from .alignment import AlignedReplications
     from .coefficients import cross, disattenuation
     from .errors import EmptyDataError, NonNumericError
 
@@ -197,7 +198,7 @@ def xrr_report(x: Any, y: Any, level: Any = "nominal", *, n_splits: int = 100,
                         "description": description, "note": note})
 
     kx, kx_note = run(cross.cross_kappa, ax, ay, level)  # EmptyDataError: no common item
-    common = cross._Aligned(ax, ay).items
+    common = AlignedReplications(ax, ay).items
     irr = {}
     for side, ann in (("X", ax), ("Y", ay)):
         est, note = run(multirater.krippendorff_alpha, ann.subset_items(common), level)

@@ -21,8 +21,8 @@ from scipy.optimize import brentq
 from scipy.special import ndtr, ndtri
 
 from .._bvn import bvn_cdf, rectangle_probabilities
+from ..alignment import AlignedReplications
 from ..annotations import Annotations, as_annotations
-from ..coefficients.cross import _union_categories
 from ..coefficients.disattenuation import row_pearson
 from ..coefficients.sparse import pair_agreement
 from ..errors import EmptyDataError, InvalidParameterError, warn
@@ -46,43 +46,6 @@ _RIDGE_FACTOR = 1.68
 _RIDGE_RHO = 0.99
 _MAX_STEP = 0.2
 _MAX_NODES = 401
-
-
-class _Aligned:
-    """Items of X and Y matched by label: common items first, then X-only, then Y-only.
-
-    ``x_rows``/``y_rows`` index each side's items (−1 where the item is absent on that side).
-    """
-
-    def __init__(self, x: Annotations, y: Annotations):
-        has_x, has_y = x.annotations_per_item_array > 0, y.annotations_per_item_array > 0
-        lx, ly = x.items[has_x], y.items[has_y]
-        common = lx.intersection(ly, sort=False)
-        if len(common) == 0:
-            raise EmptyDataError(
-                "the two replications have no annotated item in common: cross-replication "
-                f"reliability needs the same items on both sides (X annotates {lx.size} items, "
-                f"e.g. {list(lx[:3])}; Y annotates {ly.size}, e.g. {list(ly[:3])})")
-        only_x = lx.difference(common, sort=False)
-        only_y = ly.difference(common, sort=False)
-        self.n_common, self.n_only_x, self.n_only_y = len(common), len(only_x), len(only_y)
-        items = common.append(only_x).append(only_y)
-        self.items = items
-        self.x_rows = x.items.get_indexer(items)
-        self.y_rows = y.items.get_indexer(items)
-        self.x_rows[self.n_common + self.n_only_x:] = -1
-        self.y_rows[self.n_common:self.n_common + self.n_only_x] = -1
-
-    def take(self, values: np.ndarray, rows: np.ndarray, fill=0.0) -> np.ndarray:
-        """Per aligned item, ``values`` of its row on a side (``fill`` where absent)."""
-        out = np.full((rows.size,) + values.shape[1:], fill, dtype=float)
-        present = rows >= 0
-        out[present] = values[rows[present]]
-        return out
-
-    def attrs(self) -> dict[str, int]:
-        return {"n_common_items": self.n_common, "n_items_only_x": self.n_only_x,
-                "n_items_only_y": self.n_only_y}
 
 
 def cross_replication(x: Any, y: Any, *, level: str = "interval", draws: int = 1000,
@@ -224,6 +187,12 @@ def cross_replication(x: Any, y: Any, *, level: str = "interval", draws: int = 1
     return _binary(ax, ay, options, prior, quadrature_step)
 
 
+def _item_counts(al: AlignedReplications) -> dict[str, int]:
+    """The numbers of common and one-sided items, for ``idata.posterior.attrs``."""
+    return {"n_common_items": al.n_common, "n_items_only_x": al.n_only_x,
+            "n_items_only_y": al.n_only_y}
+
+
 def _require_pairable(m: np.ndarray, side: str, what: str) -> None:
     if not (m >= 2).any():
         raise EmptyDataError(
@@ -305,16 +274,15 @@ def _interval(ax: Annotations, ay: Annotations, options: SamplingOptions,
               prior: dict[str, Any]) -> Posterior:
     ax.category_values("the interval cross-replication model")
     ay.category_values("the interval cross-replication model")
-    al = _Aligned(ax, ay)
+    al = AlignedReplications(ax, ay)
     center, scale = location_scale(ax, ay)
     if not scale > 0:
         raise EmptyDataError(f"every annotation has the same value ({center:g}): reliability "
                              "is undefined")
     items = []
-    for ann, rows, side in ((ax, al.x_rows, "X"), (ay, al.y_rows, "Y")):
-        m, mean, ss = item_statistics(ann, center, scale)
-        m, mean, ss = al.take(m, rows), al.take(mean, rows), al.take(ss, rows)
-        _require_pairable(m, side, "reliability")
+    for ann, side in ((ax, "x"), (ay, "y")):
+        m, mean, ss = (al.spread(v, side) for v in item_statistics(ann, center, scale))
+        _require_pairable(m, side.upper(), "reliability")
         items.append((m, mean, ss))
     stats = CrossIntervalStatistics.from_items(items[0], items[1], al.n_common, al.n_only_x)
 
@@ -360,7 +328,7 @@ def _interval(ax: Annotations, ay: Annotations, options: SamplingOptions,
         posterior, sample_stats, options, model="cross_replication (interval)",
         replicated=replicated, observed=observed,
         headline=("irr_x", "irr_y", "kx", "normalized_kx", "rho"),
-        attrs={**al.attrs(), "level": "interval", "data_mean": center, "data_sd": scale})
+        attrs={**_item_counts(al), "level": "interval", "data_mean": center, "data_sd": scale})
 
 
 def _replicate_mean_correlation(rng, draws, R, S) -> np.ndarray:
@@ -382,19 +350,20 @@ def _replicate_mean_correlation(rng, draws, R, S) -> np.ndarray:
 
 
 # ====================================================================== binary
-def _binary_counts(ax: Annotations, ay: Annotations, al: _Aligned):
-    """Per aligned item: (R, k_X, S, k_Y), k = annotations in the second category."""
-    union, x_pos, y_pos = _union_categories(ax, ay)
+def _binary_counts(ax: Annotations, ay: Annotations, al: AlignedReplications):
+    """Per item of ``al.union_rows``: (R, k_X, S, k_Y), k = annotations in the second
+    category."""
+    union, x_pos, y_pos = al.categories, al.x_map, al.y_map
     if len(union) != 2:
         raise InvalidParameterError(
             f"level='binary' needs exactly 2 categories over both replications, got "
             f"{len(union)}: {list(union)[:6]}")
     out = []
-    for ann, pos, rows in ((ax, x_pos, al.x_rows), (ay, y_pos, al.y_rows)):
+    for ann, pos, side in ((ax, x_pos, "x"), (ay, y_pos, "y")):
         counts = ann.count_matrix
         m = counts.sum(axis=1).astype(float)
         high = counts[:, pos == 1].sum(axis=1).astype(float)
-        out += [al.take(m, rows), al.take(high, rows)]
+        out += [al.spread(m, side), al.spread(high, side)]
     return union, out
 
 
@@ -506,7 +475,7 @@ def binary_loglik(pt, bp: BinaryPatterns, t_x, t_y, licc_x, licc_y, rho_u):
 
 def _binary(ax: Annotations, ay: Annotations, options: SamplingOptions,
             prior: dict[str, Any], step: float | None) -> Posterior:
-    al = _Aligned(ax, ay)
+    al = AlignedReplications(ax, ay)
     union, (R, k_x, S, k_y) = _binary_counts(ax, ay, al)
     _require_pairable(R, "X", "latent ICC (and so IRR_X)")
     _require_pairable(S, "Y", "latent ICC (and so IRR_Y)")
@@ -541,7 +510,7 @@ def _binary(ax: Annotations, ay: Annotations, options: SamplingOptions,
         posterior, sample_stats, options, model="cross_replication (binary)",
         derived=derived, replicated=replicated, observed=observed,
         headline=("irr_x", "irr_y", "kx", "normalized_kx", "rho"),
-        attrs={**al.attrs(), "level": "binary", "high_category": str(union[1]),
+        attrs={**_item_counts(al), "level": "binary", "high_category": str(union[1]),
                "quadrature_step": patterns.step, "quadrature_nodes_per_axis": int(
                    patterns.z.size), "n_patterns": int(patterns.pairs.shape[0])})
 

@@ -49,7 +49,7 @@ import pandas as pd
 
 from ..annotations import Annotations, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
-from .cross import _Aligned
+from ..alignment import AlignedReplications
 from ..uncertainty import interval, parse_ci
 from ..validation import make_rng
 from .base import Components, ItemSumCoefficient, numeric_array
@@ -496,7 +496,7 @@ def disattenuated_correlation(x: Any, y: Any, reliability: Any = "split_half", *
     ay = as_annotations(y, categories=categories)
     purpose = "disattenuated correlation of mean scores"
     ax.category_values(purpose), ay.category_values(purpose)  # both numeric, before anything
-    aligned = _Aligned(ax, ay)  # EmptyDataError when no item label is shared
+    aligned = AlignedReplications(ax, ay)  # EmptyDataError when no item label is shared
     mx, mean_x = _item_means(ax, aligned.x_rows, purpose)
     my, mean_y = _item_means(ay, aligned.y_rows, purpose)
     # a split-half reliability describes means of ≥ 2 annotations: r uses the same items, so
