@@ -22,7 +22,6 @@ from .coefficients.disattenuation import (
     DisattenuatedCorrelation,
     SplitHalfReliability,
     disattenuated_correlation,
-    spearman_brown,
     split_half_reliability,
 )
 from .coefficients.sparse import (
@@ -33,9 +32,10 @@ from .coefficients.sparse import (
     spa_weights,
 )
 from .estimate import Estimate
+from .kernels import spearman_brown
 from .report import agreement_report, xrr_report
 from .uncertainty import bootstrap
-from . import datasets, distances, errors, plots, simulate, uncertainty
+from . import alignment, datasets, distances, errors, kernels, plots, simulate, uncertainty
 
 __version__ = "0.1.0"
 
@@ -45,6 +45,7 @@ __all__ = [
     "SplitHalfReliability",
     "Estimate",
     "agreement_report",
+    "alignment",
     "bennett_s",
     "bootstrap",
     "brennan_prediger",
@@ -60,6 +61,7 @@ __all__ = [
     "item_agreement",
     "item_agreement_variance",
     "janson_olsson_iota",
+    "kernels",
     "krippendorff_alpha",
     "light_kappa",
     "normalized_cross_kappa",

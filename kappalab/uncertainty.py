@@ -64,6 +64,7 @@ from scipy.stats import t as student_t
 
 from .coefficients.base import BLOCK_CELLS
 from .errors import InvalidParameterError
+from .kernels import distinct_rows
 from .progress import track
 from .validation import check_confidence, check_count, make_rng
 
@@ -141,25 +142,10 @@ def _groups(core) -> _Groups:
     if n == 0:
         none = np.zeros(0, dtype=np.intp)
         return _Groups(stats, np.zeros(0), none, none)
-    first, of_item, counts = _distinct_rows(stats)
+    first, of_item, counts = distinct_rows(stats)
     if first.size > 0.9 * n:  # hardly any repeats: keep the items as they are
         return _Groups(stats, np.ones(n), np.arange(n), np.arange(n))
     return _Groups(stats[first], counts.astype(float), of_item, first)
-
-
-def _distinct_rows(stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(first row of each distinct row, distinct row of each row, multiplicities).
-
-    Rows are keyed by one random projection, so the sort is of n numbers rather than a
-    lexicographic sort of n rows (~40× faster); the grouping is then verified exactly, with a
-    row-wise sort as the fallback should two distinct rows ever share a key."""
-    direction = np.random.default_rng(0x5EED).uniform(1.0, 2.0, size=stats.shape[1])
-    _, first, of_item, counts = np.unique(stats @ direction, return_index=True,
-                                          return_inverse=True, return_counts=True)
-    if not np.array_equal(stats[first][of_item], stats):
-        _, first, of_item, counts = np.unique(stats, axis=0, return_index=True,
-                                              return_inverse=True, return_counts=True)
-    return first, of_item.ravel(), counts
 
 
 def _require_items(groups: _Groups) -> None:

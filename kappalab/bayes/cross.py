@@ -17,15 +17,15 @@ import math
 from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
-from scipy.optimize import brentq
 from scipy.special import ndtr, ndtri
 
-from .._bvn import bvn_cdf, rectangle_probabilities
+from .. import distances
 from ..alignment import AlignedReplications
 from ..annotations import Annotations, as_annotations
-from ..coefficients.disattenuation import row_pearson
-from ..coefficients.sparse import pair_agreement
 from ..errors import EmptyDataError, InvalidParameterError, warn
+from ..kernels import (alpha_from_joint, chance_corrected, distinct_rows,
+                       fleiss_chance_agreement, latent_cross_tables, latent_icc,
+                       pair_agreement, row_pearson, true_score_correlation)
 from . import _build
 from ._sampling import SamplingOptions, require_pymc, sample, validate_prior
 from .models import (OneWayStatistics, as_float, item_statistics, location_scale,
@@ -224,9 +224,9 @@ class CrossIntervalStatistics(NamedTuple):
         first, then X-only, then Y-only; m = 0 where absent)."""
         (R, xbar, ss_x), (S, ybar, ss_y) = x_items, y_items
         c = n_common
-        pairs, inverse = np.unique(np.column_stack([R[:c], S[:c]]), axis=0,
-                                   return_inverse=True)
-        inverse = inverse.ravel()
+        sizes = np.column_stack([R[:c], S[:c]])
+        groups = distinct_rows(sizes, lexicographic=True)
+        pairs, inverse = sizes[groups.first], groups.inverse
 
         def total(v):
             return np.bincount(inverse, weights=v, minlength=pairs.shape[0])
@@ -371,23 +371,14 @@ def _fleiss_binary(m: np.ndarray, k: np.ndarray) -> tuple[float, float]:
     """(prevalence of "1", Fleiss κ) from binary counts: a starting guess for the grid."""
     p_o = np.mean(_binary_pair_agreement(k, m)[m >= 2])
     p1 = k.sum() / m.sum()
-    p_e = p1**2 + (1 - p1) ** 2
-    kappa = (p_o - p_e) / (1 - p_e) if p_e < 1 else 0.0
-    return float(p1), float(kappa)
+    kappa = chance_corrected(p_o, fleiss_chance_agreement([1 - p1, p1]))
+    return float(p1), float(kappa) if np.isfinite(kappa) else 0.0
 
 
 def _latent_icc(prevalence: float, alpha: float) -> float:
-    """ρ_L whose thresholded binary categories have nominal α = ``alpha`` (0 ≤ α < 1)."""
-    t = ndtri(1.0 - prevalence)
-    p_e = prevalence**2 + (1 - prevalence) ** 2
-
-    def excess(rho):
-        p_o = float(bvn_cdf(t, t, rho) + bvn_cdf(-t, -t, rho))
-        return (p_o - p_e) / (1 - p_e) - alpha
-
-    if alpha <= 0:
-        return 0.0
-    return float(brentq(excess, 0.0, 1.0, xtol=1e-10))
+    """ρ_L whose thresholded binary categories have nominal α = ``alpha`` (0 ≤ α < 1), to
+    1e-10 (a starting point for the quadrature step, not a truth)."""
+    return latent_icc([ndtri(1.0 - prevalence)], alpha, xtol=1e-10)
 
 
 def _width(latent_icc: float) -> float:
@@ -423,10 +414,13 @@ class BinaryPatterns(NamedTuple):
 
     @classmethod
     def from_counts(cls, R, k_x, S, k_y, step: float) -> "BinaryPatterns":
-        x_pat, x_idx = np.unique(np.column_stack([k_x, R]), axis=0, return_inverse=True)
-        y_pat, y_idx = np.unique(np.column_stack([k_y, S]), axis=0, return_inverse=True)
-        pairs, multiplicity = np.unique(np.column_stack([x_idx.ravel(), y_idx.ravel()]),
-                                        axis=0, return_counts=True)
+        x_all, y_all = np.column_stack([k_x, R]), np.column_stack([k_y, S])
+        x_groups = distinct_rows(x_all, lexicographic=True)
+        y_groups = distinct_rows(y_all, lexicographic=True)
+        x_pat, y_pat = x_all[x_groups.first], y_all[y_groups.first]
+        pair_all = np.column_stack([x_groups.inverse, y_groups.inverse])
+        pair_groups = distinct_rows(pair_all, lexicographic=True)
+        pairs, multiplicity = pair_all[pair_groups.first], pair_groups.counts
         n_half = int(math.ceil(QUADRATURE_HALF_WIDTH / step))
         if 2 * n_half + 1 > _MAX_NODES:
             n_half = (_MAX_NODES - 1) // 2
@@ -518,29 +512,15 @@ def _binary(ax: Annotations, ay: Annotations, options: SamplingOptions,
 def _binary_truths(d: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     r"""Per draw: IRR_X, IRR_Y (nominal α), κx (nominal), normalized κx and the true-score
     correlation ρ, from bivariate-normal rectangles exactly as ``simulate`` defines them."""
-    inf = np.full_like(d["threshold_x"], np.inf)
-    bx = np.column_stack([-inf, d["threshold_x"], inf])
-    by = np.column_stack([-inf, d["threshold_y"], inf])
-    px = np.column_stack([ndtr(d["threshold_x"]), ndtr(-d["threshold_x"])])
-    py = np.column_stack([ndtr(d["threshold_y"]), ndtr(-d["threshold_y"])])
-    jxx = rectangle_probabilities(bx, bx, d["latent_icc_x"])
-    jyy = rectangle_probabilities(by, by, d["latent_icc_y"])
-    r = d["latent_rho"] * np.sqrt(d["latent_icc_x"] * d["latent_icc_y"])
-    jxy = rectangle_probabilities(bx, by, r)
-
-    def nominal_alpha(joint, p, q):
-        d_o = joint[:, 0, 1] + joint[:, 1, 0]
-        d_e = p[:, 0] * q[:, 1] + p[:, 1] * q[:, 0]
-        return 1.0 - d_o / d_e
-
-    irr_x, irr_y = nominal_alpha(jxx, px, px), nominal_alpha(jyy, py, py)
-    kx = nominal_alpha(jxy, px, py)
-    cov = jxy[:, 1, 1] - px[:, 1] * py[:, 1]
-    var_x = jxx[:, 1, 1] - px[:, 1] ** 2
-    var_y = jyy[:, 1, 1] - py[:, 1] ** 2
+    t = latent_cross_tables(d["threshold_x"][:, None], d["threshold_y"][:, None],
+                            d["latent_icc_x"], d["latent_icc_y"], d["latent_rho"])
+    nominal = distances.nominal(2)
+    irr_x = alpha_from_joint(t.joint_x, t.marginals_x, t.marginals_x, nominal)
+    irr_y = alpha_from_joint(t.joint_y, t.marginals_y, t.marginals_y, nominal)
+    kx = alpha_from_joint(t.joint, t.marginals_x, t.marginals_y, nominal)
     return {"irr_x": irr_x, "irr_y": irr_y, "kx": kx,
             "normalized_kx": kx / np.sqrt(irr_x * irr_y),
-            "rho": cov / np.sqrt(var_x * var_y)}
+            "rho": true_score_correlation(t)[0]}
 
 
 def _check_resolution(draws: Mapping[str, np.ndarray], step: float) -> None:

@@ -17,8 +17,8 @@ import numpy as np
 from ..annotations import as_annotations
 from ..coefficients.multirater import weights_for
 from ..coefficients.pairwise import two_raters
-from ..coefficients.sparse import pair_agreement
 from ..errors import DroppedAnnotationsWarning, EmptyDataError, warn
+from ..kernels import distinct_rows, pair_agreement
 from . import _build
 from ._sampling import SamplingOptions, require_pymc, sample, validate_prior
 from .posterior import Posterior
@@ -150,7 +150,9 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
         raise EmptyDataError(
             "the nominal model needs at least one item with 2 or more annotations: with one "
             "annotation per item, agreement (κ) is not identified")
-    rows, weight = np.unique(counts[m > 0], axis=0, return_counts=True)
+    present = counts[m > 0]
+    groups = distinct_rows(present, lexicographic=True)  # identical items share a term
+    rows, weight = present[groups.first], groups.counts
     K = ann.n_categories
     cats = _category_coords(ann.categories)
 

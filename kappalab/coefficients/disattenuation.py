@@ -49,6 +49,7 @@ import pandas as pd
 
 from ..annotations import Annotations, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
+from ..kernels import pearson_from_sums, pearson_sums, row_pearson, spearman_brown
 from ..alignment import AlignedReplications
 from ..uncertainty import interval, parse_ci
 from ..validation import make_rng
@@ -65,19 +66,6 @@ __all__ = [
 
 #: random keys per block of splits (int64 keys + their order: ~64 MB per block)
 _BLOCK = 1 << 22
-
-
-def spearman_brown(reliability: Any, factor: Any) -> Any:
-    r"""The Spearman–Brown prophecy: the reliability of a mean of ``factor`` times as many
-    annotations, k·ρ/(1 + (k − 1)·ρ) (Spearman 1910; Brown 1910). Works on arrays.
-
-    >>> spearman_brown(0.5, 2)   # 2·0.5/(1 + 0.5)
-    0.6666666666666666
-    """
-    rel, k = numeric_array(reliability), numeric_array(factor)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = k * rel / (1.0 + (k - 1.0) * rel)
-    return out.item() if out.ndim == 0 else out
 
 
 # ====================================================================== split-half
@@ -183,19 +171,6 @@ def _split_half_core(items: np.ndarray, scores: np.ndarray, n_items: int, n_spli
     return r, n_used, N, means
 
 
-def row_pearson(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Pearson correlation of each row of u with the same row of v (NaN without variance)."""
-    du = u - u.mean(axis=-1, keepdims=True)
-    dv = v - v.mean(axis=-1, keepdims=True)
-    suu = np.einsum("...i,...i->...", du, du)
-    svv = np.einsum("...i,...i->...", dv, dv)
-    suv = np.einsum("...i,...i->...", du, dv)
-    den = np.sqrt(suu * svv)
-    out = np.full(np.shape(den), np.nan)
-    np.divide(suv, den, out=out, where=den > 0)
-    return np.clip(out, -1.0, 1.0)
-
-
 def split_half_reliability(ann: Any, n_splits: int = 100, seed: Any = None, *,
                            categories: Sequence[Any] | None = None, ci: str | None = None,
                            n_resamples: int = 2000, confidence: float = 0.95,
@@ -284,28 +259,6 @@ def _interval(core: ItemSumCoefficient, ci: str, n_resamples: int, confidence: f
 # For resampling items (``ci=``) the correlations are written as item sums (DESIGN.md §1):
 # Pearson's r of (u_i, v_i) is a function of Σ1, Σu, Σv, Σu², Σv², Σuv, with each split's half
 # means held fixed for its items, so a resample reuses the splits of the items it draws.
-def _pearson_stats(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Items × 5·S sums [u, v, u², v², uv] of S paired columns (u, v: items × S), centred
-    per column (Pearson's r does not depend on the centre)."""
-    u = u - u.mean(axis=0)
-    v = v - v.mean(axis=0)
-    return np.column_stack([u, v, u * u, v * v, u * v])
-
-
-def _pearson_from_sums(n: np.ndarray, sums: np.ndarray) -> np.ndarray:
-    """r of each of the S pairs from (…, 5·S) sums laid out as :func:`_pearson_stats`."""
-    su, sv, suu, svv, suv = np.split(sums, 5, axis=-1)
-    n = np.asarray(n)[..., None]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cov = suv - su * sv / n
-        var = (suu - su * su / n) * (svv - sv * sv / n)
-        positive = np.real(var) > 0
-        r = np.where(positive, cov / np.where(positive, var, 1.0) ** 0.5, np.nan)
-    # |r| ≤ 1 up to rounding; the bound is applied to the real part only, so that a
-    # complex-step derivative passes (the derivative is 0 at the bound)
-    return np.where(np.real(r) > 1, 1.0, np.where(np.real(r) < -1, -1.0, r))
-
-
 class SplitHalfCoefficient(ItemSumCoefficient):
     """The split-half reliability on the spine: item statistics [1, Pearson sums of each
     split's half means], value = mean over defined splits of 2r/(1 + r)."""
@@ -318,11 +271,11 @@ class SplitHalfCoefficient(ItemSumCoefficient):
 
     def unweighted_item_stats(self) -> np.ndarray:
         a, b = self.means[..., 0].T, self.means[..., 1].T
-        return np.column_stack([np.ones(a.shape[0]), _pearson_stats(a, b)])
+        return np.column_stack([np.ones(a.shape[0]), pearson_sums(a, b)])
 
     def combine(self, totals: np.ndarray) -> Components:
         t = numeric_array(totals)
-        r = _pearson_from_sums(t[..., 0], t[..., 1:])
+        r = pearson_from_sums(t[..., 0], t[..., 1:])
         defined = np.real(r) > -1.0  # False for NaN too
         stepped = np.where(defined, 2.0 * r / np.where(defined, 1.0 + r, 1.0), 0.0)
         count = defined.sum(axis=-1)
@@ -357,7 +310,7 @@ class DisattenuationCoefficient(ItemSumCoefficient):
 
     def __init__(self, mean_x: np.ndarray, mean_y: np.ndarray, rel_x: Any, rel_y: Any):
         self.pearson = np.column_stack([np.ones_like(mean_x),
-                                        _pearson_stats(mean_x[:, None], mean_y[:, None])])
+                                        pearson_sums(mean_x[:, None], mean_y[:, None])])
         self.reliabilities = (rel_x, rel_y)
         self.widths = [rel.item_stats().shape[1] if isinstance(rel, ItemSumCoefficient) else 0
                        for rel in self.reliabilities]
@@ -368,7 +321,7 @@ class DisattenuationCoefficient(ItemSumCoefficient):
 
     def combine(self, totals: np.ndarray) -> Components:
         t = numeric_array(totals)
-        r = _pearson_from_sums(t[..., 0], t[..., 1:6])[..., 0]
+        r = pearson_from_sums(t[..., 0], t[..., 1:6])[..., 0]
         start, rel = 6, []
         for reliability, width in zip(self.reliabilities, self.widths):
             if width:

@@ -44,9 +44,10 @@ from ..annotations import Annotations, as_annotations
 from ..distances import Disagreement, resolve_distance, resolve_weights
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
+from ..kernels import count_square_sums
 from ..validation import check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
-                   count_square_sums, disagreement_components, distance_product,
+                   disagreement_components, distance_product,
                    interval_scores, numeric_array, quadratic_form_per_row, safe_divide)
 
 __all__ = [
