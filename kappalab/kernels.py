@@ -9,6 +9,7 @@ kernel                                    formula
 ========================================  =====================================================
 :func:`count_square_sums`                 Σ_k n_ik²
 :func:`pair_agreement`                    P_i = Σ_k n_ik(n_ik − 1)/(m_i(m_i − 1))
+:func:`rater_marginal_entries`            (rater, category) one-hot or rater-moment entries
 :func:`pearson_sums`,                     Pearson's r from Σu, Σv, Σu², Σv², Σuv
 :func:`pearson_from_sums`,
 :func:`row_pearson`
@@ -39,7 +40,8 @@ from ._bvn import rectangle_probabilities
 __all__ = ["CrossTables", "DistinctRows", "alpha_from_joint", "chance_corrected",
            "conger_chance_agreement", "count_square_sums", "distinct_rows",
            "fleiss_chance_agreement", "joint_disagreements", "latent_cross_tables", "latent_icc", "numeric_array",
-           "pair_agreement", "pearson_from_sums", "pearson_sums", "row_pearson",
+           "pair_agreement", "pearson_from_sums", "pearson_sums", "rater_marginal_entries",
+           "row_pearson",
            "spearman_brown", "true_score_correlation"]
 
 
@@ -85,6 +87,30 @@ def pair_agreement(counts: np.ndarray | sp.spmatrix, m: np.ndarray) -> np.ndarra
     agree = count_square_sums(counts) - m  # Σ n² − Σ n
     pairable = m >= 2
     return np.where(pairable, agree / np.where(pairable, m * (m - 1), 1.0), 0.0)
+
+
+def rater_marginal_entries(items: np.ndarray, raters: np.ndarray, categories: np.ndarray,
+                           n_raters: int, n_categories: int, values: np.ndarray | None = None
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""The entries ``(row, column, value)`` of the items × rater-marginal statistics, from
+    per-annotation item, rater and category codes, for a scipy sparse matrix (duplicates
+    add up).
+
+    Without ``values``: each annotation's one-hot (rater g, category c) indicator — column
+    g·K + c, value 1 — so that row i holds the item's rater × category counts n_igc
+    (items × R·K). With ``values`` x (one per annotation): the rater moments [1, x, x²] at
+    columns g, R + g, 2R + g (items × 3R).
+
+    >>> rows, cols, vals = rater_marginal_entries(np.array([0, 0, 1]), np.array([0, 1, 1]),
+    ...                                           np.array([1, 0, 1]), 2, 2)
+    >>> rows.tolist(), cols.tolist(), vals.tolist()
+    ([0, 0, 1], [1, 2, 3], [1.0, 1.0, 1.0])
+    """
+    if values is None:
+        return items, raters * n_categories + categories, np.ones(items.size)
+    x, R = values, n_raters
+    return (np.tile(items, 3), np.concatenate([raters, R + raters, 2 * R + raters]),
+            np.concatenate([np.ones_like(x), x, x * x]))
 
 
 # ====================================================================== correlations

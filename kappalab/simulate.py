@@ -681,7 +681,7 @@ class _TwoClassSide(_Side):
     def difficulty(self, state):
         return self.class_difficulty[state["class"]]
 
-    def _class_weights(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    def class_weights(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         pm = self.counts.conditional(self.class_difficulty, self.h_bar)  # (2, M+1)
         return pm, self.counts.summaries(pm)
 
@@ -729,7 +729,7 @@ class _NominalSide(_TwoClassSide):
         kappa, pi, s2 = self.kappa, self.pi, self.sum_pi2
         p_o = s2 + (1.0 - s2) * kappa
         joint = (1.0 - kappa) * np.outer(pi, pi) + kappa * np.diag(pi)
-        pm, w = self._class_weights()
+        pm, w = self.class_weights()
         k = self.class_kappa
         kappa_w2 = _ratio(w["w2"] @ k, w["w2"].sum())  # E[w₂κ_i]/E[w₂]
         kappa_e2 = _ratio(w["e2"] @ k, w["e2"].sum())  # E[e₂κ_i]/E[e₂]
@@ -783,7 +783,7 @@ class _IntervalSide(_TwoClassSide):
         return _ratio(weight @ self.class_sigma_w2, weight.sum())
 
     def truths(self):
-        pm, w = self._class_weights()
+        pm, w = self.class_weights()
         s_w2_e2 = self.weighted_within_variance(w["e2"])
         alpha_w = self.sigma_b2 / (self.sigma_b2 + s_w2_e2) if not math.isnan(s_w2_e2) else _NAN
         details = {
@@ -1310,8 +1310,8 @@ def _cross_truths(level, K, sides, rho, shift) -> dict[str, Any]:
         d_e = shift ** 2 + x.sigma_b2 + y.sigma_b2 + x.sigma_w2 + y.sigma_w2
         kx = 2 * rho * sbx * sby / d_e
         # the κx estimator's limit: items in both sides weighted by R_i + S_i (class sums)
-        px, wx = x._class_weights()
-        py, wy = y._class_weights()
+        px, wx = x.class_weights()
+        py, wy = y.class_weights()
         weight = wx["e1"] * wy["w1"] + wx["w1"] * wy["e1"]  # per item class
         between = shift ** 2 + x.sigma_b2 + y.sigma_b2 - 2 * rho * sbx * sby
         d_o_w = _ratio(weight @ (between + x.class_sigma_w2 + y.class_sigma_w2), weight.sum())

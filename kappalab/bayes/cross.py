@@ -26,7 +26,7 @@ from ..errors import EmptyDataError, InvalidParameterError, warn
 from ..kernels import (alpha_from_joint, chance_corrected, distinct_rows,
                        fleiss_chance_agreement, latent_cross_tables, latent_icc,
                        pair_agreement, row_pearson, true_score_correlation)
-from . import _build
+from ._build import assemble, blocks, flat
 from ._sampling import SamplingOptions, require_pymc, sample, validate_prior
 from .models import (OneWayStatistics, as_float, item_statistics, location_scale,
                      normal_means_loglik, within_loglik)
@@ -318,13 +318,13 @@ def _interval(ax: Annotations, ay: Annotations, options: SamplingOptions,
     replicated, observed = {}, {}
     c = al.n_common
     if c >= 3:
-        draws = {k: _build.flat(posterior, k) for k in keep}
+        draws = {k: flat(posterior, k) for k in keep}
         R, S = items[0][0][:c], items[1][0][:c]
         replicated["item_mean_correlation"] = _replicate_mean_correlation(
             options.rng, draws, R, S)
         observed["item_mean_correlation"] = float(
             row_pearson(items[0][1][:c], items[1][1][:c]))
-    return _build.assemble(
+    return assemble(
         posterior, sample_stats, options, model="cross_replication (interval)",
         replicated=replicated, observed=observed,
         headline=("irr_x", "irr_y", "kx", "normalized_kx", "rho"),
@@ -335,7 +335,7 @@ def _replicate_mean_correlation(rng, draws, R, S) -> np.ndarray:
     """Correlation of replicated item means (x̄_i, ȳ_i) over the common items, per draw."""
     n_draws = draws["rho"].size
     out = np.empty(n_draws)
-    for block in _build.blocks(n_draws, R.size):
+    for block in blocks(n_draws, R.size):
         def col(name):
             return draws[name][block, None]
         shape = (block.stop - block.start, R.size)
@@ -494,13 +494,13 @@ def _binary(ax: Annotations, ay: Annotations, options: SamplingOptions,
             "threshold_x", "threshold_y"]
     posterior, sample_stats = sample(model, options, keep)
 
-    draws = {k: _build.flat(posterior, k) for k in keep}
+    draws = {k: flat(posterior, k) for k in keep}
     derived = _binary_truths(draws)
     _check_resolution(draws, patterns.step)
     c = al.n_common
     replicated = _replicate_binary(options.rng, draws, R, S, c)
     observed = _binary_statistics(R, k_x, S, k_y, c)
-    return _build.assemble(
+    return assemble(
         posterior, sample_stats, options, model="cross_replication (binary)",
         derived=derived, replicated=replicated, observed=observed,
         headline=("irr_x", "irr_y", "kx", "normalized_kx", "rho"),
@@ -563,7 +563,7 @@ def _replicate_binary(rng, d, R, S, c) -> dict[str, np.ndarray]:
     out = {k: np.empty(n_draws) for k in ("item_agreement_x", "item_agreement_y",
                                           "cross_agreement")}
     Ri, Si = R.astype(np.int64), S.astype(np.int64)
-    for block in _build.blocks(n_draws, n_items):
+    for block in blocks(n_draws, n_items):
         def col(name):
             return d[name][block, None]
         shape = (block.stop - block.start, n_items)

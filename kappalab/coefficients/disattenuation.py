@@ -105,13 +105,7 @@ def _annotation_scores(ann: Annotations, purpose: str) -> tuple[np.ndarray, np.n
     correlations do not depend on the centre; it keeps the half sums free of cancellation).
     Works with or without rater identities (counts are expanded)."""
     values = ann.category_values(purpose)  # NonNumericError for labels that are not numbers
-    codes = ann._long_codes  # per-annotation (item, rater, category) codes, None for counts
-    if codes is not None:
-        items, categories = codes[0], codes[2]
-    else:
-        counts = ann.count_matrix
-        cell = np.repeat(np.arange(counts.size), counts.ravel())
-        items, categories = np.divmod(cell, counts.shape[1])
+    items, categories = ann.item_category_codes()  # counts data: the counts expanded
     scores = values[categories]
     if scores.size:
         scores = scores - scores.mean()
