@@ -26,6 +26,7 @@ from ..errors import EmptyDataError, InvalidParameterError, warn
 from ..kernels import (alpha_from_joint, chance_corrected, distinct_rows,
                        fleiss_chance_agreement, latent_cross_tables, latent_icc,
                        pair_agreement, row_pearson, true_score_correlation)
+from ..validation import check_real
 from ._build import assemble, blocks, flat
 from ._sampling import SamplingOptions, require_pymc, sample, validate_prior
 from .models import (OneWayStatistics, as_float, item_statistics, location_scale,
@@ -176,12 +177,11 @@ def cross_replication(x: Any, y: Any, *, level: str = "interval", draws: int = 1
         prior = validate_prior(prior, {"irr": (1.0, 1.0), "sd": 2.0, "mu": 10.0,
                                        "rho": (1.0, 1.0)}, "cross_replication (interval)")
         return _interval(ax, ay, options, prior)
-    if quadrature_step is not None and (
-            isinstance(quadrature_step, (bool, np.bool_))
-            or not isinstance(quadrature_step, (int, float, np.integer, np.floating))
-            or not 0 < quadrature_step <= 1):
-        raise InvalidParameterError(
-            f"quadrature_step must be a number in (0, 1], got {quadrature_step!r}")
+    if quadrature_step is not None:
+        quadrature_step = check_real(quadrature_step, "quadrature_step")
+        if not 0 < quadrature_step <= 1:
+            raise InvalidParameterError(
+                f"quadrature_step must be a number in (0, 1], got {quadrature_step!r}")
     prior = validate_prior(prior, {"prevalence": (1.0, 1.0), "latent_icc": (1.0, 1.0),
                                    "rho": (1.0, 1.0)}, "cross_replication (binary)")
     return _binary(ax, ay, options, prior, quadrature_step)
