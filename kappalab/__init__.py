@@ -24,7 +24,6 @@ from .coefficients.disattenuation import (
     DisattenuatedCorrelation,
     SplitHalfReliability,
     disattenuated_correlation,
-    spearman_brown,
     split_half_reliability,
 )
 from .coefficients.sparse import (
@@ -35,9 +34,10 @@ from .coefficients.sparse import (
     spa_weights,
 )
 from .estimate import Estimate
+from .kernels import spearman_brown
 from .report import agreement_report, xrr_report
 from .uncertainty import bootstrap
-from . import datasets, distances, errors, plots, simulate, uncertainty
+from . import alignment, datasets, distances, errors, kernels, plots, simulate, uncertainty
 
 __version__ = _metadata.version("kappalab")
 
@@ -47,6 +47,7 @@ __all__ = [
     "SplitHalfReliability",
     "Estimate",
     "agreement_report",
+    "alignment",
     "bennett_s",
     "bootstrap",
     "brennan_prediger",
@@ -62,6 +63,7 @@ __all__ = [
     "item_agreement",
     "item_agreement_variance",
     "janson_olsson_iota",
+    "kernels",
     "krippendorff_alpha",
     "light_kappa",
     "normalized_cross_kappa",

@@ -632,6 +632,20 @@ class Annotations:
         self.require_raters("annotation-level codes")
         return self._item_codes, self._rater_codes, self._category_codes
 
+    def item_category_codes(self) -> tuple[np.ndarray, np.ndarray]:
+        """(item, category) codes, one entry per annotation, with or without rater
+        identities: in the order the annotations are stored, or for count data item by item
+        and category by category (the counts expanded).
+
+        >>> Annotations.from_counts([[2, 0], [1, 1]]).item_category_codes()
+        (array([0, 0, 1, 1]), array([0, 0, 0, 1]))
+        """
+        if self._has_annotation_codes:
+            return self._item_codes, self._category_codes
+        counts = self.count_matrix
+        cell = np.repeat(np.arange(counts.size), counts.ravel())
+        return np.divmod(cell, counts.shape[1])
+
     def require_raters(self, purpose: str) -> None:
         if self.raters is None:
             raise UnknownRatersError(
@@ -659,12 +673,7 @@ class Annotations:
     def to_long(self) -> pd.DataFrame:
         """One row per annotation: columns item, rater, value (counts data: item, value)."""
         if not self._has_annotation_codes:
-            item_codes = np.repeat(
-                np.repeat(np.arange(self.n_items), self.n_categories), self.count_matrix.ravel()
-            )
-            cat_codes = np.repeat(
-                np.tile(np.arange(self.n_categories), self.n_items), self.count_matrix.ravel()
-            )
+            item_codes, cat_codes = self.item_category_codes()
             return pd.DataFrame(
                 {"item": self.items[item_codes], "value": self.categories[cat_codes]}
             )

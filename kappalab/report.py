@@ -188,6 +188,7 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *
     ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
     table items × raters.
     """
+    from .alignment import AlignedReplications
     from .coefficients import cross, disattenuation
     from .errors import EmptyDataError, NonNumericError
 
@@ -209,7 +210,7 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *
                         "description": description, "note": note})
 
     kx, kx_note = run(cross.cross_kappa, ax, ay, level)  # EmptyDataError: no common item
-    common = cross._Aligned(ax, ay).items
+    common = AlignedReplications(ax, ay).items
     irr = {}
     for side, ann in (("X", ax), ("Y", ay)):
         est, note = run(multirater.krippendorff_alpha, ann.subset_items(common), level)

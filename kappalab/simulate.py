@@ -129,15 +129,19 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 from scipy.integrate import quad_vec
-from scipy.optimize import brentq
 from scipy.special import ndtr, ndtri
 from scipy.stats import poisson
 
+from . import distances
 from ._bvn import rectangle_probabilities
 from .annotations import Annotations
 from .errors import InvalidParameterError
 from .estimate import same_values
-from .validation import make_rng
+from .kernels import (alpha_from_joint, chance_corrected, conger_chance_agreement,
+                      fleiss_chance_agreement, joint_disagreements, latent_cross_tables,
+                      true_score_correlation)
+from .kernels import latent_icc as solve_latent_icc
+from .validation import check_count, check_real, is_integer, make_rng
 
 __all__ = ["Truth", "annotations", "replications", "annotation_count_pmf", "to_dataset"]
 
@@ -331,30 +335,8 @@ def _fail(message: str):
     raise InvalidParameterError(message)
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def _count(x, name: str, minimum: int) -> int:
-    if not _is_int(x):
-        _fail(f"{name} must be an integer, got {x!r}")
-    if x < minimum:
-        _fail(f"{name} must be {'a positive integer' if minimum == 1 else f'≥ {minimum}'}, "
-              f"got {x}")
-    return int(x)
-
-
-def _real(x, name: str) -> float:
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
-        _fail(f"{name} must be a number, got {x!r}")
-    x = float(x)
-    if not math.isfinite(x):
-        _fail(f"{name} must be finite, got {x}")
-    return x
-
-
 def _reliability(x, name: str = "reliability") -> float:
-    x = _real(x, name)
+    x = check_real(x, name)
     if not 0.0 <= x < 1.0:
         _fail(f"{name} must be in [0, 1), got {x}")
     return x
@@ -363,7 +345,7 @@ def _reliability(x, name: str = "reliability") -> float:
 def _heterogeneity(x, missingness: str) -> float:
     if x is None:
         return 0.5 if missingness == "mnar" else 0.0
-    x = _real(x, "heterogeneity")
+    x = check_real(x, "heterogeneity")
     if not 0.0 <= x < 1.0:
         _fail(f"heterogeneity must be in [0, 1), got {x}")
     return x
@@ -376,7 +358,7 @@ def _missingness(x, name: str = "missingness") -> str:
 
 
 def _mnar_strength(x) -> float:
-    x = _real(x, "mnar_strength")
+    x = check_real(x, "mnar_strength")
     if x < 0:
         _fail(f"mnar_strength must be ≥ 0, got {x}")
     return x
@@ -390,7 +372,7 @@ def _categories_and_prevalence(level: str, n_categories, prevalence) -> tuple[in
                   "(continuous values)")
         return 0, np.empty(0)
     if n_categories is not None:
-        n_categories = _count(n_categories, "n_categories", 2)
+        n_categories = check_count(n_categories, "n_categories", 2)
         if level == "binary" and n_categories != 2:
             _fail(f"level 'binary' has 2 categories, got n_categories={n_categories}")
     if prevalence is None:
@@ -398,7 +380,7 @@ def _categories_and_prevalence(level: str, n_categories, prevalence) -> tuple[in
                                                             "ordinal": 5}[level]
         return K, np.full(K, 1.0 / K)
     if np.ndim(prevalence) == 0:  # a single minority share: the last category's probability
-        share = _real(prevalence, "prevalence")
+        share = check_real(prevalence, "prevalence")
         if not 0.0 < share < 1.0:
             _fail(f"a single prevalence (the minority share) must be in (0, 1), got {share}")
         K = n_categories if n_categories is not None else 2 if level != "ordinal" else 5
@@ -452,12 +434,12 @@ def annotation_count_pmf(spec) -> np.ndarray:
     form = ("annotations_per_item must be an int ≥ 1, a (lo, hi) tuple of ints, "
             "{'poisson': λ}, {'geometric': p}, a {m: probability} dict or a pmf array indexed "
             "by m")
-    if _is_int(spec):
+    if is_integer(spec):
         if spec < 1:
             _fail(f"a fixed number of annotations per item must be ≥ 1, got {spec}")
         pmf = np.zeros(int(spec) + 1)
         pmf[-1] = 1.0
-    elif isinstance(spec, tuple) and len(spec) == 2 and all(_is_int(v) for v in spec):
+    elif isinstance(spec, tuple) and len(spec) == 2 and all(is_integer(v) for v in spec):
         lo, hi = int(spec[0]), int(spec[1])
         if not 0 <= lo <= hi or hi < 1:
             _fail(f"an annotations_per_item range (lo, hi) needs 0 ≤ lo ≤ hi and hi ≥ 1, "
@@ -467,7 +449,7 @@ def annotation_count_pmf(spec) -> np.ndarray:
     elif isinstance(spec, Mapping) and len(spec) == 1 and next(iter(spec)) in ("poisson",
                                                                                  "geometric"):
         (kind, param), = spec.items()
-        param = _real(param, f"the {kind} parameter of annotations_per_item")
+        param = check_real(param, f"the {kind} parameter of annotations_per_item")
         if kind == "poisson":
             if param <= 0:
                 _fail(f"the poisson mean of annotations_per_item must be > 0, got {param}")
@@ -491,14 +473,14 @@ def annotation_count_pmf(spec) -> np.ndarray:
             m = np.arange(M + 1)
             pmf = np.where(m >= 1, param * (1 - param) ** np.maximum(m - 1, 0), 0.0)
     elif isinstance(spec, Mapping):
-        if not spec or not all(_is_int(k) for k in spec):
+        if not spec or not all(is_integer(k) for k in spec):
             _fail(f"{form}; a pmf dict needs integer keys m ≥ 0, got keys {list(spec)[:5]}")
         if min(spec) < 0:
             _fail(f"annotations per item cannot be negative, got key {min(spec)}")
         _check_support(max(spec))
         pmf = np.zeros(max(spec) + 1)
         for m, prob in spec.items():
-            pmf[m] = _real(prob, f"the probability of {m} annotations")
+            pmf[m] = check_real(prob, f"the probability of {m} annotations")
     elif isinstance(spec, (list, np.ndarray)):
         try:
             pmf = np.array(spec, dtype=float)
@@ -580,33 +562,6 @@ class _CountModel:
 
 def _ratio(numerator, denominator) -> float:
     return float(numerator / denominator) if denominator > 0 else _NAN
-
-
-def _kappa(p_o: float, p_e: float) -> float:
-    return (p_o - p_e) / (1.0 - p_e) if p_e < 1 else _NAN
-
-
-def _alpha(joint: np.ndarray, marginals_x: np.ndarray, marginals_y: np.ndarray,
-           delta: np.ndarray) -> float:
-    """1 − D_o/D_e with D_o = Σ J∘δ, D_e = p_xᵀ δ p_y."""
-    d_e = marginals_x @ delta @ marginals_y
-    return float(1.0 - (joint * delta).sum() / d_e) if d_e > 0 else _NAN
-
-
-def _nominal_delta(K: int) -> np.ndarray:
-    return 1.0 - np.eye(K)
-
-
-def _interval_delta(K: int) -> np.ndarray:
-    c = np.arange(K, dtype=float)
-    return (c[:, None] - c[None, :]) ** 2
-
-
-def _ordinal_delta(p: np.ndarray) -> np.ndarray:
-    """Krippendorff's ordinal δ_ck = (Σ_{g=c..k} p_g − (p_c+p_k)/2)² = (M_c − M_k)², M the
-    mid-ranks Σ_{g≤c} p_g − p_c/2."""
-    mid = np.cumsum(p) - p / 2.0
-    return (mid[:, None] - mid[None, :]) ** 2
 
 
 # ============================================================================== raters
@@ -726,7 +681,7 @@ class _TwoClassSide(_Side):
     def difficulty(self, state):
         return self.class_difficulty[state["class"]]
 
-    def _class_weights(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    def class_weights(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         pm = self.counts.conditional(self.class_difficulty, self.h_bar)  # (2, M+1)
         return pm, self.counts.summaries(pm)
 
@@ -740,7 +695,7 @@ class _NominalSide(_TwoClassSide):
         d = heterogeneity * min(reliability, 1.0 - reliability)
         self.class_kappa = np.array([reliability + d, reliability - d])  # easy, hard
         self.counts, self.R = counts, R
-        self.sum_pi2 = float(prevalence @ prevalence)
+        self.sum_pi2 = float(fleiss_chance_agreement(prevalence))
         self.class_difficulty = (1.0 - self.sum_pi2) * (1.0 - self.class_kappa)
         self.h_bar = float(self.class_difficulty.mean())
 
@@ -774,7 +729,7 @@ class _NominalSide(_TwoClassSide):
         kappa, pi, s2 = self.kappa, self.pi, self.sum_pi2
         p_o = s2 + (1.0 - s2) * kappa
         joint = (1.0 - kappa) * np.outer(pi, pi) + kappa * np.diag(pi)
-        pm, w = self._class_weights()
+        pm, w = self.class_weights()
         k = self.class_kappa
         kappa_w2 = _ratio(w["w2"] @ k, w["w2"].sum())  # E[w₂κ_i]/E[w₂]
         kappa_e2 = _ratio(w["e2"] @ k, w["e2"].sum())  # E[e₂κ_i]/E[e₂]
@@ -828,7 +783,7 @@ class _IntervalSide(_TwoClassSide):
         return _ratio(weight @ self.class_sigma_w2, weight.sum())
 
     def truths(self):
-        pm, w = self._class_weights()
+        pm, w = self.class_weights()
         s_w2_e2 = self.weighted_within_variance(w["e2"])
         alpha_w = self.sigma_b2 / (self.sigma_b2 + s_w2_e2) if not math.isnan(s_w2_e2) else _NAN
         details = {
@@ -858,23 +813,12 @@ class _ThresholdSide(_Side):
         inf = np.full(1, np.inf)
         self.bounds = np.concatenate([-inf, self.thresholds, inf])  # (K+1,)
         self.rater_bounds = self.bounds[None, :] + self.rater_shifts[:, None]  # (R or 1, K+1)
-        self.latent_icc = self._solve_latent_icc() if latent_icc is None else latent_icc
+        # the latent ICC: nominal α (= Fleiss κ) of the bias-free categories = reliability
+        self.latent_icc = (solve_latent_icc(self.thresholds, reliability) if latent_icc is None
+                           else latent_icc)
         self.sd_item = math.sqrt(self.latent_icc)
         self.sd_noise = math.sqrt(1.0 - self.latent_icc)
         self._population()
-
-    # -- the latent ICC: nominal α (= Fleiss κ) of the bias-free categories = reliability
-    def _solve_latent_icc(self) -> float:
-        p = np.diff(ndtr(self.bounds))
-        p_e = p @ p
-
-        def excess(rho):
-            p_o = np.trace(rectangle_probabilities(self.bounds, self.bounds, rho))
-            return (p_o - p_e) / (1.0 - p_e) - self.reliability
-
-        if self.reliability == 0.0:
-            return 0.0
-        return brentq(excess, 0.0, 1.0, xtol=1e-14, rtol=4 * np.finfo(float).eps, maxiter=500)
 
     # -- population truths by bivariate-normal rectangles
     def _population(self):
@@ -905,14 +849,6 @@ class _ThresholdSide(_Side):
         shape = cdf.shape[:-1] + (1,)
         return np.diff(np.concatenate([np.zeros(shape), cdf, np.ones(shape)], axis=-1), axis=-1)
 
-    def _pair_agreement(self, q: np.ndarray) -> np.ndarray:
-        """P(u): mean over ordered rater pairs g ≠ h of Σ_c q_gc q_hc (bias-free: Σ_c q_c²)."""
-        if not self.biased:
-            return np.einsum("nk,nk->n", q[:, 0], q[:, 0])
-        R = q.shape[1]
-        s = q.sum(axis=1)
-        return (np.einsum("nk,nk->n", s, s) - np.einsum("ngk,ngk->n", q, q)) / (R * (R - 1))
-
     def _pair_joint(self, q: np.ndarray) -> np.ndarray:
         """J(u): mean over ordered rater pairs g ≠ h of q_g q_hᵀ: (n, K, K)."""
         if not self.biased:
@@ -927,7 +863,7 @@ class _ThresholdSide(_Side):
         step = max(1, 4_000_000 // (self.rater_bounds.shape[0] * (self.K + 1)))
         for start in range(0, u.size, step):
             q = self.item_probabilities(u[start:start + step])
-            out[start:start + step] = 1.0 - self._pair_agreement(q)
+            out[start:start + step] = 1.0 - conger_chance_agreement(q)  # 1 − P(u)
         return out
 
     def latent(self, state):
@@ -956,7 +892,7 @@ class _ThresholdSide(_Side):
 
         def integrand(u):
             q = self.item_probabilities(np.array([u]))
-            P = self._pair_agreement(q)
+            P = conger_chance_agreement(q)  # P(u), the item's pair agreement
             J = self._pair_joint(q)[0]
             pm = self.counts.conditional(1.0 - P, self.h_bar)[0]
             s = self.counts.summaries(pm)
@@ -992,37 +928,29 @@ class _ThresholdSide(_Side):
     def truths(self):
         K = self.K
         J, p = self.pair_joint, self.marginals
-        p_e = float(p @ p)
-        R = self.rater_marginals.shape[0]
-        if self.biased:
-            s = self.rater_marginals.sum(axis=0)
-            p_e_conger = float((s @ s - (self.rater_marginals ** 2).sum()) / (R * (R - 1)))
-        else:
-            p_e_conger = p_e
-        nominal, interval = _nominal_delta(K), _interval_delta(K)
+        p_e = float(fleiss_chance_agreement(p))
+        p_e_conger = float(conger_chance_agreement(self.rater_marginals)) if self.biased else p_e
+        nominal, interval = distances.nominal(K), distances.interval(np.arange(K))
         E = self._expectations()
         p_o_pairable = _ratio(E["w2P"], E["w2"])
         J_w = E["e2J"] / E["e2"] if E["e2"] > 0 else np.full((K, K), np.nan)
         p_w = E["e2q"] / E["e2"] if E["e2"] > 0 else np.full(K, np.nan)
         pi_fleiss = E["w1q"] / E["w1"]
         rater_w = E["e1q"] / E["e1"]
-        if self.biased:
-            s = rater_w.sum(axis=0)
-            p_e_conger_limit = float((s @ s - (rater_w ** 2).sum()) / (R * (R - 1)))
-        else:
-            p_e_conger_limit = float(rater_w[0] @ rater_w[0])
-        with np.errstate(invalid="ignore"):
-            alpha_w = _alpha(J_w, p_w, p_w, nominal) if E["e2"] > 0 else _NAN
-            alpha_ord_w = _alpha(J_w, p_w, p_w, _ordinal_delta(p_w)) if E["e2"] > 0 else _NAN
-            alpha_int_w = _alpha(J_w, p_w, p_w, interval) if E["e2"] > 0 else _NAN
+        p_e_conger_limit = float(conger_chance_agreement(rater_w))
+        alpha_w, alpha_ord_w, alpha_int_w = _NAN, _NAN, _NAN
+        if E["e2"] > 0:
+            alpha_w = alpha_from_joint(J_w, p_w, p_w, nominal)
+            alpha_ord_w = alpha_from_joint(J_w, p_w, p_w, distances.ordinal(p_w))
+            alpha_int_w = alpha_from_joint(J_w, p_w, p_w, interval)
         limits = {
             "alpha_nominal": alpha_w, "alpha_ordinal": alpha_ord_w, "alpha_interval": alpha_int_w,
-            "fleiss_kappa": _kappa(p_o_pairable, float(pi_fleiss @ pi_fleiss)),
-            "conger_kappa": _kappa(p_o_pairable, p_e_conger_limit),
+            "fleiss_kappa": chance_corrected(p_o_pairable, fleiss_chance_agreement(pi_fleiss)),
+            "conger_kappa": chance_corrected(p_o_pairable, p_e_conger_limit),
             "percent_agreement": p_o_pairable,
         }
-        alpha_nominal = _kappa(self.p_o, p_e)
-        alpha_ordinal = _alpha(J, p, p, _ordinal_delta(p))
+        alpha_nominal = chance_corrected(self.p_o, p_e)
+        alpha_ordinal = alpha_from_joint(J, p, p, distances.ordinal(p))
         details = {
             "latent_icc": self.latent_icc, "thresholds": self.thresholds.copy(),
             "latent_shift": self.shift, "rater_shifts": self.rater_shifts.copy()
@@ -1031,7 +959,7 @@ class _ThresholdSide(_Side):
             else np.repeat(self.rater_marginals, self.R, axis=0),
             "marginals": p.copy(), "pair_joint": J.copy(),
             "alpha_ordinal": alpha_ordinal,
-            "alpha_interval": _alpha(J, p, p, interval),
+            "alpha_interval": alpha_from_joint(J, p, p, interval),
             "alpha_ordinal_annotation_weighted": alpha_ord_w,
             "alpha_interval_annotation_weighted": alpha_int_w,
             "p_e_conger": p_e_conger, "fleiss_marginals_limit": pi_fleiss,
@@ -1044,7 +972,7 @@ class _ThresholdSide(_Side):
         ordinal = self.level == "ordinal"
         return dict(alpha=alpha_ordinal if ordinal else alpha_nominal,
                     alpha_nominal=alpha_nominal, fleiss_kappa=alpha_nominal,
-                    cohen_kappa=_kappa(self.p_o, p_e_conger), p_o=self.p_o, p_e=p_e,
+                    cohen_kappa=chance_corrected(self.p_o, p_e_conger), p_o=self.p_o, p_e=p_e,
                     alpha_annotation_weighted=alpha_ord_w if ordinal else alpha_w,
                     alpha_nominal_annotation_weighted=alpha_w,
                     p_o_annotation_weighted=float(np.trace(J_w)) if E["e2"] > 0 else _NAN,
@@ -1056,7 +984,7 @@ def _pool_size(n_raters, pmf: np.ndarray, name: str = "n_raters") -> int:
     M = pmf.size - 1
     if n_raters is None:
         return max(M, 1)
-    R = _count(n_raters, name, 1)
+    R = check_count(n_raters, name, 1)
     if R < M:
         _fail(f"{name}={R} is smaller than the largest number of annotations per item ({M}): "
               "each rater annotates an item at most once")
@@ -1155,7 +1083,7 @@ def annotations(n_items: int, *, level: str = "nominal", n_categories: int | Non
     >>> round(truth.alpha, 4)  # α at the simulated level: Krippendorff's ordinal α
     0.8727
     """
-    n_items = _count(n_items, "n_items", 1)
+    n_items = check_count(n_items, "n_items", 1)
     if level not in LEVELS:
         _fail(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
     if latent_icc is not None:
@@ -1171,7 +1099,7 @@ def annotations(n_items: int, *, level: str = "nominal", n_categories: int | Non
     strength = _mnar_strength(mnar_strength)
     pmf = annotation_count_pmf(annotations_per_item)
     R = _pool_size(n_raters, pmf)
-    bias = _real(rater_bias, "rater_bias")
+    bias = check_real(rater_bias, "rater_bias")
     if bias < 0:
         _fail(f"rater_bias must be ≥ 0, got {bias}")
     if bias > 0 and level in ("nominal", "interval"):
@@ -1291,16 +1219,16 @@ def replications(n_items: int, *, level: str = "interval", rho: float = 0.8,
     >>> round(truth.kx, 4), round(truth.normalized_kx, 4)
     (0.54, 0.9)
     """
-    n_items = _count(n_items, "n_items", 1)
+    n_items = check_count(n_items, "n_items", 1)
     if level not in REPLICATION_LEVELS:
         _fail(f"unknown level {level!r} for replications; choose one of "
               f"{', '.join(REPLICATION_LEVELS)}")
-    rho = _real(rho, "rho")
+    rho = check_real(rho, "rho")
     if not -1.0 <= rho <= 1.0:
         _fail(f"rho must be in [-1, 1], got {rho}")
-    shift = _real(shift, "shift")
-    only_x = _count(only_x, "only_x", 0)
-    only_y = _count(only_y, "only_y", 0)
+    shift = check_real(shift, "shift")
+    only_x = check_count(only_x, "only_x", 0)
+    only_y = check_count(only_y, "only_y", 0)
     rel = tuple(_reliability(r, f"reliability ({s})") for r, s in zip(
         _pair(reliability, "reliability"), "XY"))
     K, pi = _categories_and_prevalence(level, n_categories, prevalence)
@@ -1382,8 +1310,8 @@ def _cross_truths(level, K, sides, rho, shift) -> dict[str, Any]:
         d_e = shift ** 2 + x.sigma_b2 + y.sigma_b2 + x.sigma_w2 + y.sigma_w2
         kx = 2 * rho * sbx * sby / d_e
         # the κx estimator's limit: items in both sides weighted by R_i + S_i (class sums)
-        px, wx = x._class_weights()
-        py, wy = y._class_weights()
+        px, wx = x.class_weights()
+        py, wy = y.class_weights()
         weight = wx["e1"] * wy["w1"] + wx["w1"] * wy["e1"]  # per item class
         between = shift ** 2 + x.sigma_b2 + y.sigma_b2 - 2 * rho * sbx * sby
         d_o_w = _ratio(weight @ (between + x.class_sigma_w2 + y.class_sigma_w2), weight.sum())
@@ -1394,39 +1322,38 @@ def _cross_truths(level, K, sides, rho, shift) -> dict[str, Any]:
             "kx_observed_disagreement": between + x.sigma_w2 + y.sigma_w2,
             "kx_expected_disagreement": d_e,
             "kx_annotation_weighted": 1.0 - d_o_w / d_e_w if not math.isnan(d_o_w) else _NAN}}
-    r = rho * math.sqrt(x.latent_icc * y.latent_icc)
-    joint = rectangle_probabilities(x.bounds, y.bounds, r)
-    px, py = x.marginals, y.marginals
+    tables = latent_cross_tables(x.thresholds, y.thresholds, x.latent_icc, y.latent_icc, rho)
+    joint, px, py, r = tables.joint, tables.marginals_x, tables.marginals_y, float(
+        tables.correlation)
     # the ordinal metric of κx is on the pooled marginals of both sides' annotations on the
     # items they share: side X contributes E[m_X]·P(m_Y ≥ 1) annotations per item, Y
     # E[m_Y]·P(m_X ≥ 1) (the baseline pmfs p₀: the limit under MCAR)
     sx, sy = x.counts.summaries(x.counts.pmf), y.counts.summaries(y.counts.pmf)
     share_x, share_y = float(sx["e1"] * sy["w1"]), float(sy["e1"] * sx["w1"])
     pooled = (share_x * px + share_y * py) / (share_x + share_y)
-    nominal, interval, ordinal = _nominal_delta(K), _interval_delta(K), _ordinal_delta(pooled)
-    kx_nominal = _alpha(joint, px, py, nominal)
-    kx_ordinal = _alpha(joint, px, py, ordinal)
+    nominal, interval = distances.nominal(K), distances.interval(np.arange(K))
+    ordinal = distances.ordinal(pooled)
+    kx_nominal = alpha_from_joint(joint, px, py, nominal)
+    kx_ordinal = alpha_from_joint(joint, px, py, ordinal)
+    kx_interval = alpha_from_joint(joint, px, py, interval)
     # at the level (binary: the nominal κx, which every distance gives for K = 2)
     kx, delta = (kx_ordinal, ordinal) if level == "ordinal" else (kx_nominal, nominal)
-    index = np.arange(K, dtype=float)
-    cov = index @ joint @ index - (index @ px) * (index @ py)
-    var_x = index @ x.pair_joint @ index - (index @ px) ** 2
-    var_y = index @ y.pair_joint @ index - (index @ py) ** 2
-    rho_true = float(cov / math.sqrt(var_x * var_y)) if var_x > 0 and var_y > 0 else _NAN
+    d_o, d_e = joint_disagreements(joint, px, py, delta)
+    d_o_nominal, d_e_nominal = joint_disagreements(joint, px, py, nominal)
+    rho_true, cov, var_x, var_y = true_score_correlation(tables)
     mcar = not (x.counts.mnar or y.counts.mnar)
     return {"kx": kx, "kx_nominal": kx_nominal, "rho": rho_true, "details": {
-        "kx_interval": _alpha(joint, px, py, interval), "kx_ordinal": kx_ordinal,
+        "kx_interval": kx_interval, "kx_ordinal": kx_ordinal,
         "ordinal_marginals": pooled,
         "cross_joint": joint, "cross_latent_correlation": r,
-        "kx_observed_disagreement": float((joint * delta).sum()),
-        "kx_expected_disagreement": float(px @ delta @ py),
-        "kx_nominal_observed_disagreement": float((joint * nominal).sum()),
-        "kx_nominal_expected_disagreement": float(px @ nominal @ py),
+        "kx_observed_disagreement": d_o, "kx_expected_disagreement": d_e,
+        "kx_nominal_observed_disagreement": d_o_nominal,
+        "kx_nominal_expected_disagreement": d_e_nominal,
         "true_score_covariance": float(cov), "true_score_variances": (float(var_x),
                                                                       float(var_y)),
         "kx_annotation_weighted": kx if mcar else _NAN,
         "kx_nominal_annotation_weighted": kx_nominal if mcar else _NAN,
-        "kx_interval_annotation_weighted": _alpha(joint, px, py, interval) if mcar else _NAN}}
+        "kx_interval_annotation_weighted": kx_interval if mcar else _NAN}}
 
 
 def to_dataset(ann: Annotations, truth: Truth | None = None):

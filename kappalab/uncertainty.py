@@ -63,6 +63,7 @@ from scipy.special import ndtr, ndtri
 from scipy.stats import t as student_t
 
 from .errors import InvalidParameterError
+from .kernels import distinct_rows
 from .progress import track
 from .validation import check_confidence, check_count, make_rng
 
@@ -145,33 +146,11 @@ def _groups(core) -> _Groups:
     if n == 0:
         none = np.zeros(0, dtype=np.intp)
         return _Groups(stats, np.zeros(0), none, none)
-    found = _distinct_rows(stats, most=0.9 * n)
+    found = distinct_rows(stats, most=0.9 * n)
     if found is None:  # hardly any repeats: keep the items as they are
         return _Groups(stats, np.ones(n), np.arange(n), np.arange(n))
     first, of_item, counts = found
     return _Groups(stats[first], counts.astype(float), of_item, first)
-
-
-def _distinct_rows(stats: np.ndarray, most: float | None = None
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """(first row of each distinct row, distinct row of each row, multiplicities).
-
-    Rows are keyed by one random projection, so the sort is of n numbers rather than a
-    lexicographic sort of n rows (~40× faster); the grouping is then verified exactly, with a
-    row-wise sort as the fallback should two distinct rows ever share a key. With ``most``:
-    None, unverified, when more than ``most`` rows are distinct (a shared key can only merge
-    distinct rows, so more distinct keys than ``most`` settles it)."""
-    direction = np.random.default_rng(0x5EED).uniform(1.0, 2.0, size=stats.shape[1])
-    _, first, of_item, counts = np.unique(stats @ direction, return_index=True,
-                                          return_inverse=True, return_counts=True)
-    if most is not None and first.size > most:
-        return None
-    if not np.array_equal(stats[first[of_item]], stats):
-        _, first, of_item, counts = np.unique(stats, axis=0, return_index=True,
-                                              return_inverse=True, return_counts=True)
-    if most is not None and first.size > most:
-        return None
-    return first, of_item.ravel(), counts
 
 
 def _require_items(groups: _Groups) -> None:

@@ -350,11 +350,11 @@ def test_cross_interval_likelihood_is_the_exact_normal_likelihood():
     y = pd.DataFrame([[1.5, 1.0, 2.0], [0.0, np.nan, np.nan], [2.0, 3.0, np.nan],
                       [5.0, 4.0, np.nan]], index=[0, 1, 2, 9])  # item 3 X only, 9 Y only
     ax, ay = kl.Annotations.from_wide(x), kl.Annotations.from_wide(y)
-    from kappalab.bayes.cross import _Aligned
+    from kappalab.alignment import AlignedReplications
 
-    al = _Aligned(ax, ay)
-    items = [tuple(al.take(v, rows) for v in item_statistics(ann, 0.0, 1.0))
-             for ann, rows in ((ax, al.x_rows), (ay, al.y_rows))]
+    al = AlignedReplications(ax, ay)
+    items = [tuple(al.spread(v, side) for v in item_statistics(ann, 0.0, 1.0))
+             for ann, side in ((ax, "x"), (ay, "y"))]
     stats = CrossIntervalStatistics.from_items(items[0], items[1], al.n_common, al.n_only_x)
 
     def exact(mu_x, mu_y, vb_x, vw_x, vb_y, vw_y, rho):

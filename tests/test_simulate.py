@@ -884,8 +884,8 @@ def test_same_seed_same_data_different_seed_different_data():
 
 # ============================================================================== validation
 @pytest.mark.parametrize("kwargs, fragment", [
-    (dict(n_items=0), "n_items must be a positive integer"),
-    (dict(n_items=2.5), "n_items must be an integer"),
+    (dict(n_items=0), "n_items must be an integer ≥ 1, got 0"),
+    (dict(n_items=2.5), "n_items must be an integer ≥ 1, got 2.5"),
     (dict(reliability=1.0), r"reliability must be in \[0, 1\)"),
     (dict(reliability=-0.1), r"reliability must be in \[0, 1\)"),
     (dict(prevalence=[0.5, 0.4]), "must sum to 1"),
@@ -916,11 +916,11 @@ def test_invalid_annotation_parameters_raise_clear_errors(kwargs, fragment):
 @pytest.mark.parametrize("kwargs, fragment", [
     (dict(rho=1.5), r"rho must be in \[-1, 1\]"),
     (dict(rho=-1.01), r"rho must be in \[-1, 1\]"),
-    (dict(n_items=0), "n_items must be a positive integer"),
+    (dict(n_items=0), "n_items must be an integer ≥ 1, got 0"),
     (dict(level="nominal"), "unknown level 'nominal' for replications"),
     (dict(reliability=(0.5, 1.0)), r"reliability \(Y\) must be in \[0, 1\)"),
     (dict(reliability=(0.5, 0.5, 0.5)), "must be one value or a pair"),
-    (dict(only_x=-1), "only_x must be ≥ 0"),
+    (dict(only_x=-1), "only_x must be an integer ≥ 0, got -1"),
     (dict(n_raters=(2, None)), r"n_raters \(X\)=2 is smaller"),
     (dict(missingness=("mcar", "x")), r"missingness \(Y\) must be"),
     (dict(level="binary", heterogeneity=0.3), "heterogeneity applies"),

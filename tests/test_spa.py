@@ -205,7 +205,7 @@ HAND = [[0, 0, 1, nan, nan],   # A: n=3, counts (2,1): 2·1/(3·2) = 1/3
 def test_pair_agreement_over_leading_axes():
     """The item agreement kernel the posterior predictive checks call on (draws, items, K)
     arrays: the HAND items' counts, twice with the categories permuted, give the hand P_i."""
-    from kappalab.coefficients.sparse import pair_agreement
+    from kappalab.kernels import pair_agreement
 
     counts = np.array([[2, 1, 0], [0, 2, 0], [1, 4, 0], [0, 0, 1], [1, 0, 1]], dtype=float)
     m = counts.sum(axis=1)

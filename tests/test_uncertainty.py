@@ -226,11 +226,11 @@ def test_basic_interval_reflects_the_percentile_one():
 def test_distinct_rows_survive_a_key_collision():
     """Rows are grouped by a random projection; two distinct rows with the same projection
     must still be told apart (the exact check falls back to a row-wise sort)."""
-    from kappalab.uncertainty import _distinct_rows
+    from kappalab.kernels import distinct_rows
 
     direction = np.random.default_rng(0x5EED).uniform(1.0, 2.0, size=2)
     colliding = np.array([[1.0, 0.0], [0.0, direction[0] / direction[1]], [1.0, 0.0]])
     assert colliding[0] @ direction == pytest.approx(colliding[1] @ direction, rel=1e-15)
-    first, of_item, counts = _distinct_rows(colliding)
+    first, of_item, counts = distinct_rows(colliding)
     assert sorted(counts) == [1, 2]
     np.testing.assert_array_equal(colliding[first][of_item], colliding)

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InvalidParameterError
-from ..validation import check_count, make_rng
+from ..validation import check_count, check_real, make_rng
 
 SAMPLERS = ("auto", "pymc", "nutpie")
 _QUIET_LOGGERS = ("pymc", "pytensor", "nutpie", "arviz")
@@ -142,10 +142,9 @@ def validate_prior(prior: Mapping[str, Any] | None, defaults: Mapping[str, Any],
                     f"{value!r}")
             out[key] = (a, b)
         else:
-            if isinstance(value, (bool, np.bool_)) or not isinstance(
-                    value, (int, float, np.integer, np.floating)) or not (
-                    np.isfinite(value) and value > 0):
+            value = check_real(value, f"prior {key!r}")
+            if not value > 0:
                 raise InvalidParameterError(
                     f"prior {key!r} must be a positive number, got {value!r}")
-            out[key] = float(value)
+            out[key] = value
     return out

@@ -17,16 +17,17 @@ import math
 from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
-from scipy.optimize import brentq
 from scipy.special import ndtr, ndtri
 
-from .._bvn import bvn_cdf, rectangle_probabilities
+from .. import distances
+from ..alignment import AlignedReplications
 from ..annotations import Annotations, as_annotations
-from ..coefficients.cross import _union_categories
-from ..coefficients.disattenuation import row_pearson
-from ..coefficients.sparse import pair_agreement
 from ..errors import EmptyDataError, InvalidParameterError, warn
-from . import _build
+from ..kernels import (alpha_from_joint, chance_corrected, distinct_rows,
+                       fleiss_chance_agreement, latent_cross_tables, latent_icc,
+                       pair_agreement, row_pearson, true_score_correlation)
+from ..validation import check_real
+from ._build import assemble, blocks, flat
 from ._sampling import SamplingOptions, require_pymc, sample, validate_prior
 from .models import (OneWayStatistics, as_float, item_statistics, location_scale,
                      normal_means_loglik, within_loglik)
@@ -46,43 +47,6 @@ _RIDGE_FACTOR = 1.68
 _RIDGE_RHO = 0.99
 _MAX_STEP = 0.2
 _MAX_NODES = 401
-
-
-class _Aligned:
-    """Items of X and Y matched by label: common items first, then X-only, then Y-only.
-
-    ``x_rows``/``y_rows`` index each side's items (−1 where the item is absent on that side).
-    """
-
-    def __init__(self, x: Annotations, y: Annotations):
-        has_x, has_y = x.annotations_per_item_array > 0, y.annotations_per_item_array > 0
-        lx, ly = x.items[has_x], y.items[has_y]
-        common = lx.intersection(ly, sort=False)
-        if len(common) == 0:
-            raise EmptyDataError(
-                "the two replications have no annotated item in common: cross-replication "
-                f"reliability needs the same items on both sides (X annotates {lx.size} items, "
-                f"e.g. {list(lx[:3])}; Y annotates {ly.size}, e.g. {list(ly[:3])})")
-        only_x = lx.difference(common, sort=False)
-        only_y = ly.difference(common, sort=False)
-        self.n_common, self.n_only_x, self.n_only_y = len(common), len(only_x), len(only_y)
-        items = common.append(only_x).append(only_y)
-        self.items = items
-        self.x_rows = x.items.get_indexer(items)
-        self.y_rows = y.items.get_indexer(items)
-        self.x_rows[self.n_common + self.n_only_x:] = -1
-        self.y_rows[self.n_common:self.n_common + self.n_only_x] = -1
-
-    def take(self, values: np.ndarray, rows: np.ndarray, fill=0.0) -> np.ndarray:
-        """Per aligned item, ``values`` of its row on a side (``fill`` where absent)."""
-        out = np.full((rows.size,) + values.shape[1:], fill, dtype=float)
-        present = rows >= 0
-        out[present] = values[rows[present]]
-        return out
-
-    def attrs(self) -> dict[str, int]:
-        return {"n_common_items": self.n_common, "n_items_only_x": self.n_only_x,
-                "n_items_only_y": self.n_only_y}
 
 
 def cross_replication(x: Any, y: Any, *, level: str = "interval", draws: int = 1000,
@@ -213,15 +177,20 @@ def cross_replication(x: Any, y: Any, *, level: str = "interval", draws: int = 1
         prior = validate_prior(prior, {"irr": (1.0, 1.0), "sd": 2.0, "mu": 10.0,
                                        "rho": (1.0, 1.0)}, "cross_replication (interval)")
         return _interval(ax, ay, options, prior)
-    if quadrature_step is not None and (
-            isinstance(quadrature_step, (bool, np.bool_))
-            or not isinstance(quadrature_step, (int, float, np.integer, np.floating))
-            or not 0 < quadrature_step <= 1):
-        raise InvalidParameterError(
-            f"quadrature_step must be a number in (0, 1], got {quadrature_step!r}")
+    if quadrature_step is not None:
+        quadrature_step = check_real(quadrature_step, "quadrature_step")
+        if not 0 < quadrature_step <= 1:
+            raise InvalidParameterError(
+                f"quadrature_step must be a number in (0, 1], got {quadrature_step!r}")
     prior = validate_prior(prior, {"prevalence": (1.0, 1.0), "latent_icc": (1.0, 1.0),
                                    "rho": (1.0, 1.0)}, "cross_replication (binary)")
     return _binary(ax, ay, options, prior, quadrature_step)
+
+
+def _item_counts(al: AlignedReplications) -> dict[str, int]:
+    """The numbers of common and one-sided items, for ``idata.posterior.attrs``."""
+    return {"n_common_items": al.n_common, "n_items_only_x": al.n_only_x,
+            "n_items_only_y": al.n_only_y}
 
 
 def _require_pairable(m: np.ndarray, side: str, what: str) -> None:
@@ -255,9 +224,9 @@ class CrossIntervalStatistics(NamedTuple):
         first, then X-only, then Y-only; m = 0 where absent)."""
         (R, xbar, ss_x), (S, ybar, ss_y) = x_items, y_items
         c = n_common
-        pairs, inverse = np.unique(np.column_stack([R[:c], S[:c]]), axis=0,
-                                   return_inverse=True)
-        inverse = inverse.ravel()
+        sizes = np.column_stack([R[:c], S[:c]])
+        groups = distinct_rows(sizes, lexicographic=True)
+        pairs, inverse = sizes[groups.first], groups.inverse
 
         def total(v):
             return np.bincount(inverse, weights=v, minlength=pairs.shape[0])
@@ -305,16 +274,15 @@ def _interval(ax: Annotations, ay: Annotations, options: SamplingOptions,
               prior: dict[str, Any]) -> Posterior:
     ax.category_values("the interval cross-replication model")
     ay.category_values("the interval cross-replication model")
-    al = _Aligned(ax, ay)
+    al = AlignedReplications(ax, ay)
     center, scale = location_scale(ax, ay)
     if not scale > 0:
         raise EmptyDataError(f"every annotation has the same value ({center:g}): reliability "
                              "is undefined")
     items = []
-    for ann, rows, side in ((ax, al.x_rows, "X"), (ay, al.y_rows, "Y")):
-        m, mean, ss = item_statistics(ann, center, scale)
-        m, mean, ss = al.take(m, rows), al.take(mean, rows), al.take(ss, rows)
-        _require_pairable(m, side, "reliability")
+    for ann, side in ((ax, "x"), (ay, "y")):
+        m, mean, ss = (al.spread(v, side) for v in item_statistics(ann, center, scale))
+        _require_pairable(m, side.upper(), "reliability")
         items.append((m, mean, ss))
     stats = CrossIntervalStatistics.from_items(items[0], items[1], al.n_common, al.n_only_x)
 
@@ -350,24 +318,24 @@ def _interval(ax: Annotations, ay: Annotations, options: SamplingOptions,
     replicated, observed = {}, {}
     c = al.n_common
     if c >= 3:
-        draws = {k: _build.flat(posterior, k) for k in keep}
+        draws = {k: flat(posterior, k) for k in keep}
         R, S = items[0][0][:c], items[1][0][:c]
         replicated["item_mean_correlation"] = _replicate_mean_correlation(
             options.rng, draws, R, S)
         observed["item_mean_correlation"] = float(
             row_pearson(items[0][1][:c], items[1][1][:c]))
-    return _build.assemble(
+    return assemble(
         posterior, sample_stats, options, model="cross_replication (interval)",
         replicated=replicated, observed=observed,
         headline=("irr_x", "irr_y", "kx", "normalized_kx", "rho"),
-        attrs={**al.attrs(), "level": "interval", "data_mean": center, "data_sd": scale})
+        attrs={**_item_counts(al), "level": "interval", "data_mean": center, "data_sd": scale})
 
 
 def _replicate_mean_correlation(rng, draws, R, S) -> np.ndarray:
     """Correlation of replicated item means (x̄_i, ȳ_i) over the common items, per draw."""
     n_draws = draws["rho"].size
     out = np.empty(n_draws)
-    for block in _build.blocks(n_draws, R.size):
+    for block in blocks(n_draws, R.size):
         def col(name):
             return draws[name][block, None]
         shape = (block.stop - block.start, R.size)
@@ -382,19 +350,20 @@ def _replicate_mean_correlation(rng, draws, R, S) -> np.ndarray:
 
 
 # ====================================================================== binary
-def _binary_counts(ax: Annotations, ay: Annotations, al: _Aligned):
-    """Per aligned item: (R, k_X, S, k_Y), k = annotations in the second category."""
-    union, x_pos, y_pos = _union_categories(ax, ay)
+def _binary_counts(ax: Annotations, ay: Annotations, al: AlignedReplications):
+    """Per item of ``al.union_rows``: (R, k_X, S, k_Y), k = annotations in the second
+    category."""
+    union, x_pos, y_pos = al.categories, al.x_map, al.y_map
     if len(union) != 2:
         raise InvalidParameterError(
             f"level='binary' needs exactly 2 categories over both replications, got "
             f"{len(union)}: {list(union)[:6]}")
     out = []
-    for ann, pos, rows in ((ax, x_pos, al.x_rows), (ay, y_pos, al.y_rows)):
+    for ann, pos, side in ((ax, x_pos, "x"), (ay, y_pos, "y")):
         counts = ann.count_matrix
         m = counts.sum(axis=1).astype(float)
         high = counts[:, pos == 1].sum(axis=1).astype(float)
-        out += [al.take(m, rows), al.take(high, rows)]
+        out += [al.spread(m, side), al.spread(high, side)]
     return union, out
 
 
@@ -402,23 +371,14 @@ def _fleiss_binary(m: np.ndarray, k: np.ndarray) -> tuple[float, float]:
     """(prevalence of "1", Fleiss κ) from binary counts: a starting guess for the grid."""
     p_o = np.mean(_binary_pair_agreement(k, m)[m >= 2])
     p1 = k.sum() / m.sum()
-    p_e = p1**2 + (1 - p1) ** 2
-    kappa = (p_o - p_e) / (1 - p_e) if p_e < 1 else 0.0
-    return float(p1), float(kappa)
+    kappa = chance_corrected(p_o, fleiss_chance_agreement([1 - p1, p1]))
+    return float(p1), float(kappa) if np.isfinite(kappa) else 0.0
 
 
 def _latent_icc(prevalence: float, alpha: float) -> float:
-    """ρ_L whose thresholded binary categories have nominal α = ``alpha`` (0 ≤ α < 1)."""
-    t = ndtri(1.0 - prevalence)
-    p_e = prevalence**2 + (1 - prevalence) ** 2
-
-    def excess(rho):
-        p_o = float(bvn_cdf(t, t, rho) + bvn_cdf(-t, -t, rho))
-        return (p_o - p_e) / (1 - p_e) - alpha
-
-    if alpha <= 0:
-        return 0.0
-    return float(brentq(excess, 0.0, 1.0, xtol=1e-10))
+    """ρ_L whose thresholded binary categories have nominal α = ``alpha`` (0 ≤ α < 1), to
+    1e-10 (a starting point for the quadrature step, not a truth)."""
+    return latent_icc([ndtri(1.0 - prevalence)], alpha, xtol=1e-10)
 
 
 def _width(latent_icc: float) -> float:
@@ -454,10 +414,13 @@ class BinaryPatterns(NamedTuple):
 
     @classmethod
     def from_counts(cls, R, k_x, S, k_y, step: float) -> "BinaryPatterns":
-        x_pat, x_idx = np.unique(np.column_stack([k_x, R]), axis=0, return_inverse=True)
-        y_pat, y_idx = np.unique(np.column_stack([k_y, S]), axis=0, return_inverse=True)
-        pairs, multiplicity = np.unique(np.column_stack([x_idx.ravel(), y_idx.ravel()]),
-                                        axis=0, return_counts=True)
+        x_all, y_all = np.column_stack([k_x, R]), np.column_stack([k_y, S])
+        x_groups = distinct_rows(x_all, lexicographic=True)
+        y_groups = distinct_rows(y_all, lexicographic=True)
+        x_pat, y_pat = x_all[x_groups.first], y_all[y_groups.first]
+        pair_all = np.column_stack([x_groups.inverse, y_groups.inverse])
+        pair_groups = distinct_rows(pair_all, lexicographic=True)
+        pairs, multiplicity = pair_all[pair_groups.first], pair_groups.counts
         n_half = int(math.ceil(QUADRATURE_HALF_WIDTH / step))
         if 2 * n_half + 1 > _MAX_NODES:
             n_half = (_MAX_NODES - 1) // 2
@@ -506,7 +469,7 @@ def binary_loglik(pt, bp: BinaryPatterns, t_x, t_y, licc_x, licc_y, rho_u):
 
 def _binary(ax: Annotations, ay: Annotations, options: SamplingOptions,
             prior: dict[str, Any], step: float | None) -> Posterior:
-    al = _Aligned(ax, ay)
+    al = AlignedReplications(ax, ay)
     union, (R, k_x, S, k_y) = _binary_counts(ax, ay, al)
     _require_pairable(R, "X", "latent ICC (and so IRR_X)")
     _require_pairable(S, "Y", "latent ICC (and so IRR_Y)")
@@ -531,17 +494,17 @@ def _binary(ax: Annotations, ay: Annotations, options: SamplingOptions,
             "threshold_x", "threshold_y"]
     posterior, sample_stats = sample(model, options, keep)
 
-    draws = {k: _build.flat(posterior, k) for k in keep}
+    draws = {k: flat(posterior, k) for k in keep}
     derived = _binary_truths(draws)
     _check_resolution(draws, patterns.step)
     c = al.n_common
     replicated = _replicate_binary(options.rng, draws, R, S, c)
     observed = _binary_statistics(R, k_x, S, k_y, c)
-    return _build.assemble(
+    return assemble(
         posterior, sample_stats, options, model="cross_replication (binary)",
         derived=derived, replicated=replicated, observed=observed,
         headline=("irr_x", "irr_y", "kx", "normalized_kx", "rho"),
-        attrs={**al.attrs(), "level": "binary", "high_category": str(union[1]),
+        attrs={**_item_counts(al), "level": "binary", "high_category": str(union[1]),
                "quadrature_step": patterns.step, "quadrature_nodes_per_axis": int(
                    patterns.z.size), "n_patterns": int(patterns.pairs.shape[0])})
 
@@ -549,29 +512,15 @@ def _binary(ax: Annotations, ay: Annotations, options: SamplingOptions,
 def _binary_truths(d: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     r"""Per draw: IRR_X, IRR_Y (nominal α), κx (nominal), normalized κx and the true-score
     correlation ρ, from bivariate-normal rectangles exactly as ``simulate`` defines them."""
-    inf = np.full_like(d["threshold_x"], np.inf)
-    bx = np.column_stack([-inf, d["threshold_x"], inf])
-    by = np.column_stack([-inf, d["threshold_y"], inf])
-    px = np.column_stack([ndtr(d["threshold_x"]), ndtr(-d["threshold_x"])])
-    py = np.column_stack([ndtr(d["threshold_y"]), ndtr(-d["threshold_y"])])
-    jxx = rectangle_probabilities(bx, bx, d["latent_icc_x"])
-    jyy = rectangle_probabilities(by, by, d["latent_icc_y"])
-    r = d["latent_rho"] * np.sqrt(d["latent_icc_x"] * d["latent_icc_y"])
-    jxy = rectangle_probabilities(bx, by, r)
-
-    def nominal_alpha(joint, p, q):
-        d_o = joint[:, 0, 1] + joint[:, 1, 0]
-        d_e = p[:, 0] * q[:, 1] + p[:, 1] * q[:, 0]
-        return 1.0 - d_o / d_e
-
-    irr_x, irr_y = nominal_alpha(jxx, px, px), nominal_alpha(jyy, py, py)
-    kx = nominal_alpha(jxy, px, py)
-    cov = jxy[:, 1, 1] - px[:, 1] * py[:, 1]
-    var_x = jxx[:, 1, 1] - px[:, 1] ** 2
-    var_y = jyy[:, 1, 1] - py[:, 1] ** 2
+    t = latent_cross_tables(d["threshold_x"][:, None], d["threshold_y"][:, None],
+                            d["latent_icc_x"], d["latent_icc_y"], d["latent_rho"])
+    nominal = distances.nominal(2)
+    irr_x = alpha_from_joint(t.joint_x, t.marginals_x, t.marginals_x, nominal)
+    irr_y = alpha_from_joint(t.joint_y, t.marginals_y, t.marginals_y, nominal)
+    kx = alpha_from_joint(t.joint, t.marginals_x, t.marginals_y, nominal)
     return {"irr_x": irr_x, "irr_y": irr_y, "kx": kx,
             "normalized_kx": kx / np.sqrt(irr_x * irr_y),
-            "rho": cov / np.sqrt(var_x * var_y)}
+            "rho": true_score_correlation(t)[0]}
 
 
 def _check_resolution(draws: Mapping[str, np.ndarray], step: float) -> None:
@@ -614,7 +563,7 @@ def _replicate_binary(rng, d, R, S, c) -> dict[str, np.ndarray]:
     out = {k: np.empty(n_draws) for k in ("item_agreement_x", "item_agreement_y",
                                           "cross_agreement")}
     Ri, Si = R.astype(np.int64), S.astype(np.int64)
-    for block in _build.blocks(n_draws, n_items):
+    for block in blocks(n_draws, n_items):
         def col(name):
             return d[name][block, None]
         shape = (block.stop - block.start, n_items)

@@ -17,9 +17,9 @@ import numpy as np
 from ..annotations import as_annotations
 from ..coefficients.multirater import weights_for
 from ..coefficients.pairwise import two_raters
-from ..coefficients.sparse import pair_agreement
 from ..errors import DroppedAnnotationsWarning, EmptyDataError, warn
-from . import _build
+from ..kernels import distinct_rows, pair_agreement
+from ._build import assemble, blocks, dirichlet, flat
 from ._sampling import SamplingOptions, require_pymc, sample, validate_prior
 from .posterior import Posterior
 
@@ -150,7 +150,9 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
         raise EmptyDataError(
             "the nominal model needs at least one item with 2 or more annotations: with one "
             "annotation per item, agreement (κ) is not identified")
-    rows, weight = np.unique(counts[m > 0], axis=0, return_counts=True)
+    present = counts[m > 0]
+    groups = distinct_rows(present, lexicographic=True)  # identical items share a term
+    rows, weight = present[groups.first], groups.counts
     K = ann.n_categories
     cats = _category_coords(ann.categories)
 
@@ -169,12 +171,12 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
     # posterior predictive: replicated item agreements with the observed m_i
     mp = m[pairable].astype(float)
     observed_p = pair_agreement(counts[pairable], mp)
-    pi_draws, tau_draws = _build.flat(posterior, "pi"), _build.flat(posterior, "tau")
+    pi_draws, tau_draws = flat(posterior, "pi"), flat(posterior, "tau")
     S = tau_draws.size
     rep_mean, rep_sd = np.empty(S), np.full(S, np.nan)
-    for block in _build.blocks(S, mp.size * K):
+    for block in blocks(S, mp.size * K):
         alpha = tau_draws[block, None, None] * pi_draws[block, None, :]
-        theta = _build.dirichlet(options.rng, np.broadcast_to(alpha, alpha.shape[:1] + (
+        theta = dirichlet(options.rng, np.broadcast_to(alpha, alpha.shape[:1] + (
             mp.size, K)))
         replicate = options.rng.multinomial(m[pairable], theta)
         p_i = pair_agreement(replicate, mp)
@@ -186,7 +188,7 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
     if mp.size >= 2:
         replicated["item_agreement_sd"] = rep_sd
         observed["item_agreement_sd"] = _sd(observed_p)
-    return _build.assemble(
+    return assemble(
         posterior, stats, options, model="nominal_reliability", replicated=replicated,
         observed=observed, headline=("kappa", "p_o", "p_e"),
         attrs={"n_items": int((m > 0).sum()), "n_pairable_items": int(pairable.sum()),
@@ -319,10 +321,10 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
     posterior, stats = sample(model, options, ["kappa", "p_o", "p_e", "p", "marginals"])
 
     N = int(table.sum())
-    p_draws = _build.flat(posterior, "p").reshape(-1, K * K)
+    p_draws = flat(posterior, "p").reshape(-1, K * K)
     replicate = options.rng.multinomial(N, p_draws / p_draws.sum(axis=1, keepdims=True))
     replicate = replicate.reshape(-1, K, K)
-    return _build.assemble(
+    return assemble(
         posterior, stats, options, model="cohen_kappa",
         replicated={"table": replicate,
                     "agreement": (replicate * agreement).sum(axis=(1, 2)) / N},
@@ -499,15 +501,15 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
                                      ["icc", "alpha", "mu", "sigma_between", "sigma_within"])
 
     # posterior predictive, on the standardised scale, reported on the data's
-    mu_d = (_build.flat(posterior, "mu") - center) / scale
-    sb = _build.flat(posterior, "sigma_between") / scale
-    sw = _build.flat(posterior, "sigma_within") / scale
+    mu_d = (flat(posterior, "mu") - center) / scale
+    sb = flat(posterior, "sigma_between") / scale
+    sw = flat(posterior, "sigma_within") / scale
     S = mu_d.size
     present = m_all > 0
     m, mean, ss = m_all[present], mean_all[present], ss_all[present]
     pairable = m >= 2
     rep_between, rep_within = np.empty(S), np.full(S, np.nan)
-    for block in _build.blocks(S, m.size):
+    for block in blocks(S, m.size):
         rng = options.rng
         sd_mean = np.sqrt(sb[block, None] ** 2 + sw[block, None] ** 2 / m[None, :])
         means = mu_d[block, None] + sd_mean * rng.standard_normal((sd_mean.shape[0], m.size))
@@ -522,7 +524,7 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
         replicated["within_variance_sd"] = rep_within * scale**2
         observed["within_variance_sd"] = float(
             _sd(ss[pairable] / (m[pairable] - 1)) * scale**2)
-    return _build.assemble(
+    return assemble(
         posterior, sample_stats, options, model="interval_reliability", replicated=replicated,
         observed=observed, headline=("icc", "mu", "sigma_between", "sigma_within"),
         attrs={"n_items": int(m.size), "n_pairable_items": int(pairable.sum()),

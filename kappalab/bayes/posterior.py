@@ -25,6 +25,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import InvalidParameterError, warn
+from ..validation import check_real
 from ._sampling import quiet
 
 __all__ = ["Posterior", "SamplingWarning", "UnknownVariableError", "diagnose",
@@ -125,10 +126,7 @@ def report_diagnostics(idata, var_names: Sequence[str] | None = None) -> list[st
 
 
 def _probability(prob: Any) -> float:
-    if isinstance(prob, (bool, np.bool_)) or not isinstance(
-            prob, (int, float, np.integer, np.floating)) or not 0.0 < float(prob) < 1.0:
-        raise InvalidParameterError(f"prob must be a number in (0, 1), got {prob!r}")
-    return float(prob)
+    return check_real(prob, "prob", low=0.0, high=1.0, open_interval=True)
 
 
 class Posterior:

@@ -34,11 +34,12 @@ import scipy.sparse as sp
 
 from ..errors import UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
+from ..kernels import numeric_array
 from ..uncertainty import BLOCK_CELLS, interval, parse_ci
 from ..validation import check_confidence, check_count, check_sample_weight, make_rng
 
 __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array",
-           "complex_step_gradient", "count_square_sums", "disagreement_components",
+           "complex_step_gradient", "disagreement_components",
            "distance_product", "quadratic_form_per_row", "interval_scores",
            "within_group_pairs",
            "safe_divide", "weigh_rows"]
@@ -206,14 +207,6 @@ def weigh_rows(stats: np.ndarray | sp.spmatrix,
     return np.asarray(stats, dtype=float) * weights[:, None]
 
 
-def numeric_array(x: Any) -> np.ndarray:
-    """``x`` as the array every ``combine`` works on: float, with complex and object (e.g.
-    mpmath) arrays kept as they are, so that the complex-step derivative (and a
-    high-precision check of it) pass through the same closed form."""
-    t = np.asarray(x)
-    return t if t.dtype.kind in "cO" else t.astype(float)
-
-
 def disagreement_components(d_o: np.ndarray, d_e: np.ndarray, scale: float,
                             units: float = 1.0) -> Components:
     """The components of a coefficient 1 − D_o/D_e (NaN where D_e ≤ 0), with the agreements
@@ -257,19 +250,6 @@ def distance_product(dis: Any, v: np.ndarray) -> np.ndarray:
         first, second = np.asarray(v @ x)[..., None], np.asarray(v @ (x * x))[..., None]
         return scores.units * (x * x * total - 2 * x * first + second)
     return v @ dis.matrix
-
-
-def count_square_sums(counts: np.ndarray | sp.spmatrix) -> np.ndarray:
-    """Σ_k n_ik² of each row of an items × categories count table, dense or scipy sparse
-    (O(annotations) for the sparse one).
-
-    >>> count_square_sums(sp.csr_matrix([[2.0, 1.0, 0.0], [0.0, 0.0, 3.0]]))
-    array([5., 9.])
-    """
-    if sp.issparse(counts):
-        return np.asarray(counts.multiply(counts).sum(axis=1), dtype=float).ravel()
-    counts = np.asarray(counts, dtype=float)
-    return (counts * counts) @ np.ones(counts.shape[-1])  # a matvec: faster than einsum
 
 
 def within_group_pairs(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -31,9 +31,10 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ..alignment import AlignedReplications
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import Disagreement, resolve_distance
-from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
+from ..errors import InvalidParameterError, UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
 from ..validation import check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array,
@@ -41,72 +42,6 @@ from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array
 from .multirater import alpha_core
 
 __all__ = ["CrossKappa", "cross_kappa", "normalized_cross_kappa", "reference_agreement"]
-
-
-class _Aligned:
-    """X and Y restricted to their common items, on one shared category scale."""
-
-    def __init__(self, x: Annotations, y: Annotations):
-        # items annotated on both sides (an item listed on a side without an annotation there,
-        # e.g. an empty row of a wide table, is not common)
-        has_x, has_y = x.annotations_per_item_array > 0, y.annotations_per_item_array > 0
-        if x.items.equals(y.items):  # the usual layout: no label matching needed
-            rows = np.flatnonzero(has_x & has_y)
-            common, self.x_rows, self.y_rows = x.items[rows], rows, rows
-        else:
-            common = x.items[has_x].intersection(y.items[has_y], sort=False)
-            self.x_rows = x.items.get_indexer(common)
-            self.y_rows = y.items.get_indexer(common)
-        annotated_x, annotated_y = x.items[has_x], y.items[has_y]
-        if len(common) == 0:
-            raise EmptyDataError(
-                "the two replications have no annotated item in common: cross-replication "
-                f"agreement needs the same items on both sides (X annotates {annotated_x.size} "
-                f"items, e.g. {list(annotated_x[:3])}; Y annotates {annotated_y.size}, e.g. "
-                f"{list(annotated_y[:3])})"
-            )
-        self.items = common
-        self.x, self.y = x, y
-        self.categories, self.x_map, self.y_map = _union_categories(x, y)
-
-    def counts(self) -> tuple[np.ndarray, np.ndarray]:
-        """Common items × union categories counts of X and of Y (float)."""
-        K = len(self.categories)
-        out = []
-        for ann, rows, mapping in ((self.x, self.x_rows, self.x_map),
-                                   (self.y, self.y_rows, self.y_map)):
-            counts = ann.count_matrix[rows].astype(float)
-            if mapping.size != K or (mapping != np.arange(K)).any():  # onto the union scale
-                widened = np.zeros((rows.size, K))
-                widened[:, mapping] = counts
-                counts = widened
-            out.append(counts)
-        return out[0], out[1]
-
-    def moments(self, factor: float, shift: float, positions: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray]:
-        """Common items × (m, Σx, Σx²) of X and of Y, x = factor·(position − shift) with the
-        position of each union category (its value, or its ordinal mid-rank)."""
-        return tuple(np.column_stack(ann.item_moments(factor, shift, positions[mapping]))[rows]
-                     for ann, rows, mapping in ((self.x, self.x_rows, self.x_map),
-                                                (self.y, self.y_rows, self.y_map)))
-
-    def category_values(self, purpose: str) -> np.ndarray:
-        self.x.category_values(purpose), self.y.category_values(purpose)  # both numeric?
-        return np.asarray(self.categories, dtype=float)
-
-
-def _union_categories(x: Annotations, y: Annotations):
-    """The union of both category sets (sorted when they can be) and each side's positions."""
-    if list(x.categories) == list(y.categories):
-        positions = np.arange(x.n_categories)
-        return x.categories, positions, positions
-    union = x.categories.append(y.categories).unique()
-    try:
-        union = union.sort_values()
-    except TypeError:  # mixed types: keep X's order, then Y's new categories
-        pass
-    return union, union.get_indexer(x.categories), union.get_indexer(y.categories)
 
 
 class CrossKappa(ItemSumCoefficient):
@@ -125,7 +60,7 @@ class CrossKappa(ItemSumCoefficient):
 
     def __init__(self, x: Annotations, y: Annotations, distance: Any = "nominal", *,
                  use_moments: bool | None = None, sample_weight: Any = None):
-        self.aligned = a = _Aligned(x, y)
+        self.aligned = a = AlignedReplications(x, y)
         weights = check_sample_weight(sample_weight, x.n_items)
         if weights is not None and not (weights[a.x_rows] > 0).any():
             raise InvalidParameterError(
@@ -253,7 +188,7 @@ class CrossKappa(ItemSumCoefficient):
         }
 
 
-def _cross_distance(a: _Aligned, distance: Any,
+def _cross_distance(a: AlignedReplications, distance: Any,
                     sample_weight: np.ndarray | None = None) -> Disagreement:
     """The distance on the union categories; the ordinal metric uses the pooled marginals of
     both replications' annotations on the common items (weighted by the sample weights)."""

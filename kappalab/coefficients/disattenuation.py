@@ -53,13 +53,15 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..alignment import AlignedReplications
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
-from .cross import _Aligned
+from ..kernels import (numeric_array, pearson_from_sums, pearson_sums, row_pearson,
+                       spearman_brown)
 from ..uncertainty import parse_ci
 from ..validation import make_rng
-from .base import Components, ItemSumCoefficient, numeric_array
+from .base import Components, ItemSumCoefficient
 from .multirater import alpha_core
 
 __all__ = [
@@ -72,19 +74,6 @@ __all__ = [
 
 #: random keys per block of splits (int64 keys + their order: ~64 MB per block)
 _BLOCK = 1 << 22
-
-
-def spearman_brown(reliability: Any, factor: Any) -> Any:
-    r"""The Spearman–Brown prophecy: the reliability of a mean of ``factor`` times as many
-    annotations, k·ρ/(1 + (k − 1)·ρ) (Spearman 1910; Brown 1910). Works on arrays.
-
-    >>> spearman_brown(0.5, 2)   # 2·0.5/(1 + 0.5)
-    0.6666666666666666
-    """
-    rel, k = numeric_array(reliability), numeric_array(factor)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = k * rel / (1.0 + (k - 1.0) * rel)
-    return out.item() if out.ndim == 0 else out
 
 
 # ====================================================================== results
@@ -183,13 +172,7 @@ def _annotation_scores(ann: Annotations, purpose: str) -> tuple[np.ndarray, np.n
     correlations do not depend on the centre; it keeps the half sums free of cancellation).
     Works with or without rater identities (counts are expanded)."""
     values = ann.category_values(purpose)  # NonNumericError for labels that are not numbers
-    codes = ann._long_codes  # per-annotation (item, rater, category) codes, None for counts
-    if codes is not None:
-        items, categories = codes[0], codes[2]
-    else:
-        counts = ann.count_matrix
-        cell = np.repeat(np.arange(counts.size), counts.ravel())
-        items, categories = np.divmod(cell, counts.shape[1])
+    items, categories = ann.item_category_codes()  # counts data: the counts expanded
     scores = values[categories]
     if scores.size:
         scores = scores - scores.mean()
@@ -200,44 +183,6 @@ def _check_splits(n_splits: Any) -> int:
     if isinstance(n_splits, bool) or not isinstance(n_splits, (int, np.integer)) or n_splits < 1:
         raise InvalidParameterError(f"n_splits must be a whole number ≥ 1, got {n_splits!r}")
     return int(n_splits)
-
-
-def row_pearson(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Pearson correlation of each row of u with the same row of v (NaN without variance)."""
-    du = u - u.mean(axis=-1, keepdims=True)
-    dv = v - v.mean(axis=-1, keepdims=True)
-    suu = np.einsum("...i,...i->...", du, du)
-    svv = np.einsum("...i,...i->...", dv, dv)
-    suv = np.einsum("...i,...i->...", du, dv)
-    den = np.sqrt(suu * svv)
-    out = np.full(np.shape(den), np.nan)
-    np.divide(suv, den, out=out, where=den > 0)
-    return np.clip(out, -1.0, 1.0)
-
-
-# The correlations are item sums (docs/architecture.md): Pearson's r of (u_i, v_i) is a function of
-# Σ1, Σu, Σv, Σu², Σv², Σuv, with each split's half means held fixed for its items, so a
-# resample of the items reuses the splits of the items it draws.
-def _pearson_stats(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Items × 5·S sums [u, v, u², v², uv] of S paired columns (u, v: items × S), centred
-    per column (Pearson's r does not depend on the centre)."""
-    u = u - u.mean(axis=0)
-    v = v - v.mean(axis=0)
-    return np.column_stack([u, v, u * u, v * v, u * v])
-
-
-def _pearson_from_sums(n: np.ndarray, sums: np.ndarray) -> np.ndarray:
-    """r of each of the S pairs from (…, 5·S) sums laid out as :func:`_pearson_stats`."""
-    su, sv, suu, svv, suv = np.split(sums, 5, axis=-1)
-    n = np.asarray(n)[..., None]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cov = suv - su * sv / n
-        var = (suu - su * su / n) * (svv - sv * sv / n)
-        positive = np.real(var) > 0
-        r = np.where(positive, cov / np.where(positive, var, 1.0) ** 0.5, np.nan)
-    # |r| ≤ 1 up to rounding; the bound is applied to the real part only, so that a
-    # complex-step derivative passes (the derivative is 0 at the bound)
-    return np.where(np.real(r) > 1, 1.0, np.where(np.real(r) < -1, -1.0, r))
 
 
 class SplitHalfCoefficient(ItemSumCoefficient):
@@ -333,14 +278,14 @@ class SplitHalfCoefficient(ItemSumCoefficient):
     def unweighted_item_stats(self) -> np.ndarray:
         means = self.half_means()
         return np.column_stack([np.ones(self.n_used),
-                                _pearson_stats(means[..., 0].T, means[..., 1].T)])
+                                pearson_sums(means[..., 0].T, means[..., 1].T)])
 
     def unweighted_totals(self) -> np.ndarray:
         return self._totals.copy()
 
     def combine(self, totals: np.ndarray) -> Components:
         t = numeric_array(totals)
-        r = _pearson_from_sums(t[..., 0], t[..., 1:])
+        r = pearson_from_sums(t[..., 0], t[..., 1:])
         defined = np.real(r) > -1.0  # False for NaN too
         stepped = np.where(defined, 2.0 * r / np.where(defined, 1.0 + r, 1.0), 0.0)
         count = defined.sum(axis=-1)
@@ -480,7 +425,7 @@ class DisattenuationCoefficient(ItemSumCoefficient):
     def __init__(self, mean_x: np.ndarray, mean_y: np.ndarray, rel_x: Any, rel_y: Any, *,
                  n_annotations: int = 0, details: Mapping[str, Any] | None = None):
         self.pearson = np.column_stack([np.ones_like(mean_x),
-                                        _pearson_stats(mean_x[:, None], mean_y[:, None])])
+                                        pearson_sums(mean_x[:, None], mean_y[:, None])])
         self.reliabilities = (rel_x, rel_y)
         self.widths = [rel.totals().size if isinstance(rel, ItemSumCoefficient) else 0
                        for rel in self.reliabilities]
@@ -497,7 +442,7 @@ class DisattenuationCoefficient(ItemSumCoefficient):
 
     def combine(self, totals: np.ndarray) -> Components:
         t = numeric_array(totals)
-        r = _pearson_from_sums(t[..., 0], t[..., 1:6])[..., 0]
+        r = pearson_from_sums(t[..., 0], t[..., 1:6])[..., 0]
         start, rel = 6, []
         for reliability, width in zip(self.reliabilities, self.widths):
             if width:
@@ -619,7 +564,7 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
     ay = as_annotations(y, categories=categories)
     purpose = "disattenuated correlation of mean scores"
     ax.category_values(purpose), ay.category_values(purpose)  # both numeric, before anything
-    aligned = _Aligned(ax, ay)  # EmptyDataError when no item label is shared
+    aligned = AlignedReplications(ax, ay)  # EmptyDataError when no item label is shared
     mx, mean_x = _item_means(ax, aligned.x_rows, purpose)
     my, mean_y = _item_means(ay, aligned.y_rows, purpose)
     # a split-half reliability describes means of ≥ 2 annotations: r uses the same items, so

@@ -44,9 +44,10 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import Disagreement, resolve_distance, resolve_weights
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
+from ..kernels import count_square_sums, rater_marginal_entries
 from ..validation import check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
-                   count_square_sums, disagreement_components, distance_product,
+                   disagreement_components, distance_product,
                    interval_scores, numeric_array, quadratic_form_per_row, safe_divide)
 
 __all__ = [
@@ -179,17 +180,13 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         """rater_marginal: each annotation's (rater, category) indicator, or its rater's
         [1, x, x²] on the moment path — items × R·K (or 3R), sparse."""
         items, raters, cats = self.ann.codes()
-        R, n_items = self.ann.n_raters, self.ann.n_items
+        R, x = self.ann.n_raters, None
         if self.use_moments:
             scores = self._scores()
             x = (self.dis.scores - scores.shift)[cats] * scores.factor
-            rows = np.concatenate([items, items, items])
-            cols = np.concatenate([raters, R + raters, 2 * R + raters])
-            data = np.concatenate([np.ones_like(x), x, x * x])
-            return sp.csr_matrix((data, (rows, cols)), shape=(n_items, 3 * R))
-        return sp.csr_matrix(
-            (np.ones(items.size), (items, raters * self.K + cats)), shape=(n_items, R * self.K)
-        )
+        rows, cols, data = rater_marginal_entries(items, raters, cats, R, self.K, x)
+        width = 3 * R if self.use_moments else R * self.K
+        return sp.csr_matrix((data, (rows, cols)), shape=(self.ann.n_items, width))
 
     def _scores(self) -> IntervalScores:
         """The normalised scores of the moment path."""

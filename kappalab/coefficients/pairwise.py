@@ -26,6 +26,7 @@ import scipy.sparse as sp
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
+from ..kernels import rater_marginal_entries
 from ..uncertainty import BLOCK_CELLS
 from .base import (Components, ItemSumCoefficient, distance_product, interval_scores,
                    numeric_array, safe_divide, within_group_pairs)
@@ -241,12 +242,8 @@ class PairwiseMeanKappa(ItemSumCoefficient):
     def _marginal_entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(item, column, value) of each annotation's rater-marginal statistics."""
         items, raters, cats = self.ann.codes()
-        R = self.R
-        if self.use_moments:
-            x = self.x[cats]
-            return (np.tile(items, 3), np.concatenate([raters, R + raters, 2 * R + raters]),
-                    np.concatenate([np.ones_like(x), x, x * x]))
-        return items, raters * self.K + cats, np.ones(items.size)
+        return rater_marginal_entries(items, raters, cats, self.R, self.K,
+                                      self.x[cats] if self.use_moments else None)
 
     def _width(self) -> int:
         return 2 * self.n_pairs + (3 * self.R if self.use_moments else self.R * self.K)

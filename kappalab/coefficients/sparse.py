@@ -37,8 +37,8 @@ import scipy.sparse as sp
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError
 from ..estimate import Estimate
-from .base import (Components, ItemSumCoefficient, count_square_sums, numeric_array,
-                   safe_divide)
+from ..kernels import pair_agreement
+from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
 
 __all__ = ["SCHEMES", "item_agreement", "item_agreement_variance", "spa", "spa_kappa",
            "spa_weights", "SparseAgreement"]
@@ -114,16 +114,6 @@ def item_agreement(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     pairable = m >= 2
     values = pair_agreement(ann.category_counts(), m)[pairable]
     return pd.Series(values, index=ann.items[pairable], name="item_agreement")
-
-
-def pair_agreement(counts: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """P_i = Σ_c n_ic(n_ic − 1)/(m_i(m_i − 1)), the share of agreeing pairs among an item's
-    m_i = Σ_c n_ic annotations, along the last axis of ``counts`` (leading axes, such as
-    posterior draws, broadcast against ``m``); 0 for items with fewer than two annotations."""
-    m = np.asarray(m, dtype=float)
-    agree = count_square_sums(counts) - m  # Σ n² − Σ n
-    pairable = m >= 2
-    return np.where(pairable, agree / np.where(pairable, m * (m - 1), 1.0), 0.0)
 
 
 def _keep_rows(counts: np.ndarray | sp.spmatrix, keep: np.ndarray) -> np.ndarray | sp.spmatrix:

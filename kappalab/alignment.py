@@ -1,0 +1,200 @@
+r"""Two replications of an annotation experiment matched item by item.
+
+Two replications X and Y (two rater pools) label items that are matched by label. An item
+*counts on a side* when it has at least one annotation there (an item listed without an
+annotation, e.g. an empty row of a wide table, does not). Three sets of items follow:
+
+.. math::  C = I_X ∩ I_Y \;(\text{common}), \qquad I_X \setminus C \;(\text{X only}), \qquad
+           I_Y \setminus C \;(\text{Y only}),
+
+each in the order of its first side (X for the common and X-only items, Y for the Y-only).
+The frequentist cross-replication coefficients (κx, normalized κx, the disattenuated
+correlation) use the common items; the Bayesian model of
+:func:`kappalab.bayes.cross_replication` also takes each side's one-sided items.
+
+Categories are put on one scale, the union of both category sets (sorted when the labels can
+be sorted, else X's order followed by Y's new categories): ``x_map[c]`` is the union position
+of X's category c, and ``counts()`` widens each side's count matrix onto that scale.
+
+>>> import pandas as pd
+>>> from kappalab import Annotations
+>>> from kappalab.alignment import AlignedReplications
+>>> x = Annotations.from_wide([[0, 1], [1, 1], [0, 0]])         # items 0, 1, 2
+>>> y = Annotations.from_wide(pd.DataFrame({"r": [2, 0, 1]}, index=[1, 2, 3]))
+>>> a = AlignedReplications(x, y)
+>>> list(a.items), list(a.only_x_items), list(a.only_y_items)
+([1, 2], [0], [3])
+>>> list(a.categories), a.x_map.tolist(), a.y_map.tolist()
+([0, 1, 2], [0, 1], [0, 1, 2])
+>>> nx, ny = a.counts()                                          # common items × categories
+>>> nx.tolist(), ny.tolist()
+([[0.0, 2.0, 0.0], [2.0, 0.0, 0.0]], [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from .annotations import Annotations
+from .errors import EmptyDataError
+
+__all__ = ["AlignedReplications", "union_categories"]
+
+
+def union_categories(x: Annotations, y: Annotations) -> tuple[pd.Index, np.ndarray, np.ndarray]:
+    """The union of both category sets and each side's positions in it.
+
+    The union is sorted when its labels can be compared (mixed types: X's categories in
+    order, then Y's new ones). Returns ``(union, x_positions, y_positions)``:
+    ``union[x_positions[c]]`` is X's category ``c``.
+
+    >>> from kappalab import Annotations
+    >>> union, px, py = union_categories(Annotations.from_wide([["b", "c"]]),
+    ...                                  Annotations.from_wide([["a", "b"]]))
+    >>> list(union), px.tolist(), py.tolist()
+    (['a', 'b', 'c'], [1, 2], [0, 1])
+    """
+    if list(x.categories) == list(y.categories):
+        positions = np.arange(x.n_categories)
+        return x.categories, positions, positions
+    union = x.categories.append(y.categories).unique()
+    try:
+        union = union.sort_values()
+    except TypeError:  # mixed types: keep X's order, then Y's new categories
+        pass
+    return union, union.get_indexer(x.categories), union.get_indexer(y.categories)
+
+
+class AlignedReplications:
+    """Replications X and Y matched by item label (see the module docstring).
+
+    Parameters
+    ----------
+    x, y : Annotations
+        The two replications.
+
+    Attributes
+    ----------
+    x, y : the two replications, as given.
+    items : pandas.Index — the common items (annotated on both sides), in X's order.
+    x_rows, y_rows : each common item's row in ``x.items`` and in ``y.items``.
+    only_x_items, only_y_items : items annotated on one side only.
+    only_x_rows, only_y_rows : their rows in ``x.items`` and in ``y.items``.
+
+    Raises
+    ------
+    EmptyDataError
+        No item is annotated on both sides.
+    """
+
+    def __init__(self, x: Annotations, y: Annotations):
+        has_x, has_y = x.annotations_per_item_array > 0, y.annotations_per_item_array > 0
+        annotated_x, annotated_y = x.items[has_x], y.items[has_y]
+        if x.items.equals(y.items):  # the usual layout: no label matching needed
+            rows = np.flatnonzero(has_x & has_y)
+            common, self.x_rows, self.y_rows = x.items[rows], rows, rows
+        else:
+            common = annotated_x.intersection(annotated_y, sort=False)
+            self.x_rows = x.items.get_indexer(common)
+            self.y_rows = y.items.get_indexer(common)
+        if len(common) == 0:
+            raise EmptyDataError(
+                "the two replications have no annotated item in common: cross-replication "
+                f"agreement needs the same items on both sides (X annotates {annotated_x.size} "
+                f"items, e.g. {list(annotated_x[:3])}; Y annotates {annotated_y.size}, e.g. "
+                f"{list(annotated_y[:3])})"
+            )
+        self.x, self.y = x, y
+        self.items = common
+        self.only_x_items = annotated_x.difference(common, sort=False)
+        self.only_y_items = annotated_y.difference(common, sort=False)
+        self.only_x_rows = x.items.get_indexer(self.only_x_items)
+        self.only_y_rows = y.items.get_indexer(self.only_y_items)
+
+    @property
+    def n_common(self) -> int:
+        """Number of common items."""
+        return len(self.items)
+
+    @property
+    def n_only_x(self) -> int:
+        """Number of items annotated in X only."""
+        return len(self.only_x_items)
+
+    @property
+    def n_only_y(self) -> int:
+        """Number of items annotated in Y only."""
+        return len(self.only_y_items)
+
+    # ------------------------------------------------------------------ every item
+    @cached_property
+    def union_rows(self) -> tuple[pd.Index, np.ndarray, np.ndarray]:
+        """``(items, x_rows, y_rows)`` over every item annotated on either side — the common
+        items first, then the X-only, then the Y-only ones — with each item's row on each side
+        (−1 where the side does not annotate it)."""
+        items = self.items.append(self.only_x_items).append(self.only_y_items)
+        absent_x, absent_y = np.full(self.n_only_y, -1), np.full(self.n_only_x, -1)
+        x_rows = np.concatenate([self.x_rows, self.only_x_rows, absent_x]).astype(np.intp)
+        y_rows = np.concatenate([self.y_rows, absent_y, self.only_y_rows]).astype(np.intp)
+        return items, x_rows, y_rows
+
+    def spread(self, values: np.ndarray, side: str, fill: float = 0.0) -> np.ndarray:
+        """Per item of :attr:`union_rows`, ``values`` (one entry, or row, per item of side
+        ``"x"`` or ``"y"``) of its row on that side, ``fill`` where the side lacks it."""
+        rows = self.union_rows[1 if side == "x" else 2]
+        values = np.asarray(values)
+        out = np.full((rows.size,) + values.shape[1:], fill, dtype=float)
+        present = rows >= 0
+        out[present] = values[rows[present]]
+        return out
+
+    # ------------------------------------------------------------------ common items
+    @cached_property
+    def _union(self) -> tuple[pd.Index, np.ndarray, np.ndarray]:
+        return union_categories(self.x, self.y)
+
+    @property
+    def categories(self) -> pd.Index:
+        """The union of both category sets (:func:`union_categories`)."""
+        return self._union[0]
+
+    @property
+    def x_map(self) -> np.ndarray:
+        """Union position of each of X's categories."""
+        return self._union[1]
+
+    @property
+    def y_map(self) -> np.ndarray:
+        """Union position of each of Y's categories."""
+        return self._union[2]
+
+    def counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """Common items × union categories counts of X and of Y (float)."""
+        K = len(self.categories)
+        out = []
+        for ann, rows, mapping in ((self.x, self.x_rows, self.x_map),
+                                   (self.y, self.y_rows, self.y_map)):
+            counts = ann.count_matrix[rows].astype(float)
+            if mapping.size != K or (mapping != np.arange(K)).any():  # onto the union scale
+                widened = np.zeros((rows.size, K))
+                widened[:, mapping] = counts
+                counts = widened
+            out.append(counts)
+        return out[0], out[1]
+
+    def moments(self, factor: float, shift: float, positions: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """Common items × (m, Σx, Σx²) of X and of Y, x = factor·(position − shift) with the
+        position of each union category (its value, or its ordinal mid-rank)."""
+        return tuple(np.column_stack(ann.item_moments(factor, shift, positions[mapping]))[rows]
+                     for ann, rows, mapping in ((self.x, self.x_rows, self.x_map),
+                                                (self.y, self.y_rows, self.y_map)))
+
+    def category_values(self, purpose: str) -> np.ndarray:
+        """The union categories as numbers (:class:`~kappalab.errors.NonNumericError`,
+        naming ``purpose``, when a side's labels are not numbers)."""
+        self.x.category_values(purpose), self.y.category_values(purpose)  # both numeric?
+        return np.asarray(self.categories, dtype=float)
