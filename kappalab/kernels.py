@@ -35,7 +35,7 @@ import scipy.sparse as sp
 from scipy.optimize import brentq
 from scipy.special import ndtr
 
-from ._bvn import rectangle_probabilities
+from .bivariate_normal import rectangle_probabilities
 
 __all__ = ["CrossTables", "DistinctRows", "alpha_from_joint", "chance_corrected",
            "conger_chance_agreement", "count_square_sums", "distinct_rows",
@@ -283,7 +283,7 @@ def latent_icc(thresholds: Any, alpha: float, *, xtol: float = 1e-14) -> float:
     Two annotations of an item are z, z' standard bivariate normal with correlation ρ_L; an
     annotation's category is the number of ``thresholds`` t_1 < … < t_{K−1} below it. With
     p_c = Φ(t_{c+1}) − Φ(t_c) and J_cc(ρ) = P(z, z' ∈ (t_c, t_{c+1}]) (bivariate-normal
-    rectangles, :mod:`kappalab._bvn`), ρ_L solves (Brent's method on [0, 1], to ``xtol``)
+    rectangles, :mod:`kappalab.bivariate_normal`), ρ_L solves (Brent's method on [0, 1], to ``xtol``)
 
     .. math::  \frac{\sum_c J_{cc}(ρ_L) - \sum_c p_c^2}{1 - \sum_c p_c^2} = α ;
 

@@ -2,7 +2,7 @@ r"""Synthetic annotations and replications with exact population truths (Models,
 
 Every generator returns the data *and* a :class:`Truth`: the population values of the
 coefficients the data were generated to have, computed in closed form, by bivariate-normal
-probabilities (Owen's T, :mod:`kappalab._bvn`, ~1e-16) or by adaptive quadrature to 1e-13
+probabilities (Owen's T, :mod:`kappalab.bivariate_normal`, ~1e-16) or by adaptive quadrature to 1e-13
 — never by Monte Carlo.
 
 >>> from kappalab import simulate
@@ -133,7 +133,7 @@ from scipy.special import ndtr, ndtri
 from scipy.stats import poisson
 
 from . import distances
-from ._bvn import rectangle_probabilities
+from .bivariate_normal import rectangle_probabilities
 from .annotations import Annotations
 from .errors import InvalidParameterError
 from .estimate import same_values

@@ -168,7 +168,7 @@ def test_coverage_quick(tmp_path):
     # κx interval: 2ρσ_b² / (2σ_b² + 2σ_w²) = 2·0.8·0.6 / (0.6 + 0.6 + 0.4 + 0.4) = 0.48
     assert by.xs("kx_interval")["truth"].to_numpy() == pytest.approx(0.48, abs=1e-12)
 
-    # binary latent-threshold truths from scratch (1-D quadrature, not kappalab._bvn):
+    # binary latent-threshold truths from scratch (1-D quadrature, not kappalab.bivariate_normal):
     # Φ₂(a, b; r) = ∫_{−∞}^{a} φ(x) Φ((b − r x)/√(1 − r²)) dx
     def phi2(a, b, r):
         return quad(lambda x: norm.pdf(x) * norm.cdf((b - r * x) / math.sqrt(1 - r * r)),

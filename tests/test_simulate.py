@@ -39,7 +39,7 @@ from scipy.special import ndtr, ndtri
 
 import kappalab as kl
 from kappalab import simulate
-from kappalab._bvn import bvn_cdf, rectangle_probabilities
+from kappalab.bivariate_normal import bvn_cdf, rectangle_probabilities
 from kappalab.coefficients.multirater import ChanceCorrectedAgreement, distance_for, weights_for
 from kappalab.errors import InvalidParameterError
 

@@ -27,8 +27,8 @@ from ..kernels import (alpha_from_joint, chance_corrected, distinct_rows,
                        fleiss_chance_agreement, latent_cross_tables, latent_icc,
                        pair_agreement, row_pearson, true_score_correlation)
 from ..validation import check_real
-from ._build import assemble, blocks, flat
-from ._sampling import SamplingOptions, require_pymc, sample, validate_prior
+from .assembly import assemble, blocks, flat
+from .sampling import SamplingOptions, require_pymc, sample, validate_prior
 from .models import (OneWayStatistics, as_float, item_statistics, location_scale,
                      normal_means_loglik, within_loglik)
 from .posterior import Posterior, SamplingWarning
@@ -115,7 +115,7 @@ def cross_replication(x: Any, y: Any, *, level: str = "interval", draws: int = 1
     1.68·√(1 − 0.99) = 0.168 so that the density's ridge is resolved up to |ρ_u| = 0.99:
     relative error of an item's likelihood ~1e-6 or less (a :class:`SamplingWarning` says
     when the posterior reaches values the grid resolves worse than ~1e-3). Derived, per draw,
-    with exact bivariate-normal probabilities (Owen's T, :mod:`kappalab._bvn`), as
+    with exact bivariate-normal probabilities (Owen's T, :mod:`kappalab.bivariate_normal`), as
     ``simulate.replications`` defines its truths: ``irr_x``/``irr_y`` = nominal α = Fleiss κ
     of each side, ``kx`` = nominal κx, ``normalized_kx``, and ``rho`` = the correlation of
     the item true scores E[x | item] = P(x = 1 | u) across the two sides (what Spearman's

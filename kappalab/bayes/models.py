@@ -19,8 +19,8 @@ from ..coefficients.multirater import weights_for
 from ..coefficients.pairwise import two_raters
 from ..errors import DroppedAnnotationsWarning, EmptyDataError, warn
 from ..kernels import distinct_rows, pair_agreement
-from ._build import assemble, blocks, dirichlet, flat
-from ._sampling import SamplingOptions, require_pymc, sample, validate_prior
+from .assembly import assemble, blocks, dirichlet, flat
+from .sampling import SamplingOptions, require_pymc, sample, validate_prior
 from .posterior import Posterior
 
 __all__ = ["nominal_reliability", "cohen_kappa", "interval_reliability"]

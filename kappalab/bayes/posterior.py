@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import InvalidParameterError, warn
 from ..validation import check_real
-from ._sampling import quiet
+from .sampling import quiet
 
 __all__ = ["Posterior", "SamplingWarning", "UnknownVariableError", "diagnose",
            "RHAT_THRESHOLD", "MIN_ESS_PER_CHAIN"]

@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .posterior import Posterior, report_diagnostics
-from ._sampling import SamplingOptions
+from .sampling import SamplingOptions
 
 #: posterior draws × items per block of a posterior predictive replicate (bounds memory)
 BLOCK_CELLS = 2_000_000
