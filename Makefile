@@ -18,6 +18,7 @@ demo: $(BIN)/python
 test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	$(BIN)/python -m pip install --quiet --no-deps irrCAC
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 # experiments/, paper_repro/ and benchmarks/ are packages: their modules run with

@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         "kappalab_s": kl_best, "krippendorff_s": kr_best, "speedup": speedup,
         "kappalab_ingest_s": ingest_best, "kappalab_estimator_s": est_best,
         "alpha_kappalab": kl_value, "alpha_krippendorff": kr_value, "abs_diff": diff,
-        "agree": agree, "target": f">= {TARGET_SPEEDUP:g}x", "target_met": speedup >= TARGET_SPEEDUP,
+        "agree": agree, "target": f">= {TARGET_SPEEDUP:g}x",
+        "target_met": speedup >= TARGET_SPEEDUP,
     })
     return 0 if agree else 1
 

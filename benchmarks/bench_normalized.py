@@ -1,4 +1,5 @@
-"""normalized κx against κx: the normalization by the two IRRs should cost little (target: at most 1.5× κx).
+"""normalized κx against κx: the normalization by the two IRRs should cost little (target:
+at most 1.5× κx).
 
 Normalized κx = κx/√(IRR_X·IRR_Y) (Wong, Paritosh & Aroyo 2021, eq 13) adds, to κx, each
 side's Krippendorff α on the common items; on the item-sum spine its statistics are κx's

@@ -85,7 +85,7 @@ import warnings
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import matplotlib.pyplot as plt
 from matplotlib.ticker import NullFormatter

@@ -394,7 +394,8 @@ class Annotations:
         try:
             numeric = matrix.astype(float)
         except (TypeError, ValueError):
-            raise InvalidCountError("counts must be numbers; the table has non-numeric cells")
+            raise InvalidCountError(
+                "counts must be numbers; the table has non-numeric cells") from None
         bad = ~np.isfinite(numeric)
         if bad.any():
             i, k = np.argwhere(bad)[0]
@@ -1228,7 +1229,7 @@ def _encode_values(
         raise InvalidParameterError(
             "values mix types that cannot be ordered (e.g. numbers and strings); "
             "pass categories= to fix the category set and order"
-        )
+        ) from None
     return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
 
 

@@ -38,7 +38,8 @@ FORMATS = ("table", "json", "csv")
 
 def _render(report: pd.DataFrame, fmt: str) -> str:
     if fmt == "json":
-        return json.dumps(json.loads(report.to_json(orient="records", double_precision=15)), indent=2)
+        records = json.loads(report.to_json(orient="records", double_precision=15))
+        return json.dumps(records, indent=2)
     if fmt == "csv":
         return report.to_csv(index=False).rstrip("\n")
     shown = report.drop(columns=["note"]) if not report["note"].astype(bool).any() else report
@@ -455,7 +456,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="kappalab", formatter_class=_HelpFormatter,
         description="Agreement and reliability of annotations.",
         epilog=EPILOG)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {metadata.version('kappalab')}")
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {metadata.version('kappalab')}")
     sub = parser.add_subparsers(dest="command", required=True)
     report = sub.add_parser(
         "report", formatter_class=_HelpFormatter,

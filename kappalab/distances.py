@@ -66,7 +66,7 @@ from typing import Any, Callable, Union
 
 import numpy as np
 
-from .errors import InvalidParameterError, NonNumericError, label
+from .errors import InvalidParameterError, label
 
 __all__ = [
     "LEVELS",
@@ -442,7 +442,8 @@ def _refuse_large(name: str, K: int) -> None:
     if K > MAX_MATRIX_CATEGORIES:
         gib = K * K * 8 / 2**30
         raise InvalidParameterError(
-            f"the {name} weights or distance over {K} distinct values would need a {K} × {K} matrix "
+            f"the {name} weights or distance over {K} distinct values would need a {K} × {K} "
+            "matrix "
             f"({gib:.1f} GiB, refused above {MAX_MATRIX_CATEGORIES} categories); this "
             "coefficient has no O(N) form for it: bin the values, or use a distance with an "
             "interval form (level='interval' or 'ordinal', weights='quadratic'), which "
@@ -459,7 +460,8 @@ def _evaluate(function: Callable, categories: Any, what: str) -> np.ndarray:
         matrix = np.broadcast_to(np.asarray(function(v[:, None], v[None, :]), dtype=float),
                                  (K, K)).copy()
     except (TypeError, ValueError) as exc:
-        raise InvalidParameterError(f"the {what} callable failed on the categories: {exc}")
+        raise InvalidParameterError(
+            f"the {what} callable failed on the categories: {exc}") from exc
     bad = np.argwhere(~np.isfinite(matrix))
     if bad.size:
         k, l = bad[0]
@@ -476,7 +478,7 @@ def _as_square(spec: Any, K: int, what: str) -> np.ndarray:
     try:
         matrix = np.asarray(spec, dtype=float)
     except (TypeError, ValueError):
-        raise InvalidParameterError(f"the {what} matrix must be numeric")
+        raise InvalidParameterError(f"the {what} matrix must be numeric") from None
     if matrix.shape != (K, K):
         raise InvalidParameterError(
             f"the {what} matrix must be {K} × {K} (one row and column per category), "

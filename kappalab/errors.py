@@ -78,5 +78,6 @@ def warn(message: str, category: type[Warning]) -> None:
 
 def label(value) -> str:
     """repr of a label, numpy scalars shown as plain Python values (5, not np.int64(5))."""
-    return repr(value.item() if hasattr(value, "item") and getattr(value, "ndim", 1) == 0 else value)
+    scalar = hasattr(value, "item") and getattr(value, "ndim", 1) == 0
+    return repr(value.item() if scalar else value)
 

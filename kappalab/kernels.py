@@ -39,7 +39,8 @@ from .bivariate_normal import rectangle_probabilities
 
 __all__ = ["CrossTables", "DistinctRows", "alpha_from_joint", "chance_corrected",
            "conger_chance_agreement", "count_square_sums", "distinct_rows",
-           "fleiss_chance_agreement", "joint_disagreements", "latent_cross_tables", "latent_icc", "numeric_array",
+           "fleiss_chance_agreement", "joint_disagreements", "latent_cross_tables", "latent_icc",
+           "numeric_array",
            "pair_agreement", "pearson_from_sums", "pearson_sums", "rater_marginal_entries",
            "row_pearson",
            "spearman_brown", "true_score_correlation"]
@@ -283,7 +284,8 @@ def latent_icc(thresholds: Any, alpha: float, *, xtol: float = 1e-14) -> float:
     Two annotations of an item are z, z' standard bivariate normal with correlation ρ_L; an
     annotation's category is the number of ``thresholds`` t_1 < … < t_{K−1} below it. With
     p_c = Φ(t_{c+1}) − Φ(t_c) and J_cc(ρ) = P(z, z' ∈ (t_c, t_{c+1}]) (bivariate-normal
-    rectangles, :mod:`kappalab.bivariate_normal`), ρ_L solves (Brent's method on [0, 1], to ``xtol``)
+    rectangles, :mod:`kappalab.bivariate_normal`), ρ_L solves (Brent's method on [0, 1], to
+    ``xtol``)
 
     .. math::  \frac{\sum_c J_{cc}(ρ_L) - \sum_c p_c^2}{1 - \sum_c p_c^2} = α ;
 

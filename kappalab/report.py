@@ -158,7 +158,8 @@ _XRR_COLUMNS = ["quantity", "value", "level", "n_items", "n_annotations", "descr
                 "note"]
 
 
-def xrr_report(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *, n_splits: int = 100,
+def xrr_report(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *,
+               n_splits: int = 100,
                seed: Any = None, categories: Sequence[Any] | None = None) -> pd.DataFrame:
     r"""The cross-replication triangulation of Wong, Paritosh & Aroyo (2021), one row per
     quantity.

@@ -2,7 +2,8 @@ r"""Synthetic annotations and replications with exact population truths (Models,
 
 Every generator returns the data *and* a :class:`Truth`: the population values of the
 coefficients the data were generated to have, computed in closed form, by bivariate-normal
-probabilities (Owen's T, :mod:`kappalab.bivariate_normal`, ~1e-16) or by adaptive quadrature to 1e-13
+probabilities (Owen's T, :mod:`kappalab.bivariate_normal`, ~1e-16) or by adaptive quadrature to
+1e-13
 — never by Monte Carlo.
 
 >>> from kappalab import simulate

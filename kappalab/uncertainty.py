@@ -67,7 +67,8 @@ from .kernels import distinct_rows
 from .progress import track
 from .validation import check_confidence, check_count, make_rng
 
-__all__ = ["BLOCK_CELLS", "Interval", "CI_METHODS", "analytic_interval", "bootstrap", "influence_values",
+__all__ = ["BLOCK_CELLS", "Interval", "CI_METHODS", "analytic_interval", "bootstrap",
+           "influence_values",
            "interval", "parse_ci", "replicate_values", "resampling_interval"]
 
 #: rows × columns of one stacked block of totals (bounds the memory of resampling and of the

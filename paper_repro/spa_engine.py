@@ -40,7 +40,6 @@ uniformly random j-subset of its annotations; the items come in a random order p
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass

@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     grid = np.linspace(0, 1, 201)
     low.plot(grid, closed_form_sum(grid), "k-", lw=1, label="closed form S(s)")
     for ax in (mid, low):
-        for name, w in reference.items():
+        for w in reference.values():
             ax.axhline(w.sum(), color="grey", lw=0.7, ls=":")
     mid.set_xlabel("entropy of the class distribution (nats)")
     mid.set_ylabel("sum under the weight curve")

@@ -182,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{by_j}")
         best = min(r["per_annotation"], key=r["per_annotation"].get)
         print(f"  model: N·Var = j·Var[P̂_j] is smallest at j = {best} annotations per item "
-              f"(between-item spread of agreement vs pair noise); j = 2..{max(r['per_annotation'])}: "
+              "(between-item spread of agreement vs pair noise); "
+              f"j = 2..{max(r['per_annotation'])}: "
               + ", ".join(f"{v:.3f}" for v in r["per_annotation"].values()))
     print(f"\n{args.rounds} rounds; wrote {png} and {csv} in {timer}")
     return 0

@@ -95,8 +95,8 @@ def test_single_annotation_items_differ_from_irrcac_by_gwets_fixed_n2_term(
 def test_alpha_is_irrcac_times_small_sample_factor_on_complete_data(level, irr_weights):
     x = ratings(3, missing=0.0) + 1  # values 1..4 (ratio needs positive values)
     N = x.size
-    reference = getattr(CAC(pd.DataFrame(x), weights=irr_weights, categories=[1, 2, 3, 4],
-                            digits=15), "krippendorff")()["est"]
+    reference = (CAC(pd.DataFrame(x), weights=irr_weights, categories=[1, 2, 3, 4],
+                            digits=15)).krippendorff()["est"]
     est = kl.krippendorff_alpha(x, level, ci="analytic")
     assert est.value == pytest.approx(reference["coefficient_value"], abs=1e-12)
     assert est.se == pytest.approx((1 - 1 / N) * reference["se"], rel=1e-10)

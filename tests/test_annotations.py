@@ -97,7 +97,7 @@ class TestFromLong:
         # π_a = mean(1/2, 0, 1) = 1/2, π_b = 1/2, P_e = 1/2 -> κ = 0.
         assert float(kl.fleiss_kappa(ann)) == pytest.approx(0.0, abs=1e-12)
         with pytest.raises(UnknownRatersError, match="rater identities are needed"):
-            ann.wide
+            _ = ann.wide
 
     def test_item_order_is_first_appearance_and_categories_sorted(self):
         df = pd.DataFrame({"item": ["z", "y", "z", "x"], "rater": [1, 1, 2, 2],

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import krippendorff
+import numpy as np
 import pandas as pd
 import pytest
 import statsmodels.stats.inter_rater as smir
@@ -69,9 +71,6 @@ def test_demo_runs_and_shows_the_worked_example_values():
 
 
 # ---------------------------------------------------------------- never drop data silently
-import krippendorff
-import numpy as np
-
 
 def peer_alpha(long: pd.DataFrame, level: str = "nominal", order=None, domain=None) -> float:
     """Krippendorff's α of a long frame (item, rater, value; NaN = missing) by the
@@ -299,7 +298,6 @@ def test_missing_reader_names_the_extra(tmp_path, capsys, monkeypatch, suffix, m
 
 # ---------------------------------------------------------------- options
 import kappalab  # noqa: E402
-from kappalab.cli import build_parser  # noqa: E402
 
 GRADES = pd.DataFrame(
     [(1, "a", "low"), (1, "b", "mid"), (1, "c", "low"),

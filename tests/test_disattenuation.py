@@ -433,7 +433,6 @@ def _replication_pair(seed, n_items=40):
 
 @pytest.mark.parametrize("reliability", [(0.7, 0.8), "spearman_brown"])
 def test_disattenuated_jackknife_replicates_are_leave_one_item_out(reliability):
-    from kappalab.uncertainty import _groups
 
     x, y = _replication_pair(1)
     n = x.shape[0]

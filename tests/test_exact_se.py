@@ -18,7 +18,6 @@ from kappalab.coefficients.multirater import (CHANCE_MODELS, ChanceCorrectedAgre
 from kappalab.coefficients.pairwise import PairwiseMeanKappa
 from kappalab.coefficients.sparse import SparseAgreement
 from kappalab.errors import PairwiseMeanWarning
-from kappalab.uncertainty import resampling_interval, analytic_interval
 
 
 def ratings(seed, n_items=12, n_raters=4, n_categories=4, missing=0.25):

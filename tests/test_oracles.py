@@ -148,7 +148,8 @@ class Comparison:
         print(f"{self.name}: {len(self.compared)} draws compared, {len(self.skipped)} skipped, "
               f"max |diff| {self.max_diff:.2g}")
         assert not self.mismatches, (
-            f"{self.name}: {len(self.mismatches)} mismatch(es):\n" + "\n".join(self.mismatches[:30]))
+            f"{self.name}: {len(self.mismatches)} mismatch(es):\n"
+            + "\n".join(self.mismatches[:30]))
         assert len(self.compared) >= minimum, (
             f"{self.name}: only {len(self.compared)} draws compared (need {minimum}); "
             f"skipped: {self.skipped}")

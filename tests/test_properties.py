@@ -221,7 +221,8 @@ def test_values_at_most_one_and_percent_agreement_in_unit_interval(x):
 def brute_force_iota(x: np.ndarray, distance) -> float:
     """Janson–Olsson ι on complete data, straight from Wong et al. (2021), eqs 1–5.
 
-    d_o = [n C(b,2)]⁻¹ Σ_{r<s} Σ_i D(x_ri, x_si);  d_e = [n² C(b,2)]⁻¹ Σ_{r<s} Σ_{i,j} D(x_ri, x_sj);
+    d_o = [n C(b,2)]⁻¹ Σ_{r<s} Σ_i D(x_ri, x_si);
+    d_e = [n² C(b,2)]⁻¹ Σ_{r<s} Σ_{i,j} D(x_ri, x_sj);
     ι = 1 − d_o/d_e.  Plain loops over rater pairs, every (i, j) product materialised.
     """
     n, b = x.shape

@@ -1,7 +1,6 @@
 """agreement_report on data where a coefficient cannot be computed, and on crowd data."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
 import kappalab as kl

@@ -172,7 +172,7 @@ def test_bvn_cdf_special_cases():
     assert J.sum(axis=1) == pytest.approx(np.diff(ndtr(b)), abs=1e-14)
 
 
-# ============================================================================== annotations per item
+# ======================================================================== annotations per item
 def test_annotation_count_pmf_specs():
     assert simulate.annotation_count_pmf(3).tolist() == [0, 0, 0, 1]
     assert simulate.annotation_count_pmf((2, 4)) == pytest.approx([0, 0, 1 / 3, 1 / 3, 1 / 3])

@@ -284,7 +284,7 @@ def test_table1_one_row_per_dataset_and_scheme(fig7):
     table = everything[~everything.oracle]
     assert len(table) == 24
     assert set(zip(table.dataset, table.scheme)) == set(itertools.product(DATASETS, SCHEMES))
-    for name, t in table.groupby("dataset"):
+    for _, t in table.groupby("dataset"):
         t = t.set_index("scheme")
         assert t.loc["flat", "area_minus_flat"] == 0
         # inv_var weights are n(n−1) times a constant: SPA equals edges' in every round

@@ -87,7 +87,6 @@ def test_conger_replicates_with_sparse_rater_block():
 
 
 def test_cross_kappa_resamples_items_in_pairs():
-    rng = np.random.default_rng(4)
     x, y = continuous(5), continuous(6)
     core = CrossKappa(kl.Annotations.from_wide(x), kl.Annotations.from_wide(y), "interval")
     replicates = replicate_values(core, "bootstrap", n_resamples=20, seed=11)

@@ -164,7 +164,7 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
         kappa = pm.Beta("kappa", *prior["kappa"])
         tau = pm.Deterministic("tau", 1.0 / kappa - 1.0)
         pm.Potential("loglik", dirichlet_multinomial_loglik(pt, rows, weight, pi, tau))
-        p_e = pm.Deterministic("p_e", (pi * pi).sum())
+        pm.Deterministic("p_e", (pi * pi).sum())
         pm.Deterministic("p_o", (pi * (tau * pi + 1.0)).sum() / (tau + 1.0))
     posterior, stats = sample(model, options, ["kappa", "pi", "p_o", "p_e", "tau"])
 

@@ -34,7 +34,7 @@ import pandas as pd
 from ..alignment import AlignedReplications
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import Disagreement, resolve_distance
-from ..errors import InvalidParameterError, UndefinedCoefficientWarning, warn
+from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from ..validation import check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array,

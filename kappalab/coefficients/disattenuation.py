@@ -57,8 +57,7 @@ from ..alignment import AlignedReplications
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
-from ..kernels import (numeric_array, pearson_from_sums, pearson_sums, row_pearson,
-                       spearman_brown)
+from ..kernels import (numeric_array, pearson_from_sums, pearson_sums, spearman_brown)
 from ..uncertainty import parse_ci
 from ..validation import make_rng
 from .base import Components, ItemSumCoefficient
@@ -610,7 +609,8 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
             cores = [float(reliability[0]), float(reliability[1])]
         except (TypeError, ValueError):
             raise InvalidParameterError(
-                f"reliability as numbers must be a pair of numbers, got {reliability!r}")
+                f"reliability as numbers must be a pair of numbers, got {reliability!r}"
+            ) from None
     else:
         raise InvalidParameterError(
             "reliability must be 'split_half', 'spearman_brown' or a pair of numbers "

@@ -84,7 +84,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         asymmetric δ is refused (:meth:`~kappalab.distances.Disagreement.require_symmetric`).
         A symmetric δ gives the same numbers either way.
     sample_weight : item weights w_i ≥ 0, one per item of ``ann`` (in ``ann.items`` order),
-        multiplying each item's statistics (see :class:`~kappalab.coefficients.base.ItemSumCoefficient`).
+        multiplying each item's statistics
+        (see :class:`~kappalab.coefficients.base.ItemSumCoefficient`).
 
     Item statistics (columns): ``[u_i d_i, u_i]`` for pairable items, then the chance model's
     block: pooled counts (or moments) of pairable items; ``[n_i/m_i, 1]`` (or moments/m_i) of
