@@ -132,7 +132,10 @@ class _Groups:
         return weights @ self.rows
 
 
-def _groups(core) -> _Groups:
+def _groups(core, merge: bool = True) -> _Groups:
+    """The item-statistic rows of the items with annotations; with ``merge``, identical rows
+    merged into groups (worth it for resampling; the linearisation needs one matrix-vector
+    product and no grouping)."""
     stats = core.item_stats()
     if sp.issparse(stats):  # sparse blocks (rater × category indicators) are not merged
         stats = stats.tocsr()
@@ -147,7 +150,7 @@ def _groups(core) -> _Groups:
     if n == 0:
         none = np.zeros(0, dtype=np.intp)
         return _Groups(stats, np.zeros(0), none, none)
-    found = distinct_rows(stats, most=0.9 * n)
+    found = distinct_rows(stats, most=0.9 * n) if merge else None
     if found is None:  # hardly any repeats: keep the items as they are
         return _Groups(stats, np.ones(n), np.arange(n), np.arange(n))
     first, of_item, counts = found
@@ -172,7 +175,7 @@ def _group_influence(core, groups: _Groups) -> np.ndarray:
 def influence_values(core) -> np.ndarray:
     """The linearised influence IF_i = n ∇f(T)·(s_i − T/n) of every item with annotations,
     in item order: θ̂ − θ ≈ mean IF and Var(θ̂) ≈ Σ IF_i² / (n(n − 1))."""
-    groups = _groups(core)
+    groups = _groups(core, merge=False)
     _require_items(groups)
     return _group_influence(core, groups)[groups.of_item]
 
@@ -181,7 +184,7 @@ def analytic_interval(core, confidence: float = 0.95) -> Interval:
     """θ̂ ± t_{n−1} SE with the linearisation (delta-method) standard error."""
     confidence = check_confidence(confidence)
     estimate = float(_value(core, core.totals()).reshape(-1)[0])
-    groups = _groups(core)
+    groups = _groups(core, merge=False)
     _require_items(groups)
     influence, n = _group_influence(core, groups), groups.n_items
     se = float(np.sqrt((groups.counts @ influence ** 2) / (n * (n - 1))))
