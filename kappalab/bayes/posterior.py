@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
+import xarray as xr
 
 from ..errors import InvalidParameterError, warn
 from ..validation import check_real
@@ -81,10 +82,15 @@ def diagnose(idata, var_names: Sequence[str] | None = None, *,
                 f"{n_div} divergent transition{'s' if n_div != 1 else ''} after tuning (of "
                 f"{chains * draws} draws): the sampler may have missed part of the posterior; "
                 "increase tune, or check the data (e.g. a reliability at the edge of its range)")
-    if not names or draws < 4:
+    if not names or draws < 4 * (2 if chains == 1 else 1):
         return messages
     subset = posterior[names]
-    with quiet():  # ArviZ logs a shape notice for a single chain; split R-hat still works
+    if chains == 1:  # ArviZ wants two chains: the chain's halves, as split R-hat splits it
+        half = draws // 2
+        first = subset.isel(draw=slice(0, half))
+        second = subset.isel(draw=slice(half, 2 * half)).assign_coords(draw=first.draw)
+        subset = xr.concat([first, second], dim="chain").assign_coords(chain=[0, 1])
+    with quiet():
         rhat_values = az.rhat(subset)
         ess_values = az.ess(subset, method="bulk")
     rhat = _extreme(rhat_values, np.max)

@@ -6,7 +6,6 @@ import contextlib
 import importlib.util
 import inspect
 import logging
-import sys
 import warnings
 from typing import Any, Mapping, Sequence
 
@@ -73,9 +72,6 @@ def quiet():
     """Silence PyMC's, PyTensor's and nutpie's own logging and warnings (chain-count advice,
     BLAS notices, progress messages): the user sees kappalab's diagnostics only."""
     loggers = [logging.getLogger(name) for name in _QUIET_LOGGERS]
-    arviz = sys.modules.get("arviz")
-    if isinstance(getattr(arviz, "_log", None), logging.Logger):
-        loggers.append(arviz._log)  # ArviZ's own Logger instance, outside logging's registry
     levels = [logger.level for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.ERROR)
