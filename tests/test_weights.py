@@ -359,3 +359,29 @@ def test_named_metrics_record_no_asymmetry():
     for level in ("nominal", "interval", "ratio", "circular", "bipolar"):
         assert category_distance(level, [1, 2, 4], kind="level",
                                  values=lambda p: values).symmetric
+
+
+def test_one_entry_point_reads_both_vocabularies():
+    """level= and weights= resolve through category_distance; the result says what it is."""
+    values = np.array([1.0, 2.0, 4.0])
+    resolve = lambda spec, kind: category_distance(spec, [1, 2, 4], kind=kind,
+                                                   values=lambda p: values,
+                                                   marginals=lambda: np.array([3.0, 2.0, 1.0]))
+    krippendorff, gwet = resolve("ordinal", "level"), resolve("ordinal", "weights")
+    assert (krippendorff.kind, gwet.kind) == ("level", "weights")
+    assert "Krippendorff" in krippendorff.description and "Gwet" in gwet.description
+    assert repr(gwet) == "CategoryDistance('ordinal', kind='weights', scale=1)"
+    # the same word, two meanings: mid-ranks of the marginals against ranks
+    assert not np.allclose(krippendorff.weights, gwet.weights)
+    # where the two vocabularies agree, so do the weights
+    for level, weights in [("nominal", None), ("interval", "quadratic"), ("ratio", "ratio"),
+                           ("circular", "circular"), ("bipolar", "bipolar")]:
+        np.testing.assert_allclose(resolve(level, "level").weights,
+                                   resolve(weights, "weights").weights, atol=1e-15)
+    assert resolve(None, "weights").name == "nominal"  # unweighted reports the nominal level
+    with pytest.raises(InvalidParameterError, match="unknown kind"):
+        resolve("nominal", "metric")
+    with pytest.raises(InvalidParameterError, match="no level given"):
+        resolve(None, "level")
+    with pytest.raises(InvalidParameterError, match="unknown level 'identity'"):
+        resolve("identity", "level")
