@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .annotations import Annotations
+from .distances import LEVELS
 from .errors import AnnotationError, DroppedAnnotationsWarning
 from .progress import elapsed, track
 from .report import NOT_COMPUTED, agreement_report
@@ -313,9 +314,6 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
 
 
 # ---------------------------------------------------------------------- commands
-LEVELS = ("nominal", "ordinal", "interval", "ratio", "circular", "bipolar")
-
-
 def _report_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options of :func:`~kappalab.report.agreement_report` given on the command line."""
     return {"ci": None if args.ci == "none" else args.ci, "n_resamples": args.n_resamples,

@@ -1,12 +1,14 @@
 r"""Squared distances δ²(c, k) between categories, and agreement weights.
 
-Every coefficient that takes ``level=``, ``distance=`` or ``weights=`` resolves it here into one
-:class:`Disagreement`: a K × K matrix ``δ`` (zero diagonal) and a ``scale`` that turns it into
-agreement weights ``w = 1 − δ / scale``. Chance-corrected agreement written with weights,
-:math:`(P_o − P_e)/(1 − P_e)`, and written with disagreements, :math:`1 − D_o/D_e`, are then the
-same number, because :math:`P = 1 − D/\text{scale}`.
+Every coefficient that takes ``level=``, ``distance=`` or ``weights=`` resolves it through one
+function, :func:`category_distance`, into one :class:`CategoryDistance`: a K × K matrix ``δ``
+(zero diagonal) and a ``scale`` that turns it into agreement weights ``w = 1 − δ / scale``.
+Chance-corrected agreement written with weights, :math:`(P_o − P_e)/(1 − P_e)`, and written with
+disagreements, :math:`1 − D_o/D_e`, are then the same number, because
+:math:`P = 1 − D/\text{scale}`.
 
-Two vocabularies, one meaning per word in each:
+Two vocabularies (``kind="level"`` and ``kind="weights"`` of :func:`category_distance`, read in
+one table), one meaning per word in each:
 
 ``level=`` (Krippendorff's α, Janson–Olsson's ι, κx) takes Krippendorff's metrics
 (Krippendorff 2011, *Computing Krippendorff's Alpha-Reliability*, § "difference functions"),
@@ -56,13 +58,13 @@ Custom weights: a K × K matrix W (diagonal 1, entries in [0, 1]) or a callable 
 An asymmetric W (w_kl ≠ w_lk) has a meaning only for two raters in a given order: the
 two-rater coefficients (Cohen, Scott, Bennett) apply Σ_kl w_kl T_kl with T_kl the items rater 1
 put in k and rater 2 in l; every other coefficient refuses it
-(:meth:`Disagreement.require_symmetric`) rather than silently use (W + Wᵀ)/2.
+(:meth:`CategoryDistance.require_symmetric`) rather than silently use (W + Wᵀ)/2.
 """
 
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Callable, Union
+from typing import Any, Callable, NamedTuple, Union
 
 import numpy as np
 
@@ -72,7 +74,9 @@ __all__ = [
     "LEVELS",
     "WEIGHTS",
     "COHEN_WEIGHTS",
-    "Disagreement",
+    "KINDS",
+    "CategoryDistance",
+    "category_distance",
     "nominal",
     "ordinal",
     "mid_ranks",
@@ -84,17 +88,10 @@ __all__ = [
     "linear_weights",
     "quadratic_weights",
     "radical_weights",
-    "resolve_distance",
-    "resolve_weights",
 ]
 
-LEVELS = ("nominal", "ordinal", "interval", "ratio", "circular", "bipolar")
-#: Gwet's (2014) agreement weights, the names ``weights=`` takes
-WEIGHTS = ("identity", "ordinal", "linear", "quadratic", "radical", "ratio", "circular",
-           "bipolar")
-#: further names ``weights=`` accepts for the same weights
-WEIGHT_ALIASES = {"unweighted": "identity", "nominal": "identity", "interval": "quadratic"}
-COHEN_WEIGHTS = ("identity", "linear", "quadratic")
+#: what ``kind=`` of :func:`category_distance` takes: the vocabulary ``spec`` is read in
+KINDS = ("level", "weights")
 
 DistanceSpec = Union[str, np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndarray]]
 
@@ -107,27 +104,55 @@ MAX_MATRIX_CATEGORIES = 8_192
 SYMMETRY_TOLERANCE = 1e-12
 
 
-class Disagreement:
-    """A resolved distance: the K × K matrix δ (built when first needed), its scale, its name.
+class CategoryDistance:
+    """The distance between categories a coefficient uses, as :func:`category_distance`
+    resolves it: the K × K matrix δ (zero diagonal, built when first needed), its ``scale``,
+    and the agreement weights ``w = 1 − δ/scale`` (:attr:`weights`).
 
-    ``interval_factor`` f and ``scores`` s are set when δ is exactly ``(f·(s_c − s_k))²`` for
-    per-category positions s: the numeric category values for the interval metric and
-    quadratic weights, the mid-ranks of the pairable marginals for Krippendorff's ordinal
-    metric. Estimators then use O(N) per-item moments and products δv in O(K), and never
-    build the K × K matrix, so continuous data with every value distinct cost one pass.
+    Attributes
+    ----------
+    name : str
+        What the coefficient's estimate reports as its ``level``: the level or weights name
+        (``"nominal"`` for the identity weights, ``"custom"`` for a matrix).
+    kind : {"level", "weights"}
+        The vocabulary it was resolved from (Krippendorff's metrics or Gwet's weights).
+    description : str
+        What it is, in words (e.g. "Krippendorff's ordinal metric, …").
+    scale : float
+        δ / scale is the disagreement on the 0–1 scale of the weights.
+    interval_factor, scores : float and array, or None
+        Set when δ is exactly ``(f·(s_c − s_k))²`` for per-category positions s: the numeric
+        category values for the interval metric and quadratic weights, the mid-ranks of the
+        pairable marginals for Krippendorff's ordinal metric. Estimators then use O(N)
+        per-item moments and products δv in O(K), and never build the K × K matrix, so
+        continuous data with every value distinct cost one pass.
+    asymmetry : float
+        max_kl |δ_kl − δ_lk| / scale = max_kl |w_kl − w_lk| (0 for every named metric and
+        weight; only a custom matrix or callable can be asymmetric).
 
-    ``asymmetry`` is max_kl |δ_kl − δ_lk| / scale = max_kl |w_kl − w_lk| (0 for every named
-    metric and weight; only a custom matrix or callable can be asymmetric).
+    Examples
+    --------
+    >>> nominal_weights = CategoryDistance("nominal", 1.0, 1.0 - np.eye(2), kind="weights")
+    >>> nominal_weights
+    CategoryDistance('nominal', kind='weights', scale=1)
+    >>> nominal_weights.weights.tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
     """
 
     def __init__(self, name: str, scale: float, matrix: np.ndarray | None = None, *,
+                 kind: str = "level", description: str | None = None,
                  build: Callable[[], np.ndarray] | None = None, n_categories: int | None = None,
                  interval_factor: float | None = None, scores: np.ndarray | None = None,
                  asymmetry: float = 0.0):
         if (interval_factor is None) != (scores is None):
             raise InvalidParameterError("an interval-form distance needs both its factor and "
                                         "its per-category scores")
+        if kind not in KINDS:
+            raise InvalidParameterError(f"unknown kind {kind!r}; choose one of "
+                                        f"{', '.join(KINDS)}")
         self.name = name
+        self.kind = kind
+        self.description = description if description is not None else f"{kind} {name!r}"
         self.scale = float(scale)
         self.interval_factor = interval_factor
         self.scores = None if scores is None else np.asarray(scores, dtype=float)
@@ -176,7 +201,10 @@ class Disagreement:
         )
 
     def __repr__(self) -> str:
-        return f"Disagreement({self.name!r}, scale={self.scale:g})"
+        return f"CategoryDistance({self.name!r}, kind={self.kind!r}, scale={self.scale:g})"
+
+    def __str__(self) -> str:
+        return self.description
 
 
 # ---------------------------------------------------------------------- Krippendorff's metrics
@@ -285,156 +313,279 @@ def radical_weights(values: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- resolution
-def resolve_distance(
-    spec: DistanceSpec,
+
+class _Request(NamedTuple):
+    """One name to resolve: the builders of :data:`_VOCABULARY` read it."""
+
+    kind: str
+    name: str  # what the resolved distance reports (``CategoryDistance.name``)
+    description: str
+    n_categories: int
+    category_values: Callable[[str], np.ndarray]
+    marginals: Callable[[], np.ndarray] | None
+
+    def values(self) -> np.ndarray:
+        """The numeric category values, for the purpose this name says."""
+        purpose = f"the {self.name} metric" if self.kind == "level" else f"{self.name} weights"
+        return self.category_values(purpose)
+
+    def make(self, scale: float, matrix: np.ndarray | None = None, **options: Any
+             ) -> CategoryDistance:
+        return CategoryDistance(self.name, scale, matrix, kind=self.kind,
+                                description=self.description, **options)
+
+    def scaled(self, matrix: np.ndarray) -> CategoryDistance:
+        """``matrix`` with its largest entry as the scale (w = 1 − δ/max δ)."""
+        return self.make(_largest(matrix), matrix)
+
+
+def _nominal(r: _Request) -> CategoryDistance:
+    K = r.n_categories
+    return r.make(1.0, build=lambda: nominal(K))
+
+
+def _interval_form(r: _Request, v: np.ndarray) -> CategoryDistance:
+    """δ = (s_c − s_k)² on the scores v, scaled by the squared span (Krippendorff's form)."""
+    span = float(v.max() - v.min()) if v.size else 0.0
+    with np.errstate(over="ignore"):
+        scale = span**2 if span > 0 else 1.0
+    return r.make(scale, build=lambda: interval(v), n_categories=r.n_categories,
+                  interval_factor=1.0, scores=v)
+
+
+def _ordinal_metric(r: _Request) -> CategoryDistance:
+    if r.marginals is None:
+        raise InvalidParameterError("the ordinal metric needs the pairable marginals")
+    return _interval_form(r, mid_ranks(r.marginals()))
+
+
+def _interval_metric(r: _Request) -> CategoryDistance:
+    return _interval_form(r, r.values())
+
+
+def _scaled_metric(metric: Callable[[np.ndarray], np.ndarray]
+                   ) -> Callable[[_Request], CategoryDistance]:
+    """Krippendorff's ``metric`` scaled by its largest value: the same under both kinds."""
+    def build(r: _Request) -> CategoryDistance:
+        v = r.values()
+        _refuse_large(r.name, r.n_categories)
+        return r.scaled(metric(v))
+    return build
+
+
+def _quadratic_weights(r: _Request) -> CategoryDistance:
+    v = r.values()  # 1 − w = ((c − k)/span)²: an interval distance
+    span = v.max() - v.min()
+    return r.make(1.0, build=lambda: 1.0 - quadratic_weights(v), n_categories=r.n_categories,
+                  interval_factor=1.0 / span if span > 0 else 1.0, scores=v)
+
+
+def _ordinal_weights(r: _Request) -> CategoryDistance:
+    _refuse_large(r.name, r.n_categories)  # ranks only: no values needed
+    return r.make(1.0, 1.0 - ordinal_weights(r.n_categories))
+
+
+def _value_weights(weights: Callable[[np.ndarray], np.ndarray]
+                   ) -> Callable[[_Request], CategoryDistance]:
+    def build(r: _Request) -> CategoryDistance:
+        v = r.values()
+        _refuse_large(r.name, r.n_categories)
+        return r.make(1.0, 1.0 - weights(v))
+    return build
+
+
+#: The one table of names: (kind, name) → (the name the resolved distance reports, what it
+#: is, its builder). ``kind="level"`` reads Krippendorff's metrics, ``kind="weights"`` Gwet's
+#: weights; :data:`LEVELS`, :data:`WEIGHTS` and the aliases come from here.
+_VOCABULARY: dict[tuple[str, str], tuple[str, str, Callable[[_Request], CategoryDistance]]] = {
+    ("level", "nominal"): ("nominal", "Krippendorff's nominal metric, δ² = 1[c ≠ k]",
+                           _nominal),
+    ("level", "ordinal"): ("ordinal", "Krippendorff's ordinal metric, the interval metric on "
+                           "the mid-ranks of the pairable marginals", _ordinal_metric),
+    ("level", "interval"): ("interval", "Krippendorff's interval metric, δ² = (c − k)²",
+                            _interval_metric),
+    ("level", "ratio"): ("ratio", "Krippendorff's ratio metric, δ² = ((c − k)/(c + k))²",
+                         _scaled_metric(ratio)),
+    ("level", "circular"): ("circular", "Krippendorff's circular metric, "
+                            "δ² = sin²(π (c − k)/U)", _scaled_metric(circular)),
+    ("level", "bipolar"): ("bipolar", "Krippendorff's bipolar metric, δ² = (c − k)² / "
+                           "((c + k − 2 c_min)(2 c_max − c − k))", _scaled_metric(bipolar)),
+    ("weights", "identity"): ("nominal", "Gwet's identity weights (unweighted), w = 1[k = l]",
+                              _nominal),
+    ("weights", "ordinal"): ("ordinal", "Gwet's ordinal weights on the ranks, "
+                             "w = 1 − C(|k − l| + 1, 2)/C(K, 2)", _ordinal_weights),
+    ("weights", "linear"): ("linear", "Gwet's (Cohen's) linear weights, "
+                            "w = 1 − |x_k − x_l|/(x_max − x_min)", _value_weights(linear_weights)),
+    ("weights", "quadratic"): ("quadratic", "Gwet's (Cohen's) quadratic weights, "
+                               "w = 1 − (x_k − x_l)²/(x_max − x_min)²", _quadratic_weights),
+    ("weights", "radical"): ("radical", "Gwet's radical weights, "
+                             "w = 1 − √|x_k − x_l| / √(x_max − x_min)",
+                             _value_weights(radical_weights)),
+    ("weights", "ratio"): ("ratio", "Gwet's ratio weights, Krippendorff's ratio metric over "
+                           "its largest value", _scaled_metric(ratio)),
+    ("weights", "circular"): ("circular", "Gwet's circular weights, Krippendorff's circular "
+                              "metric over its largest value", _scaled_metric(circular)),
+    ("weights", "bipolar"): ("bipolar", "Gwet's bipolar weights, Krippendorff's bipolar "
+                             "metric over its largest value", _scaled_metric(bipolar)),
+}
+#: further names that mean a name of the table: (kind, alias) → name
+_ALIASES = {("weights", "unweighted"): "identity", ("weights", "nominal"): "identity",
+            ("weights", "interval"): "quadratic"}
+
+#: Krippendorff's metrics, the names ``level=`` takes
+LEVELS = tuple(name for kind, name in _VOCABULARY if kind == "level")
+#: Gwet's (2014) agreement weights, the names ``weights=`` takes
+WEIGHTS = tuple(name for kind, name in _VOCABULARY if kind == "weights")
+#: further names ``weights=`` accepts for the same weights
+WEIGHT_ALIASES = {alias: name for (kind, alias), name in _ALIASES.items() if kind == "weights"}
+#: the weights of Cohen's (1968) weighted kappa
+COHEN_WEIGHTS = ("identity", "linear", "quadratic")
+
+
+def category_distance(
+    spec: DistanceSpec | None,
     categories: Any,
     *,
+    kind: str,
     values: Callable[[str], np.ndarray],
     marginals: Callable[[], np.ndarray] | None = None,
-) -> Disagreement:
-    """Turn ``level=`` / ``distance=`` into a :class:`Disagreement`.
+) -> CategoryDistance:
+    r"""Resolve ``level=``, ``distance=`` or ``weights=`` into a :class:`CategoryDistance`.
 
-    ``spec`` is a level name (:data:`LEVELS`, Krippendorff's metrics), a K × K matrix of squared
-    distances (zero diagonal, non-negative), or a callable ``f(a, b)`` returning δ² element-wise
-    for arrays of category values. ``values(purpose)`` returns the numeric category values
-    (raising :class:`~kappalab.errors.NonNumericError` when they are not numbers) and
-    ``marginals()`` the pairable counts per category (for the ordinal metric).
-
-    Raises
-    ------
-    InvalidParameterError
-        An unknown level; a matrix of the wrong shape, with a negative, NaN or infinite entry
-        or a non-zero diagonal; a callable that fails or returns NaN or infinite values.
-    """
-    K = len(categories)
-    if spec is None:
-        raise InvalidParameterError(
-            f"no level given; choose one of {', '.join(LEVELS)}, or pass a K × K distance "
-            "matrix or a callable"
-        )
-    if isinstance(spec, str):
-        level = spec.lower()
-        if level == "nominal":
-            return Disagreement(level, 1.0, build=lambda: nominal(K))
-        if level in ("ordinal", "interval"):
-            if level == "ordinal":
-                if marginals is None:
-                    raise InvalidParameterError("the ordinal metric needs the pairable marginals")
-                v = mid_ranks(marginals())
-            else:
-                v = values("the interval metric")
-            span = float(v.max() - v.min()) if v.size else 0.0
-            with np.errstate(over="ignore"):
-                scale = span**2 if span > 0 else 1.0
-            return Disagreement(level, scale, build=lambda: interval(v), n_categories=K,
-                                interval_factor=1.0, scores=v)
-        if level in ("ratio", "circular", "bipolar"):
-            v = values(f"the {level} metric")
-            _refuse_large(level, K)
-            builder = {"ratio": ratio, "circular": circular, "bipolar": bipolar}[level]
-            return _finish(builder(v), level)
-        raise InvalidParameterError(
-            f"unknown level {spec!r}; choose one of {', '.join(LEVELS)}, or pass a K × K "
-            "distance matrix or a callable"
-        )
-    _refuse_large("custom", K)
-    if callable(spec):
-        matrix = _evaluate(spec, categories, "distance")
-        name = f"custom ({getattr(spec, '__name__', 'callable')})"
-    else:
-        matrix, name = _as_square(spec, K, "distance"), "custom"
-    dis = _finish(_check_distance_matrix(matrix, K), name)
-    dis.asymmetry = _asymmetry(matrix) / dis.scale
-    return dis
-
-
-def resolve_weights(
-    spec: Any,
-    categories: Any,
-    *,
-    values: Callable[[str], np.ndarray],
-) -> Disagreement:
-    r"""Turn ``weights=`` of the kappa family into a :class:`Disagreement` (δ = scale·(1 − w)).
+    The one entry point for every coefficient: Krippendorff's α, Janson–Olsson's ι and κx
+    (cross-replication, whose ``distance`` is a level) resolve with ``kind="level"``, the
+    kappa family (Fleiss, Conger, Gwet, Brennan–Prediger, percent agreement, Cohen, Scott,
+    Bennett, Light) with ``kind="weights"``; both read their names in one table.
 
     Parameters
     ----------
-    spec : None, str, array or callable
-        ``None`` (unweighted) or one of Gwet's weights :data:`WEIGHTS` — ``"identity"``,
-        ``"ordinal"``, ``"linear"``, ``"quadratic"``, ``"radical"``, ``"ratio"``,
-        ``"circular"``, ``"bipolar"`` (definitions in the module docstring; Gwet 2014, ch. 3;
-        they equal irrCAC's and AgreeStat's) — or ``"unweighted"``/``"nominal"`` (= identity),
-        ``"interval"`` (= quadratic); a K × K matrix of agreement weights (diagonal 1,
-        entries in [0, 1]; it may be asymmetric, see :meth:`Disagreement.require_symmetric`);
-        or a callable ``w(a, b)`` evaluated element-wise on arrays of category values.
+    spec : str, array, callable or None
+        With ``kind="level"``: a level name (:data:`LEVELS`, Krippendorff's metrics), a K × K
+        matrix of squared distances (zero diagonal, non-negative), or a callable ``f(a, b)``
+        returning δ² element-wise for arrays of category values; ``None`` is refused.
+        With ``kind="weights"``: ``None`` (unweighted) or one of Gwet's weights
+        :data:`WEIGHTS` — ``"identity"``, ``"ordinal"``, ``"linear"``, ``"quadratic"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"`` (definitions in the module
+        docstring; Gwet 2014, ch. 3; they equal irrCAC's and AgreeStat's) — or
+        ``"unweighted"``/``"nominal"`` (= identity), ``"interval"`` (= quadratic); a K × K
+        matrix of agreement weights (diagonal 1, entries in [0, 1]; it may be asymmetric, see
+        :meth:`CategoryDistance.require_symmetric`); or a callable ``w(a, b)`` evaluated
+        element-wise on arrays of category values. Names are case-insensitive.
     categories : sequence
         The K categories, in order.
+    kind : {"level", "weights"}
+        The vocabulary ``spec`` is read in (:data:`KINDS`): ``"ordinal"`` is Krippendorff's
+        data-dependent metric as a level and Gwet's rank-based weights as weights.
     values : callable
         ``values(purpose)`` returns the numeric category values (raising
-        :class:`~kappalab.errors.NonNumericError` for labels); the ordinal and identity
-        weights never call it.
+        :class:`~kappalab.errors.NonNumericError` for labels); the nominal, identity and
+        ordinal forms never call it.
+    marginals : callable, optional
+        ``marginals()`` returns the pairable counts per category, for Krippendorff's ordinal
+        metric (``level="ordinal"`` refuses to resolve without it).
 
-    Notes
-    -----
-    ``"ordinal"`` here is Gwet's rank-based w_kl = 1 − C(|k−l|+1, 2)/C(K, 2), **not**
-    Krippendorff's data-dependent ordinal metric that ``level="ordinal"`` means.
+    Returns
+    -------
+    CategoryDistance
+        δ between the categories, its scale (w = 1 − δ/scale) and what it is
+        (``name``, ``kind``, ``description``).
 
     Raises
     ------
     InvalidParameterError
-        An unknown name; a matrix of the wrong shape, with NaN or infinite entries, a diagonal
-        other than 1 or entries outside [0, 1]; a callable that fails or returns NaN or
-        infinite values.
+        An unknown kind or name; no level; a distance matrix of the wrong shape, with a
+        negative, NaN or infinite entry or a non-zero diagonal; a weight matrix with NaN or
+        infinite entries, a diagonal other than 1 or entries outside [0, 1]; a callable that
+        fails or returns NaN or infinite values.
     NonNumericError
-        Value-based weights for non-numeric categories.
+        A value-based metric or weights for non-numeric categories.
+
+    Examples
+    --------
+    >>> values = lambda purpose: np.array([1.0, 2.0, 4.0])
+    >>> level = category_distance("interval", [1, 2, 4], kind="level", values=values)
+    >>> level
+    CategoryDistance('interval', kind='level', scale=9)
+    >>> level.matrix[0].tolist(), level.weights[0].tolist()  # δ = (c − k)², w = 1 − δ/3²
+    ([0.0, 1.0, 9.0], [1.0, 0.8888888888888888, 0.0])
+    >>> weights = category_distance("ordinal", [1, 2, 4], kind="weights", values=values)
+    >>> weights.description
+    "Gwet's ordinal weights on the ranks, w = 1 − C(|k − l| + 1, 2)/C(K, 2)"
+    >>> weights.weights[0].tolist()
+    [1.0, 0.6666666666666667, 0.0]
     """
+    if kind not in KINDS:
+        raise InvalidParameterError(f"unknown kind {kind!r}; choose one of {', '.join(KINDS)}")
     K = len(categories)
     if spec is None:
-        return Disagreement("nominal", 1.0, build=lambda: nominal(K))
+        if kind == "level":
+            raise InvalidParameterError(
+                f"no level given; choose one of {', '.join(LEVELS)}, or pass a K × K distance "
+                "matrix or a callable"
+            )
+        spec = "identity"
     if isinstance(spec, str):
-        kind = WEIGHT_ALIASES.get(spec.lower(), spec.lower())
-        if kind == "identity":
-            return Disagreement("nominal", 1.0, build=lambda: nominal(K))
-        if kind == "quadratic":  # 1 − w = ((c − k)/span)²: an interval distance
-            v = values("quadratic weights")
-            span = v.max() - v.min()
-            return Disagreement(kind, 1.0, build=lambda: 1.0 - quadratic_weights(v),
-                                n_categories=K, interval_factor=1.0 / span if span > 0 else 1.0,
-                                scores=v)
-        if kind == "ordinal":  # ranks only: no values needed
-            _refuse_large(kind, K)
-            return Disagreement(kind, 1.0, 1.0 - ordinal_weights(K))
-        if kind in ("linear", "radical"):
-            v = values(f"{kind} weights")
-            _refuse_large(kind, K)
-            builder = {"linear": linear_weights, "radical": radical_weights}[kind]
-            return Disagreement(kind, 1.0, 1.0 - builder(v))
-        if kind in ("ratio", "circular", "bipolar"):  # Krippendorff's δ scaled by max δ
-            v = values(f"{kind} weights")
-            _refuse_large(kind, K)
-            builder = {"ratio": ratio, "circular": circular, "bipolar": bipolar}[kind]
-            return _finish(builder(v), kind)
-        raise InvalidParameterError(
-            f"unknown weights {spec!r}; choose one of {', '.join(WEIGHTS)} (Gwet's weights), "
-            "or pass a K × K weight matrix or a callable"
-        )
+        key = spec.lower()
+        key = _ALIASES.get((kind, key), key)
+        if (kind, key) not in _VOCABULARY:
+            if kind == "level":
+                raise InvalidParameterError(
+                    f"unknown level {spec!r}; choose one of {', '.join(LEVELS)}, or pass a "
+                    "K × K distance matrix or a callable"
+                )
+            raise InvalidParameterError(
+                f"unknown weights {spec!r}; choose one of {', '.join(WEIGHTS)} (Gwet's "
+                "weights), or pass a K × K weight matrix or a callable"
+            )
+        name, description, build = _VOCABULARY[kind, key]
+        return build(_Request(kind, name, description, K, values, marginals))
     _refuse_large("custom", K)
-    w = _evaluate(spec, categories, "weights") if callable(spec) else _as_square(spec, K, "weight")
+    if kind == "level":
+        return _custom_distance(spec, categories, K)
+    return _custom_weights(spec, categories, K)
+
+
+def _custom_distance(spec: Any, categories: Any, K: int) -> CategoryDistance:
+    """A K × K matrix of squared distances, or a callable δ²(a, b), as a level."""
+    if callable(spec):
+        matrix = _evaluate(spec, categories, "distance")
+        name = f"custom ({getattr(spec, '__name__', 'callable')})"
+        description = f"a custom distance, δ² = {getattr(spec, '__name__', 'callable')}(c, k)"
+    else:
+        matrix, name, description = _as_square(spec, K, "distance"), "custom", \
+            "a custom matrix of squared distances"
+    matrix = _check_distance_matrix(matrix, K)
+    scale = _largest(matrix)
+    return CategoryDistance(name, scale, matrix, kind="level", description=description,
+                            asymmetry=_asymmetry(matrix) / scale)
+
+
+def _custom_weights(spec: Any, categories: Any, K: int) -> CategoryDistance:
+    """A K × K matrix of agreement weights, or a callable w(a, b), as weights."""
+    if callable(spec):
+        w = _evaluate(spec, categories, "weights")
+        description = f"custom agreement weights, w = {getattr(spec, '__name__', 'callable')}(k, l)"
+    else:
+        w = _as_square(spec, K, "weight")
+        description = "a custom matrix of agreement weights"
     if not np.allclose(np.diag(w), 1.0) or (w < 0).any() or (w > 1).any():
         raise InvalidParameterError(
             "agreement weights need 1 on the diagonal and entries in [0, 1]; "
             f"got diagonal {np.round(np.diag(w), 3).tolist()} and range "
             f"[{w.min():g}, {w.max():g}]"
         )
-    return Disagreement("custom", 1.0, 1.0 - w, asymmetry=_asymmetry(w))
+    return CategoryDistance("custom", 1.0, 1.0 - w, kind="weights", description=description,
+                            asymmetry=_asymmetry(w))
+
+
+def _largest(matrix: np.ndarray) -> float:
+    """The largest entry of a distance matrix, as its scale (1 when there is none > 0)."""
+    largest = float(matrix.max()) if matrix.size else 0.0
+    return largest if largest > 0 else 1.0
 
 
 def _asymmetry(matrix: np.ndarray) -> float:
     return float(np.abs(matrix - matrix.T).max()) if matrix.size else 0.0
-
-
-def _finish(matrix: np.ndarray, name: str) -> Disagreement:
-    largest = float(matrix.max()) if matrix.size else 0.0
-    return Disagreement(name, largest if largest > 0 else 1.0, matrix)
 
 
 def _refuse_large(name: str, K: int) -> None:

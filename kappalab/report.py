@@ -33,8 +33,9 @@ def agreement_report(data: AnnotationsLike, level: Any = "nominal", *,
     ``level`` is Krippendorff's metric for α and Janson–Olsson's ι, and names the weights of
     the kappa family: ``"nominal"`` → unweighted, ``"interval"`` → quadratic (the same
     distance), ``"ordinal"``, ``"ratio"``, ``"circular"``, ``"bipolar"`` → Gwet's weights of
-    that name (:func:`kappalab.distances.resolve_weights`; Gwet's ordinal weights use the
-    ranks, Krippendorff's ordinal metric the marginal counts, so the two rows differ); a
+    that name (:func:`kappalab.distances.category_distance` with ``kind="weights"``; Gwet's
+    ordinal weights use the ranks, Krippendorff's ordinal metric the marginal counts, so the
+    two rows differ); a
     K × K distance matrix δ gives the weights ``w = 1 − δ/max δ``. A coefficient that cannot
     be computed on the data keeps its row, with NaN and the reason in ``note``; the others
     are unaffected. Two-rater coefficients appear only

@@ -27,8 +27,7 @@ from irrCAC.weights import Weights
 from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa
 
 import kappalab as kl
-from kappalab.distances import (WEIGHTS, ordinal_weights, radical_weights, resolve_distance,
-                                resolve_weights)
+from kappalab.distances import WEIGHTS, category_distance, ordinal_weights, radical_weights
 from kappalab.errors import InvalidParameterError, NonNumericError
 
 TOL = 1e-12
@@ -73,7 +72,8 @@ def irrcac(x, categories, weights) -> CAC:
                                         [3, 4, 8, 10, 11, 20]])
 def test_weight_matrices_are_irrcacs(name, categories):
     values = np.asarray(categories, dtype=float)
-    ours = resolve_weights(name, categories, values=lambda purpose: values).weights
+    ours = category_distance(name, categories, kind="weights",
+                             values=lambda purpose: values).weights
     np.testing.assert_allclose(ours, Weights(list(categories))[name], rtol=0, atol=1e-15)
 
 
@@ -87,7 +87,8 @@ def test_weight_matrices_by_hand():
                                [[1, 0.5, 0], [0.5, 1, 1 - np.sqrt(3) / 2],
                                 [0, 1 - np.sqrt(3) / 2, 1]], atol=1e-15)
     values = np.array([1.0, 2.0, 5.0])
-    w = lambda name: resolve_weights(name, [1, 2, 5], values=lambda p: values).weights
+    w = lambda name: category_distance(name, [1, 2, 5], kind="weights",
+                                      values=lambda p: values).weights
     # ratio: 1 − ((x_k − x_l)/(x_k + x_l))² / (4/6)²
     assert w("ratio")[0, 1] == pytest.approx(1 - (1 / 3) ** 2 / (4 / 6) ** 2, abs=1e-15)
     # circular, U = 5: 1 − sin²(π·1/5)/max sin², the max at |x_k − x_l| = 3 (sin² 3π/5)
@@ -104,7 +105,8 @@ def test_weight_matrices_by_hand():
 
 def test_ratio_weights_with_a_zero_category():
     """irrCAC refuses a 0 category (0/0 on the diagonal); here w(0, 0) = 1 and w(0, x) = 0."""
-    w = resolve_weights("ratio", [0, 1, 3], values=lambda p: np.array([0.0, 1.0, 3.0])).weights
+    w = category_distance("ratio", [0, 1, 3], kind="weights",
+                          values=lambda p: np.array([0.0, 1.0, 3.0])).weights
     np.testing.assert_allclose(w, [[1, 0, 0], [0, 1, 1 - 0.25], [0, 0.75, 1]], atol=1e-15)
 
 
@@ -352,7 +354,34 @@ def test_distance_callable_returning_nan_is_refused():
                               lambda a, b: np.where(a > b, np.nan, (a - b) ** 2))
 
 
-def test_resolve_distance_records_no_asymmetry_for_named_metrics():
+def test_named_metrics_record_no_asymmetry():
     values = np.array([1.0, 2.0, 4.0])
     for level in ("nominal", "interval", "ratio", "circular", "bipolar"):
-        assert resolve_distance(level, [1, 2, 4], values=lambda p: values).symmetric
+        assert category_distance(level, [1, 2, 4], kind="level",
+                                 values=lambda p: values).symmetric
+
+
+def test_one_entry_point_reads_both_vocabularies():
+    """level= and weights= resolve through category_distance; the result says what it is."""
+    values = np.array([1.0, 2.0, 4.0])
+    resolve = lambda spec, kind: category_distance(spec, [1, 2, 4], kind=kind,
+                                                   values=lambda p: values,
+                                                   marginals=lambda: np.array([3.0, 2.0, 1.0]))
+    krippendorff, gwet = resolve("ordinal", "level"), resolve("ordinal", "weights")
+    assert (krippendorff.kind, gwet.kind) == ("level", "weights")
+    assert "Krippendorff" in krippendorff.description and "Gwet" in gwet.description
+    assert repr(gwet) == "CategoryDistance('ordinal', kind='weights', scale=1)"
+    # the same word, two meanings: mid-ranks of the marginals against ranks
+    assert not np.allclose(krippendorff.weights, gwet.weights)
+    # where the two vocabularies agree, so do the weights
+    for level, weights in [("nominal", None), ("interval", "quadratic"), ("ratio", "ratio"),
+                           ("circular", "circular"), ("bipolar", "bipolar")]:
+        np.testing.assert_allclose(resolve(level, "level").weights,
+                                   resolve(weights, "weights").weights, atol=1e-15)
+    assert resolve(None, "weights").name == "nominal"  # unweighted reports the nominal level
+    with pytest.raises(InvalidParameterError, match="unknown kind"):
+        resolve("nominal", "metric")
+    with pytest.raises(InvalidParameterError, match="no level given"):
+        resolve(None, "level")
+    with pytest.raises(InvalidParameterError, match="unknown level 'identity'"):
+        resolve("identity", "level")

@@ -235,9 +235,9 @@ def distance_product(dis: Any, v: np.ndarray) -> np.ndarray:
 
     Anything else multiplies by the matrix.
 
-    >>> from kappalab.distances import resolve_distance
+    >>> from kappalab.distances import category_distance
     >>> values = lambda purpose: np.array([1.0, 2.0, 4.0])
-    >>> interval = resolve_distance("interval", [1, 2, 4], values=values)
+    >>> interval = category_distance("interval", [1, 2, 4], kind="level", values=values)
     >>> distance_product(interval, np.array([1.0, 0.0, 2.0]))  # δ = (c − k)², by hand: 18, 9, 9
     array([18.,  9.,  9.])
     """

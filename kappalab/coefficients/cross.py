@@ -33,7 +33,7 @@ import pandas as pd
 
 from ..alignment import AlignedReplications
 from ..annotations import Annotations, AnnotationsLike, as_annotations
-from ..distances import Disagreement, resolve_distance
+from ..distances import CategoryDistance, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from ..validation import check_sample_weight
@@ -189,7 +189,7 @@ class CrossKappa(ItemSumCoefficient):
 
 
 def _cross_distance(a: AlignedReplications, distance: Any,
-                    sample_weight: np.ndarray | None = None) -> Disagreement:
+                    sample_weight: np.ndarray | None = None) -> CategoryDistance:
     """The distance on the union categories; the ordinal metric uses the pooled marginals of
     both replications' annotations on the common items (weighted by the sample weights)."""
     def marginals():
@@ -198,8 +198,8 @@ def _cross_distance(a: AlignedReplications, distance: Any,
             return sample_weight @ (nx + ny)
         return nx.sum(axis=0) + ny.sum(axis=0)
 
-    return resolve_distance(distance, a.categories, values=a.category_values,
-                            marginals=marginals)
+    return category_distance(distance, a.categories, kind="level", values=a.category_values,
+                             marginals=marginals)
 
 
 def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *,

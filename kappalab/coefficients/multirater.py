@@ -41,7 +41,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..annotations import Annotations, AnnotationsLike, as_annotations
-from ..distances import Disagreement, resolve_distance, resolve_weights
+from ..distances import CategoryDistance, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import count_square_sums, rater_marginal_entries
@@ -70,8 +70,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     Parameters
     ----------
     ann : Annotations
-    disagreement : Disagreement
-        The resolved distance (:func:`kappalab.distances.resolve_distance`).
+    disagreement : CategoryDistance
+        The resolved distance (:func:`kappalab.distances.category_distance`).
     chance : one of ``CHANCE_MODELS``
     item_weighting : ``"item"`` (u_i = 1) or ``"annotation"`` (u_i = m_i)
     name : display name
@@ -81,7 +81,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         only: the data must have exactly two raters with annotations, rater 1 the first in
         ``ann.raters``). Then an item's disagreement is δ[c₁, c₂] (its ``n_iᵀ δ n_i`` becomes
         2 δ[c₁, c₂]) and the rater-marginal chance model is p₁ᵀ δ p₂; without it an
-        asymmetric δ is refused (:meth:`~kappalab.distances.Disagreement.require_symmetric`).
+        asymmetric δ is refused (:meth:`~kappalab.distances.CategoryDistance.require_symmetric`).
         A symmetric δ gives the same numbers either way.
     sample_weight : item weights w_i ≥ 0, one per item of ``ann`` (in ``ann.items`` order),
         multiplying each item's statistics
@@ -95,7 +95,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     def __init__(
         self,
         ann: Annotations,
-        disagreement: Disagreement,
+        disagreement: CategoryDistance,
         *,
         chance: str,
         item_weighting: str,
@@ -476,17 +476,18 @@ def pairable_marginals(ann: Annotations, sample_weight: np.ndarray | None = None
     return np.asarray(counts.T @ sample_weight[pairable], dtype=float).ravel()
 
 
-def distance_for(ann: Annotations, level: Any,
-                 sample_weight: np.ndarray | None = None) -> Disagreement:
-    """``level=``/``distance=`` of a disagreement-defined coefficient, resolved on ``ann``
-    (Krippendorff's ordinal metric on the sample-weighted marginals)."""
-    return resolve_distance(level, ann.categories, values=ann.category_values,
-                            marginals=lambda: pairable_marginals(ann, sample_weight))
+def distance_for(ann: Annotations, spec: Any, sample_weight: np.ndarray | None = None, *,
+                 kind: str = "level") -> CategoryDistance:
+    """``level=``/``distance=`` (or, with ``kind="weights"``, ``weights=``) resolved on ``ann``
+    by :func:`~kappalab.distances.category_distance` (Krippendorff's ordinal metric on the
+    sample-weighted pairable marginals)."""
+    return category_distance(spec, ann.categories, kind=kind, values=ann.category_values,
+                             marginals=lambda: pairable_marginals(ann, sample_weight))
 
 
-def weights_for(ann: Annotations, weights: Any) -> Disagreement:
+def weights_for(ann: Annotations, weights: Any) -> CategoryDistance:
     """``weights=`` of a kappa-family coefficient, resolved on ``ann``."""
-    return resolve_weights(weights, ann.categories, values=ann.category_values)
+    return distance_for(ann, weights, kind="weights")
 
 
 def alpha_core(ann: Annotations, level: Any = "nominal",
@@ -507,8 +508,7 @@ def agreement_estimate(data: AnnotationsLike, *, categories: Sequence[Any] | Non
     """Build and run the core for one named coefficient (the wrappers below)."""
     ann = as_annotations(data, categories=categories)
     sample_weight = check_sample_weight(sample_weight, ann.n_items)
-    dis = (distance_for(ann, weights, sample_weight) if use_distance
-           else weights_for(ann, weights))
+    dis = distance_for(ann, weights, sample_weight, kind="level" if use_distance else "weights")
     if weighted_name is not None and dis.name != "nominal":
         name = weighted_name
     core = ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting="item", name=name,
