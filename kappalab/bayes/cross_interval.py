@@ -1,0 +1,176 @@
+r"""The interval cross-replication model of :func:`kappalab.bayes.cross_replication`
+(``level="interval"``): bivariate one-way random effects with the item effects integrated out,
+written on per-item moments grouped by the numbers of annotations (R_i, S_i) of each side.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..alignment import AlignedReplications
+from ..annotations import Annotations
+from ..errors import EmptyDataError
+from ..kernels import distinct_rows, row_pearson
+from .assembly import assemble, blocks, flat
+from .cross_common import item_counts, require_pairable
+from .models import (OneWayStatistics, as_float, item_statistics, location_scale,
+                     normal_means_loglik, within_loglik)
+from .posterior import Posterior
+from .sampling import SamplingOptions, require_pymc, sample
+
+__all__ = ["CrossIntervalStatistics", "bivariate_means_loglik", "cross_interval_loglik",
+           "interval_posterior"]
+
+_LOG_2PI = float(np.log(2 * np.pi))
+
+
+class CrossIntervalStatistics(NamedTuple):
+    """Sufficient statistics of the bivariate model (standardised values): the common items
+    grouped by (R, S) with n, Σx̄, Σȳ, Σx̄², Σȳ², Σx̄ȳ per group; per side the one-sided items'
+    means grouped by m and the within-item SS pooled over all the side's items."""
+
+    R: np.ndarray
+    S: np.ndarray
+    n: np.ndarray
+    sum_x: np.ndarray
+    sum_y: np.ndarray
+    sum_xx: np.ndarray
+    sum_yy: np.ndarray
+    sum_xy: np.ndarray
+    x: OneWayStatistics
+    y: OneWayStatistics
+
+    @classmethod
+    def from_items(cls, x_items, y_items, n_common: int, n_only_x: int):
+        """``x_items``, ``y_items``: per aligned item (m, mean, SS) of each side (common items
+        first, then X-only, then Y-only; m = 0 where absent)."""
+        (R, xbar, ss_x), (S, ybar, ss_y) = x_items, y_items
+        c = n_common
+        sizes = np.column_stack([R[:c], S[:c]])
+        groups = distinct_rows(sizes, lexicographic=True)
+        pairs, inverse = sizes[groups.first], groups.inverse
+
+        def total(v):
+            return np.bincount(inverse, weights=v, minlength=pairs.shape[0])
+
+        xc, yc = xbar[:c], ybar[:c]
+        sides = []
+        for m, mean, ss, rows in ((R, xbar, ss_x, slice(c, c + n_only_x)),
+                                  (S, ybar, ss_y, slice(c + n_only_x, None))):
+            one_sided = OneWayStatistics.from_items(m[rows], mean[rows], ss[rows])
+            present = m > 0
+            sides.append(one_sided._replace(df_within=float((m[present] - 1).sum()),
+                                            ss_within=float(ss[present].sum())))
+        return cls(pairs[:, 0].astype(float), pairs[:, 1].astype(float),
+                   np.bincount(inverse).astype(float), total(xc), total(yc), total(xc * xc),
+                   total(yc * yc), total(xc * yc), sides[0], sides[1])
+
+
+def bivariate_means_loglik(pt, st: CrossIntervalStatistics, mu_x, mu_y, vb_x, vw_x, vb_y,
+                           vw_y, rho):
+    r"""Σ over common items of log N₂((x̄_i, ȳ_i); (μ_X, μ_Y), Σ_i), Σ_i = [[σ_bX² + σ_wX²/R_i,
+    ρσ_bXσ_bY], [ρσ_bXσ_bY, σ_bY² + σ_wY²/S_i]], from the grouped sums."""
+    mu_x, mu_y, vb_x, vw_x, vb_y, vw_y, rho = as_float(pt, mu_x, mu_y, vb_x, vw_x, vb_y, vw_y,
+                                                       rho)
+    cov = rho * pt.sqrt(vb_x * vb_y)
+    a = vb_x + vw_x / st.R
+    d = vb_y + vw_y / st.S
+    det = a * d - cov**2
+    sxx = st.sum_xx - 2.0 * mu_x * st.sum_x + st.n * mu_x**2
+    syy = st.sum_yy - 2.0 * mu_y * st.sum_y + st.n * mu_y**2
+    sxy = st.sum_xy - mu_y * st.sum_x - mu_x * st.sum_y + st.n * mu_x * mu_y
+    return (-st.n * (_LOG_2PI + 0.5 * pt.log(det))
+            - (d * sxx - 2.0 * cov * sxy + a * syy) / (2.0 * det)).sum()
+
+
+def cross_interval_loglik(pt, st: CrossIntervalStatistics, mu_x, mu_y, vb_x, vw_x, vb_y, vw_y,
+                          rho):
+    """The bivariate model's log-likelihood up to a constant: common items' means, one-sided
+    items' means, and each side's within-item SS."""
+    return (bivariate_means_loglik(pt, st, mu_x, mu_y, vb_x, vw_x, vb_y, vw_y, rho)
+            + normal_means_loglik(pt, st.x, mu_x, vb_x, vw_x) + within_loglik(pt, st.x, vw_x)
+            + normal_means_loglik(pt, st.y, mu_y, vb_y, vw_y) + within_loglik(pt, st.y, vw_y))
+
+
+def interval_posterior(ax: Annotations, ay: Annotations, options: SamplingOptions,
+                       prior: dict[str, Any]) -> Posterior:
+    """Fit the interval model to two replications (``prior`` validated by
+    :func:`~kappalab.bayes.cross_replication`)."""
+    ax.category_values("the interval cross-replication model")
+    ay.category_values("the interval cross-replication model")
+    al = AlignedReplications(ax, ay)
+    center, scale = location_scale(ax, ay)
+    if not scale > 0:
+        raise EmptyDataError(f"every annotation has the same value ({center:g}): reliability "
+                             "is undefined")
+    items = []
+    for ann, side in ((ax, "x"), (ay, "y")):
+        m, mean, ss = (al.spread(v, side) for v in item_statistics(ann, center, scale))
+        require_pairable(m, side.upper(), "reliability")
+        items.append((m, mean, ss))
+    stats = CrossIntervalStatistics.from_items(items[0], items[1], al.n_common, al.n_only_x)
+
+    pm = require_pymc()
+    import pytensor.tensor as pt
+
+    with pm.Model() as model:
+        irr_x = pm.Beta("irr_x", *prior["irr"])
+        irr_y = pm.Beta("irr_y", *prior["irr"])
+        sd_x = pm.HalfNormal("sigma_total_x", prior["sd"])
+        sd_y = pm.HalfNormal("sigma_total_y", prior["sd"])
+        mu_x = pm.Normal("mu_x_z", 0.0, prior["mu"])
+        mu_y = pm.Normal("mu_y_z", 0.0, prior["mu"])
+        rho_unit = pm.Beta("rho_unit", *prior["rho"])
+        rho = pm.Deterministic("rho", 2.0 * rho_unit - 1.0)
+        vb_x, vw_x = irr_x * sd_x**2, (1.0 - irr_x) * sd_x**2
+        vb_y, vw_y = irr_y * sd_y**2, (1.0 - irr_y) * sd_y**2
+        pm.Potential("loglik", cross_interval_loglik(pt, stats, mu_x, mu_y, vb_x, vw_x, vb_y,
+                                                     vw_y, rho))
+        kx = pm.Deterministic("kx", 2.0 * rho * pt.sqrt(vb_x * vb_y)
+                              / ((mu_x - mu_y)**2 + sd_x**2 + sd_y**2))
+        pm.Deterministic("normalized_kx", kx / pt.sqrt(irr_x * irr_y))
+        pm.Deterministic("mu_x", center + scale * mu_x)
+        pm.Deterministic("mu_y", center + scale * mu_y)
+        pm.Deterministic("sigma_between_x", scale * pt.sqrt(vb_x))
+        pm.Deterministic("sigma_between_y", scale * pt.sqrt(vb_y))
+        pm.Deterministic("sigma_within_x", scale * pt.sqrt(vw_x))
+        pm.Deterministic("sigma_within_y", scale * pt.sqrt(vw_y))
+    keep = ["irr_x", "irr_y", "kx", "normalized_kx", "rho", "mu_x", "mu_y",
+            "sigma_between_x", "sigma_between_y", "sigma_within_x", "sigma_within_y"]
+    posterior, sample_stats = sample(model, options, keep)
+
+    replicated, observed = {}, {}
+    c = al.n_common
+    if c >= 3:
+        draws = {k: flat(posterior, k) for k in keep}
+        R, S = items[0][0][:c], items[1][0][:c]
+        replicated["item_mean_correlation"] = _replicate_mean_correlation(
+            options.rng, draws, R, S)
+        observed["item_mean_correlation"] = float(
+            row_pearson(items[0][1][:c], items[1][1][:c]))
+    return assemble(
+        posterior, sample_stats, options, model="cross_replication (interval)",
+        replicated=replicated, observed=observed,
+        headline=("irr_x", "irr_y", "kx", "normalized_kx", "rho"),
+        attrs={**item_counts(al), "level": "interval", "data_mean": center, "data_sd": scale})
+
+
+def _replicate_mean_correlation(rng, draws, R, S) -> np.ndarray:
+    """Correlation of replicated item means (x̄_i, ȳ_i) over the common items, per draw."""
+    n_draws = draws["rho"].size
+    out = np.empty(n_draws)
+    for block in blocks(n_draws, R.size):
+        def col(name):
+            return draws[name][block, None]
+        shape = (block.stop - block.start, R.size)
+        z1, z2 = rng.standard_normal(shape), rng.standard_normal(shape)
+        rho = col("rho")
+        b_x = col("sigma_between_x") * z1
+        b_y = col("sigma_between_y") * (rho * z1 + np.sqrt(np.maximum(1 - rho**2, 0)) * z2)
+        x = col("mu_x") + b_x + col("sigma_within_x") / np.sqrt(R) * rng.standard_normal(shape)
+        y = col("mu_y") + b_y + col("sigma_within_y") / np.sqrt(S) * rng.standard_normal(shape)
+        out[block] = row_pearson(x, y)
+    return out
+

@@ -1,0 +1,511 @@
+"""Reading and encoding annotations: what :class:`~kappalab.annotations.Annotations`'
+constructors (``from_long``, ``from_wide``, ``from_counts``) use to turn raw input into
+integer category codes.
+
+Tables are read into one matrix (exact integers kept exact, numbers as float with NaN for
+missing, objects otherwise), checked (infinite values, duplicated (item, rater) pairs, the
+:class:`~kappalab.errors.LayoutWarning` heuristics for tables that look like another layout)
+and factorized into category codes: by counting for small whole numbers, by hashing for
+fixed-width unicode, by sorting otherwise. Nothing here knows the ``Annotations`` store.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import (
+    DuplicateAnnotationError,
+    InvalidParameterError,
+    LayoutWarning,
+    MissingValueError,
+    UnknownCategoryError,
+    label,
+    warn,
+)
+
+
+def code_dtype(n_categories: int) -> type:
+    """The integer type of category codes for ``n_categories`` categories."""
+    return np.int32 if n_categories < 2**31 - 1 else np.int64
+
+
+def preview(index: Sequence[Any], limit: int = 6) -> str:
+    """The first ``limit`` labels of ``index`` for a message: ``[a, b, ...]``."""
+    shown = ", ".join(label(v) for v in list(index[:limit]))
+    return f"[{shown}{', ...' if len(index) > limit else ''}]"
+
+
+class WideTable(NamedTuple):
+    """An items × raters table read by :func:`wide_to_matrix`."""
+
+    items: pd.Index
+    raters: pd.Index
+    matrix: np.ndarray  # float (NaN = missing), exact integers, objects, or category codes
+    categories: pd.Index | None  # set when ``matrix`` holds ordered-Categorical codes
+    named: bool  # dims named by the input (a DataArray): no layout to guess
+
+
+def wide_to_matrix(x: Any, ordered_categories: bool = True) -> WideTable:
+    """A wide DataArray, DataFrame, array or nested list as one items × raters matrix with
+    its item and rater labels (ordered Categorical columns as codes when
+    ``ordered_categories``)."""
+    try:
+        import xarray as xr
+    except ImportError:  # pragma: no cover - xarray is a dependency
+        xr = None
+    if xr is not None and isinstance(x, xr.DataArray):
+        if set(x.dims) != {"item", "rater"}:
+            raise InvalidParameterError(
+                f"a DataArray needs dims ('item', 'rater'), got {tuple(x.dims)}"
+            )
+        x = x.transpose("item", "rater")
+        items = pd.Index(x["item"].to_numpy(), name="item")
+        raters = pd.Index(x["rater"].to_numpy(), name="rater")
+        return WideTable(items, raters, _as_object_or_float(x.to_numpy()), None, True)
+    if isinstance(x, pd.DataFrame):
+        items = pd.Index(x.index, name="item")
+        raters = pd.Index(x.columns, name="rater")
+        matrix, cats = _frame_to_matrix(x, ordered_categories)
+        return WideTable(items, raters, matrix, cats, False)
+    matrix = _as_2d(x)
+    return WideTable(
+        pd.RangeIndex(matrix.shape[0], name="item"),
+        pd.RangeIndex(matrix.shape[1], name="rater"),
+        _as_object_or_float(matrix),
+        None,
+        False,
+    )
+
+
+def _as_2d(x: Any) -> np.ndarray:
+    """``x`` as a 2-D numpy array; a clear error for ragged rows or another shape."""
+    try:
+        matrix = np.asarray(x)
+    except ValueError:
+        rows = list(x)
+        lengths = [len(row) if hasattr(row, "__len__") else 1 for row in rows]
+        bad = next((i for i, n in enumerate(lengths) if n != lengths[0]), None)
+        where = f": row 0 has {lengths[0]} values, row {bad} has {lengths[bad]}" if bad else ""
+        raise InvalidParameterError(
+            f"wide data must be a rectangular items × raters table (every row as long){where}; "
+            "mark a missing annotation with NaN or None"
+        ) from None
+    if matrix.ndim != 2:
+        raise InvalidParameterError(
+            f"wide data must be a 2-D items × raters table, got shape {matrix.shape}"
+        )
+    return matrix
+
+
+def set_item_column(x: Any, item: Any) -> pd.DataFrame:
+    """The table with its ``item`` column moved to the row labels."""
+    if not isinstance(x, pd.DataFrame):
+        x = pd.DataFrame(_as_2d(x))
+    if item not in x.columns:
+        raise InvalidParameterError(
+            f"item={item!r}: no such column; columns are {list(x.columns)}"
+        )
+    ids = x[item]
+    if isinstance(ids, pd.DataFrame):
+        raise InvalidParameterError(f"item={item!r} names more than one column")
+    if ids.isna().any():
+        first = x.index[np.flatnonzero(ids.isna().to_numpy())[0]]
+        raise MissingValueError(
+            f"{int(ids.isna().sum())} row(s) have no item id in column {item!r} (first at row "
+            f"{label(first)})"
+        )
+    return x.drop(columns=item).set_axis(pd.Index(ids.to_numpy(), name="item"), axis=0)
+
+
+def transposed(x: Any) -> Any:
+    """A raters × items table turned items × raters (a DataArray's dims already say)."""
+    if isinstance(x, pd.DataFrame):
+        return x.T
+    if type(x).__name__ == "DataArray":
+        return x
+    return _as_2d(x).T
+
+
+def _frame_to_matrix(df: pd.DataFrame, ordered_categories: bool
+                     ) -> tuple[np.ndarray, pd.Index | None]:
+    """A wide DataFrame's cells as one matrix: numbers as float (or exact integers), ordered
+    Categorical columns as their codes (with the categories), anything else as objects."""
+    dtypes = list(df.dtypes)
+    ordered = [isinstance(d, pd.CategoricalDtype) and d.ordered for d in dtypes]
+    if ordered_categories and dtypes and all(ordered):
+        first = dtypes[0].categories
+        for column, dtype in zip(df.columns, dtypes):
+            if not dtype.categories.equals(first):
+                raise InvalidParameterError(
+                    f"the ordered Categorical columns disagree on the category order: column "
+                    f"{label(df.columns[0])} has {preview(first)}, column {label(column)} has "
+                    f"{preview(dtype.categories)}; give every column the same categories, or "
+                    "pass categories="
+                )
+        codes = np.column_stack([df.iloc[:, j].cat.codes.to_numpy() for j in range(df.shape[1])])
+        return codes, first
+    numeric = [pd.api.types.is_numeric_dtype(d) and not pd.api.types.is_bool_dtype(d)
+               and not isinstance(d, pd.CategoricalDtype) for d in dtypes]
+    if dtypes and all(numeric):
+        if all(isinstance(d, np.dtype) and d.kind in "iu" for d in dtypes) and len(
+                {d.kind for d in dtypes}) == 1:
+            return _as_object_or_float(df.to_numpy()), None  # exact integers kept exact
+        return df.to_numpy(dtype=float, na_value=np.nan), None  # nullable: pd.NA -> NaN
+    return _as_object_or_float(df.to_numpy()), None
+
+
+_EXACT_FLOAT_INT = 2**53
+INT64_LIMIT = 2**63  # integers beyond this are not all representable as float64
+
+
+def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:
+    """Integer arrays stay integers (exact), other numbers become float (NaN = missing),
+    fixed-width unicode stays as it is; objects are numbers (as float, or as exact integers
+    beyond 2**53) when all of their values are, read in one vectorised pass."""
+    kind = matrix.dtype.kind
+    if kind in "iu":
+        return matrix  # counted as integers; from_wide makes floats only where it needs them
+    if kind in "bf":
+        return matrix.astype(float, copy=False)
+    if kind == "S":
+        return matrix.astype(object)
+    if kind != "O":  # fixed-width unicode stays as it is: encoded by hashing (encode_values)
+        return matrix
+    present = ~pd.isna(matrix)
+    values = matrix[present]
+    if values.size == 0:
+        return matrix
+    inferred = pd.api.types.infer_dtype(values, skipna=False)
+    if inferred == "integer":
+        try:
+            ints = values.astype(np.int64)
+        except OverflowError:
+            return matrix  # Python integers beyond int64: exact as objects
+        if ints.max() > _EXACT_FLOAT_INT or ints.min() < -_EXACT_FLOAT_INT:
+            return ints.reshape(matrix.shape) if present.all() else matrix
+    elif inferred not in ("floating", "mixed-integer-float"):
+        return matrix
+    out = np.full(matrix.shape, np.nan)
+    out[present] = values.astype(float)
+    return out
+
+
+def exact_as_float(matrix: np.ndarray) -> bool:
+    """Whether every integer of ``matrix`` is exactly a float64 (|x| ≤ 2**53)."""
+    return matrix.size == 0 or (matrix.max() <= _EXACT_FLOAT_INT and (
+        matrix.dtype.kind == "u" or matrix.min() >= -_EXACT_FLOAT_INT))
+
+
+def check_layout(matrix: np.ndarray) -> None:
+    """Warn when an items × raters table looks like another layout (see from_wide)."""
+    n, r = matrix.shape
+    if n <= 20 and r >= max(10, 3 * n):
+        warn(
+            f"the items × raters table has {n} rows and {r} columns: if the rows are raters "
+            "and the columns items (krippendorff's reliability_data), use "
+            "Annotations.from_wide(x, raters_as_rows=True); "
+            "Annotations.from_wide(x, raters_as_rows=False) states that rows are items",
+            LayoutWarning,
+        )
+    elif matrix.dtype.kind in "fiu" and _looks_like_counts(matrix):
+        warn(
+            f"every row sums to {label(matrix[0].sum())} and every cell is a non-negative whole "
+            "number: this looks like an items × categories count table (statsmodels' "
+            "aggregate_raters), which needs Annotations.from_counts(table); "
+            "Annotations.from_wide(x, raters_as_rows=False) states that rows are items and "
+            "columns raters",
+            LayoutWarning,
+        )
+    elif _looks_like_id_column(matrix):
+        warn(
+            "the first column has a different value in every row while the other columns "
+            "repeat a few labels: it looks like an item id column, not a rater; use "
+            "Annotations.from_wide(df, item=<that column>), or "
+            "Annotations.from_wide(x, raters_as_rows=False) to state that every column is a "
+            "rater",
+            LayoutWarning,
+        )
+
+
+def _looks_like_counts(matrix: np.ndarray) -> bool:
+    n, r = matrix.shape
+    if n < 4 or r < 2:
+        return False
+    head = matrix[:64].sum(axis=1)  # a cheap first look: most tables stop here
+    total = head[0]
+    if not (np.isfinite(total) and total >= 2 and (head == total).all()):
+        return False
+    if matrix.dtype.kind == "f" and not (matrix == np.floor(matrix)).all():  # NaN fails too
+        return False
+    if (matrix < 0).any() or not (matrix.sum(axis=1) == total).all():
+        return False
+    # a count table has zeros (a category no rater chose for an item); labels coded 1..K
+    # never do, so two raters who always disagree, [[1, 2], [2, 1], ...], are not flagged
+    if not (matrix == 0).any():
+        return False
+    return not (matrix == matrix[0]).all()  # identical rows say little
+
+
+def _looks_like_id_column(matrix: np.ndarray) -> bool:
+    sample = matrix[:5000]
+    n, r = sample.shape
+    if n < 5 or r < 3:
+        return False
+    first = sample[:, 0]
+    if pd.isna(first).any() or len(pd.unique(first)) < n:
+        return False
+    rest = sample[:, 1:].ravel()
+    rest = rest[~pd.isna(rest)]
+    return len(pd.unique(rest)) <= n / 2
+
+
+def reject_infinite(values: Any, where) -> None:
+    """Raise :class:`~kappalab.errors.MissingValueError` when a value is infinite (``where``
+    names a position)."""
+    kind = getattr(values.dtype, "kind", "O")
+    if kind == "f":
+        bad = np.isinf(values)
+    elif kind != "O" or not isinstance(values, np.ndarray):
+        return  # integers, booleans, strings, extension arrays: never infinite
+    else:
+        inferred = pd.api.types.infer_dtype(values, skipna=True)
+        if inferred in ("floating", "mixed-integer-float"):
+            bad = np.isinf(values.astype(float))
+        elif inferred in ("mixed", "mixed-integer"):
+            is_float = np.frompyfunc(lambda v: isinstance(v, (float, np.floating)), 1, 1)
+            floats = is_float(values).astype(bool)
+            bad = np.zeros(values.size, dtype=bool)
+            bad[floats] = np.isinf(values[floats].astype(float))
+        else:
+            return
+    if bad.any():
+        raise MissingValueError(
+            f"{int(bad.sum())} value(s) are infinite (first at {where(np.flatnonzero(bad)[0])})"
+        )
+
+
+def reject_duplicate_pairs(
+    item_codes: np.ndarray, rater_codes: np.ndarray, items: pd.Index, raters: pd.Index
+) -> None:
+    """Raise :class:`~kappalab.errors.DuplicateAnnotationError` when an (item, rater) pair
+    occurs more than once."""
+    key = item_codes.astype(np.int64) * len(raters) + rater_codes
+    cells = len(items) * len(raters)
+    if cells <= 32 * key.size + (1 << 20):
+        # one byte per (item, rater) cell, marked by a scatter: fewer marks than keys means a
+        # repeat (then the sort below finds it); no sort on the common, clean path
+        marks = np.zeros(cells, dtype=np.uint8)
+        marks[key] = 1
+        if np.count_nonzero(marks) == key.size:
+            return
+    sorted_key = np.sort(key)
+    repeated = sorted_key[1:][sorted_key[1:] == sorted_key[:-1]]
+    if repeated.size:
+        first = repeated[0]
+        n_dup = np.unique(repeated).size
+        raise DuplicateAnnotationError(
+            f"{n_dup} (item, rater) pair(s) occur more than once, e.g. item "
+            f"{label(items[first // len(raters)])} by rater {label(raters[first % len(raters)])}; "
+            "each rater may annotate an item once"
+        )
+
+
+def category_index(categories: Sequence[Any]) -> pd.Index:
+    """``categories=`` as an Index, refused when empty, repeated or holding a missing value."""
+    cats = pd.Index(list(categories) if not isinstance(categories, pd.Index) else categories,
+                    name="category")
+    if len(cats) == 0:
+        raise InvalidParameterError("categories= is empty")
+    missing = pd.isna(cats)
+    if missing.any():
+        raise InvalidParameterError(
+            f"categories= holds a missing value (NaN/None/NA) at position "
+            f"{int(np.flatnonzero(missing)[0])}: a missing annotation is not a category; "
+            "leave it out"
+        )
+    if cats.has_duplicates:
+        raise InvalidParameterError(f"categories repeat: {list(cats[cats.duplicated()])}")
+    return cats
+
+
+def encode_column(
+    column: pd.Series, keep: np.ndarray | None, categories: Sequence[Any] | None,
+    where: Callable[[int], str],
+) -> tuple[np.ndarray, pd.Index]:
+    """Category codes of a long table's value column (rows ``keep`` only, None = all)."""
+    dtype = column.dtype
+    if isinstance(dtype, pd.CategoricalDtype) and categories is None and dtype.ordered:
+        # an ordered Categorical states the categories and their order
+        codes = column.cat.codes.to_numpy()
+        if keep is not None:
+            codes = codes[keep]
+        return codes.astype(np.intp), pd.Index(dtype.categories, name="category")
+    if isinstance(dtype, pd.CategoricalDtype):
+        values = np.asarray(column)
+    elif isinstance(dtype, np.dtype):
+        values = column.to_numpy()
+    elif pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+        # nullable Int64/Float64: the present values as plain numbers (ints stay exact)
+        present = column if keep is None else column[keep]
+        values = present.to_numpy(dtype=dtype.numpy_dtype)
+        keep = None
+    else:
+        values = column.array  # e.g. pandas' str dtype: factorized as is, no object copy
+    if keep is not None:
+        values = values[keep]
+    reject_infinite(values, where)
+    return encode_values(values, categories, where)
+
+
+def encode_values(
+    values: Any, categories: Sequence[Any] | None, where: Callable[[int], str]
+) -> tuple[np.ndarray, pd.Index]:
+    """Category codes and the category index, sorted or in the order of ``categories``."""
+    if categories is not None:
+        cats = category_index(categories)
+        codes = cats.get_indexer(values)
+        unknown = codes < 0
+        if unknown.any():
+            strays = pd.unique(values[unknown])
+            raise UnknownCategoryError(
+                f"{int(unknown.sum())} value(s) are not among categories={preview(cats)}: "
+                f"{preview(strays)} (first at {where(int(np.flatnonzero(unknown)[0]))})"
+            )
+        return codes.astype(np.intp, copy=False), cats
+    kind = getattr(values.dtype, "kind", "O")
+    if kind in "fiu":
+        small = _small_integer_offsets(values)
+        if small is not None:
+            offsets, lo = small
+            seen = np.bincount(offsets) > 0
+            remap = np.cumsum(seen) - 1
+            if kind == "f":
+                cats = (np.flatnonzero(seen) + lo).astype(np.int64)
+            else:  # in the values' own integer type, exactly
+                cats = np.flatnonzero(seen).astype(values.dtype) + values.dtype.type(lo)
+            return remap[offsets], pd.Index(cats, name="category")
+    if kind == "f":
+        uniques, codes = np.unique(values, return_inverse=True)
+        return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
+    if kind == "U":
+        hashed = _factorize_unicode(values)
+        if hashed is not None:
+            return hashed[0], pd.Index(hashed[1], name="category")
+        values = values.astype(object)
+    try:
+        codes, uniques = pd.factorize(values, sort=True)
+    except TypeError:
+        raise InvalidParameterError(
+            "values mix types that cannot be ordered (e.g. numbers and strings); "
+            "pass categories= to fix the category set and order"
+        ) from None
+    return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
+
+
+def _factorize_unicode(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes and sorted uniques of a 1-D fixed-width unicode array, without making a Python
+    string per value: each value's code points are hashed (FNV-1a, one vectorised pass per
+    character position), the hashes factorized, and every value checked against its code's
+    first value. None on a hash collision (then the caller falls back to objects)."""
+    n = values.size
+    width = values.dtype.itemsize // 4
+    if width == 0:  # only empty strings
+        return np.zeros(n, dtype=np.intp), values[:1]
+    points = np.ascontiguousarray(values).view(np.uint32).reshape(n, width)
+    hashed = np.full(n, 0xCBF29CE484222325, dtype=np.uint64)
+    prime = np.uint64(0x100000001B3)
+    for j in range(width):  # a loop over character positions, not over values
+        hashed ^= points[:, j]
+        hashed *= prime
+    codes, uniques = pd.factorize(hashed, sort=False)
+    first = np.empty(len(uniques), dtype=np.intp)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1)  # the first value with each code
+    representatives = values[first]
+    if not (values == representatives[codes]).all():  # pragma: no cover - a 64-bit collision
+        return None
+    order = np.argsort(representatives, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return rank[codes], representatives[order]
+
+
+def _small_integer_offsets(x: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """(x − min) as small integers and the minimum, for a 1-D array without missing values.
+
+    None unless every value is a whole number within a range about the size of ``x`` (then
+    the categories are found by counting instead of sorting). Integer arrays are shifted in
+    their own type, so labels beyond 2**53 stay exact.
+    """
+    lo, hi = x.min(), x.max()
+    if x.dtype.kind in "iu":
+        if not int(hi) - int(lo) <= 4 * x.size + 1024:
+            return None
+        return (x - lo).astype(np.intp), int(lo)
+    if not hi - lo <= 4 * x.size + 1024:
+        return None
+    shifted = x - lo
+    if not (shifted == np.floor(shifted)).all():
+        return None
+    return shifted.astype(np.intp), int(lo)
+
+
+class SmallIntegerTable(NamedTuple):
+    """What :func:`count_small_integers` reads from a table of small whole numbers."""
+
+    counts: np.ndarray  # items × categories
+    categories: np.ndarray  # sorted int64 values
+    per_item: np.ndarray  # annotations per item
+    n_active_raters: int
+    wide_codes: Callable[[], np.ndarray]  # makes the items × raters codes (-1 = missing)
+
+
+_BLOCK_CELLS = 1 << 17  # cells per block of the counting pass (≈ 1 MiB of float64)
+
+
+def count_small_integers(table: np.ndarray, lo: float, hi: float) -> SmallIntegerTable | None:
+    """Counts of an items × raters table of whole numbers (float with NaN = missing, or
+    integers), with one bincount and no sort; None for other values (the caller sorts)."""
+    span = hi - lo
+    if not span <= 4 * table.size + 1024:
+        return None
+    n_items, n_raters = table.shape
+    missing = int(span) + 1  # NaN cells get this code: an extra column, dropped below
+    dtype = np.int8 if missing < 2**7 else np.int16 if missing < 2**15 else np.int32
+    codes = np.empty(table.shape, dtype=dtype)
+    counts = np.empty((missing + 1, n_items), dtype=np.int64)  # category-major
+    # blocks of rows small enough for the temporaries to stay in cache; one bincount each
+    block = max(1, _BLOCK_CELLS // max(n_raters, 1))
+    for start in range(0, n_items, block):
+        rows = slice(start, min(start + block, n_items))
+        offsets = table[rows] - lo
+        if table.dtype.kind == "f":
+            np.fmin(offsets, missing, out=offsets)  # fmin returns the number where a cell is NaN
+        codes[rows] = offsets
+        if table.dtype.kind == "f" and not (codes[rows] == offsets).all():  # not whole numbers
+            return None
+        size = offsets.shape[0]
+        key = np.multiply(codes[rows], size, dtype=np.intp)
+        key += np.arange(size, dtype=np.intp)[:, None]
+        counts[:, rows] = np.bincount(key.ravel(), minlength=size * (missing + 1)).reshape(
+            missing + 1, size)
+    per_item = n_raters - counts[missing]
+    seen = counts[:missing].sum(axis=1) > 0
+    # most raters show up in the first rows; scan the rest only for those that do not
+    active = (codes[:1024] != missing).any(axis=0)
+    if not active.all():
+        active[~active] = (codes[:, ~active] != missing).any(axis=0)
+    lookup = np.full(missing + 1, -1, dtype=dtype)  # value offset -> category code; NaN -> -1
+    lookup[np.flatnonzero(seen)] = np.arange(int(seen.sum()), dtype=dtype)
+    return SmallIntegerTable(
+        # items × categories (column-major; a view when every value in the range occurs)
+        counts=(counts[:missing] if seen.all() else counts[:missing][seen]).T,
+        categories=(np.flatnonzero(seen) + int(lo)).astype(np.int64),
+        per_item=per_item,
+        n_active_raters=int(active.sum()),
+        wide_codes=lambda: lookup[codes],
+    )
+
+
