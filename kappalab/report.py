@@ -28,7 +28,7 @@ def agreement_report(data: AnnotationsLike, level: Any = "nominal", *,
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                      seed: Any = None, progress: bool | None = None) -> pd.DataFrame:
-    """A table of every coefficient that applies to ``data``.
+    r"""A table of every coefficient that applies to ``data``.
 
     ``level`` is Krippendorff's metric for α and Janson–Olsson's ι, and names the weights of
     the kappa family: ``"nominal"`` → unweighted, ``"interval"`` → quadratic (the same
@@ -45,12 +45,83 @@ def agreement_report(data: AnnotationsLike, level: Any = "nominal", *,
     weighted 0–1 scale), level, the items, annotations and raters used, and a note where a
     value or its interval is undefined.
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, passed to every coefficient of the table.
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters.
+    level : str or array-like, default "nominal"
+        Krippendorff's distance metric for α and ι, and the name of the kappa family's weights
+        (see above): ``"nominal"``, ``"ordinal"``, ``"interval"``, ``"ratio"``,
+        ``"circular"``, ``"bipolar"`` or a K × K matrix of squared distances δ².
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+        Passed to every coefficient of the table.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Returns
+    -------
+    pandas.DataFrame
+        One row per coefficient, columns ``coefficient``, ``value``, ``se``, ``ci_low``,
+        ``ci_high``, ``observed``, ``expected``, ``level``, ``n_items``, ``n_annotations``,
+        ``n_raters`` and ``note``.
+
+    Raises
+    ------
+    InvalidParameterError
+        A ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown
+        ``ci``, ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``
+        (checked once, before any row; a fault of one coefficient is its row's ``note``).
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Annenberg School for
+    Communication, University of Pennsylvania.
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced Analytics.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> report = kl.agreement_report(kl.datasets.load("worked_example"))
+    >>> for name, value in zip(report.coefficient, report.value.round(4).tolist()):
+    ...     print(f"{name}: {value}")   # α: krippendorff 0.578182; κ: statsmodels 0.563636
+    percent agreement: 0.7333
+    Krippendorff's alpha: 0.5782
+    Fleiss' kappa: 0.5636
+    Gwet's AC1: 0.616
+    Brennan-Prediger: 0.6
+    Conger's kappa: 0.5676
+    Janson-Olsson iota: 0.5676
+    Light's kappa: 0.5634
     """
     if ci is not None:  # bad interval options fail once, before any row
         parse_ci(ci)
@@ -185,10 +256,70 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *
     Warnings of undefined quantities become the ``note`` column, as in
     :func:`agreement_report`. ``n_splits`` and ``seed`` go to the split-half reliabilities.
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Parameters
+    ----------
+    x, y : Annotations, DataFrame or array-like
+        The two replications, each an :class:`~kappalab.Annotations`, or what
+        :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+        ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any
+        other table items × raters. Items are matched by label; only items annotated on both
+        sides count.
+    level : str, array-like or callable, default "nominal"
+        Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
+        ``"nominal"``, ``"ordinal"`` (on the pooled marginal counts of both sides),
+        ``"interval"`` (O(N) per-item moments), ``"ratio"``, ``"circular"``, ``"bipolar"``, a
+        K × K matrix of squared distances δ² over the union of both category sets or a callable
+        ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
+        ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
+        there.
+    n_splits : int, default 100
+        The number of random split-half divisions averaged (the split-half reliabilities).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the random splits (:func:`kappalab.validation.make_rng`); None (default) draws
+        fresh entropy.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per quantity, columns ``quantity``, ``value``, ``level``, ``n_items``,
+        ``n_annotations``, ``description`` and ``note``.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level``, a malformed distance matrix, ``n_splits`` not a whole number ≥ 1
+        or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    EmptyDataError
+        No item is annotated in both replications.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Spearman, C. (1904). The proof and measurement of association between two things.
+    *American Journal of Psychology* 15(1), 72–101. doi:10.2307/1412159
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> x = [[1, 1], [2, 2], [1, 2]]     # N_X = (3, 3)
+    >>> y = [[1, 1], [2, 2], [2, 2]]     # N_Y = (2, 4): d_e = (3·4 + 3·2)/36 = 1/2
+    >>> rows = kl.xrr_report(x, y, seed=0).set_index("quantity")["value"]
+    >>> round(float(rows["kappa_x"]), 4), int(rows["items_common"])  # d_o = (1/3)(2/4) = 1/6
+    (0.6667, 3)
     """
     from .alignment import AlignedReplications
     from .coefficients import cross, disattenuation

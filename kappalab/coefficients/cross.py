@@ -222,17 +222,84 @@ def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", 
     ``ci="bootstrap" | "bayesian-bootstrap" | "jackknife"`` adds a standard error and an
     interval from resampling the common items, paired across the two sides.
 
-    Reference: Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An
-    Empirical Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065,
-    doi:10.18653/v1/2021.acl-long.548.
+    Parameters
+    ----------
+    x, y : Annotations, DataFrame or array-like
+        The two replications, each an :class:`~kappalab.Annotations`, or what
+        :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+        ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any
+        other table items × raters. Items are matched by label; only items annotated on both
+        sides count.
+    level : str, array-like or callable, default "nominal"
+        Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
+        ``"nominal"``, ``"ordinal"`` (on the pooled marginal counts of both sides),
+        ``"interval"`` (O(N) per-item moments), ``"ratio"``, ``"circular"``, ``"bipolar"``, a
+        K × K matrix of squared distances δ² over the union of both category sets or a callable
+        ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
+        ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
+        there.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+        Here one weight per item of ``x``.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    ``sample_weight``: one weight w_i ≥ 0 per item of ``x``, multiplying its statistics.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
+        ``details`` counts the items of each side and those dropped (not annotated on the
+        other side).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    EmptyDataError
+        No item is annotated in both replications.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
 
+    References
+    ----------
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
     >>> import kappalab as kl
     >>> x = [[1, 1], [2, 2], [1, 2]]      # replication X: 3 items × 2 raters
     >>> y = [[1], [2], [2]]                # replication Y: one annotation per item
@@ -361,12 +428,94 @@ def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, level: Any = 
     ``ci=`` resamples the common items, paired across the sides, with κx and both α moving
     together (given numbers stay fixed); a callable ``irr`` cannot be resampled this way.
 
-    ``sample_weight``: one weight w_i ≥ 0 per item of ``x``, multiplying its statistics.
+    Parameters
+    ----------
+    x, y : Annotations, DataFrame or array-like
+        The two replications, each an :class:`~kappalab.Annotations`, or what
+        :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+        ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any
+        other table items × raters. Items are matched by label; only items annotated on both
+        sides count.
+    level : str, array-like or callable, default "nominal"
+        Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
+        ``"nominal"``, ``"ordinal"`` (on the pooled marginal counts of both sides),
+        ``"interval"`` (O(N) per-item moments), ``"ratio"``, ``"circular"``, ``"bipolar"``, a
+        K × K matrix of squared distances δ² over the union of both category sets or a callable
+        ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
+        ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
+        there.
+    irr : "alpha", callable or pair of float, default "alpha"
+        Each side's inter-rater reliability: Krippendorff's α with the distance ``level`` on
+        the common items, a callable ``irr(ann) -> float | Estimate`` applied to each side's
+        common items, or the pair (IRR_X, IRR_Y).
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+        Here one weight per item of ``x``; it weighs the items of both α too.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
+        ``details`` adds ``cross_kappa``, ``irr_x`` and ``irr_y``.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+        Also: an ``irr`` that is not ``"alpha"``, a callable or a pair, or a callable ``irr``
+        with ``ci=`` or ``sample_weight=``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    EmptyDataError
+        No item is annotated in both replications.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> x, y = [[1, 1], [2, 2], [1, 2]], [[1], [2], [2]]   # κx = 2/3 (see cross_kappa)
+    >>> est = kl.normalized_cross_kappa(x, y, irr=(0.81, 0.64))
+    >>> round(float(est), 4)                               # (2/3)/√(0.81·0.64) = (2/3)/0.72
+    0.9259
     """
     ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
     kx = CrossKappa(ax, ay, level, sample_weight=sample_weight)
@@ -420,15 +569,93 @@ def reference_agreement(ann: AnnotationsLike, reference: Any, level: Any = "nomi
     as Cohen's κ does for two raters (with one coder it *is* Cohen's κ). ``ci=`` resamples
     the items, each with its coders' annotations and its reference label.
 
-    Reference: Carletta, J. (1996). Assessing agreement on classification tasks: the kappa
-    statistic. Computational Linguistics 22(2), 249–254.
+    Parameters
+    ----------
+    ann : Annotations, DataFrame or array-like
+        The coders' annotations: an :class:`~kappalab.Annotations`, or what
+        :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+        ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any
+        other table items × raters.
+    reference : Annotations, mapping or pandas.Series
+        The reference label of each item: an Annotations with one annotation per item, or a
+        mapping / Series item → label.
+    level : str, array-like or callable, default "nominal"
+        Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
+        ``"nominal"``, ``"ordinal"`` (on the pooled marginal counts of both sides),
+        ``"interval"`` (O(N) per-item moments), ``"ratio"``, ``"circular"``, ``"bipolar"``, a
+        K × K matrix of squared distances δ² over the union of both category sets or a callable
+        ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
+        ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
+        there.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+        Here one weight per item of ``ann``.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    ``sample_weight``: one weight w_i ≥ 0 per item of ``ann``, multiplying its statistics.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+        Also: a ``reference`` of another type, or with more than one label for an item.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    EmptyDataError
+        No item is annotated in both replications.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Carletta, J. (1996). Assessing agreement on classification tasks: the kappa statistic.
+    *Computational Linguistics* 22(2), 249–254.
+
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
+    >>> import pandas as pd, kappalab as kl
+    >>> coders = pd.DataFrame({"A": ["a", "a", "b", "b"]})  # one coder: Cohen's κ
+    >>> expert = {0: "a", 1: "b", 2: "b", 3: "b"}          # P_o = 3/4, P_e = 1/2 (cohen_kappa)
+    >>> round(float(kl.reference_agreement(coders, expert)), 4)
+    0.5
     """
     coders = as_annotations(ann, categories=categories)
     if isinstance(reference, Annotations):

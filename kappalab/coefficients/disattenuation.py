@@ -351,6 +351,34 @@ def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: A
     in A; when m is even and the item scores follow x_ri = μ_i + ε_ri, the stepped-up value
     estimates m·ICC/(1 + (m − 1)·ICC), the reliability of the mean of m annotations.
 
+    Parameters
+    ----------
+    ann : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters. The values must be numbers.
+    n_splits : int, default 100
+        The number of random split-half divisions averaged.
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy. The same stream draws the random splits first.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+
     Returns
     -------
     SplitHalfReliability
@@ -358,14 +386,34 @@ def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: A
         splits in ``details`` (``half_correlation``, ``n_splits``, ``split_values``,
         ``split_correlations``, also attributes).
 
-    References: Spearman (1910); Brown (1910); Cowen & Keltner (2017) use it with Spearman's
-    correction, as cited by Wong, Paritosh & Aroyo (2021).
+    Raises
+    ------
+    InvalidParameterError
+        ``n_splits`` not a whole number ≥ 1, an unknown ``ci``, ``n_resamples`` < 2,
+        ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Values that are not numbers.
+    EmptyDataError
+        Fewer than two items with two or more annotations.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    References
+    ----------
+    Spearman, C. (1910). Correlation calculated from faulty data. *British Journal of
+    Psychology* 3(3), 271–295. doi:10.1111/j.2044-8295.1910.tb00206.x
 
+    Brown, W. (1910). Some experimental results in the correlation of mental abilities. *British
+    Journal of Psychology* 3(3), 296–322. doi:10.1111/j.2044-8295.1910.tb00207.x
+
+    Cowen & Keltner (2017) use it with Spearman's correction, as cited by Wong, K., Paritosh, P.
+    & Aroyo, L. (2021). Cross-replication Reliability — An Empirical Approach to Interpreting
+    Inter-rater Reliability. ACL 2021, 7053–7065. doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
     >>> import kappalab as kl
     >>> from kappalab.coefficients.disattenuation import split_half_reliability
     >>> res = split_half_reliability([[1, 1], [2, 2], [3, 3], [4, 4]], n_splits=5, seed=0)
@@ -535,20 +583,78 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
     proportion of positive judgements as the mean score. ρ may exceed 1 through sampling error
     (Muchinsky 1996). Normalized κx (eq 13) was designed to behave like ρ (§4.5, Fig. 7).
 
+    Parameters
+    ----------
+    x, y : Annotations, DataFrame or array-like
+        The two replications, each an :class:`~kappalab.Annotations`, or what
+        :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+        ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any
+        other table items × raters. Items are matched by label; only items annotated on both
+        sides count. The values must be numbers.
+    reliability : "split_half", "spearman_brown" or pair of float, default "split_half"
+        How rel_x and rel_y are obtained (see above).
+    n_splits : int, default 100
+        The number of random split-half divisions averaged.
+        Used with ``reliability="split_half"``.
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy. The same stream draws the random splits first.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+
     Returns
     -------
     DisattenuatedCorrelation
         An :class:`~kappalab.Estimate` of ρ (``observed`` is r) with ``r``,
         ``reliability_x``, ``reliability_y`` and ``method`` in ``details`` (also attributes).
 
-    References: Spearman (1904); Spearman (1910); Brown (1910); Wong, Paritosh & Aroyo
-    (2021), eq 12.
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``reliability`` or one that is not a pair of numbers, ``n_splits`` not a
+        whole number ≥ 1, an unknown ``ci``, ``n_resamples`` < 2, ``confidence`` outside
+        (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Values that are not numbers.
+    EmptyDataError
+        No item annotated on both sides (with two or more annotations on each side for
+        ``"split_half"``), or too few such items for a split-half reliability.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    References
+    ----------
+    Spearman, C. (1904). The proof and measurement of association between two things.
+    *American Journal of Psychology* 15(1), 72–101. doi:10.2307/1412159
 
+    Spearman, C. (1910). Correlation calculated from faulty data. *British Journal of
+    Psychology* 3(3), 271–295. doi:10.1111/j.2044-8295.1910.tb00206.x
+
+    Brown, W. (1910). Some experimental results in the correlation of mental abilities. *British
+    Journal of Psychology* 3(3), 296–322. doi:10.1111/j.2044-8295.1910.tb00207.x
+
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065, eq 12.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
     >>> from kappalab.coefficients.disattenuation import disattenuated_correlation
     >>> x = [[1, 2], [2, 3], [4, 4]]          # item means 1.5, 2.5, 4
     >>> y = [[1, 1], [3, 3], [4, 5]]          # item means 1, 3, 4.5

@@ -534,19 +534,83 @@ def krippendorff_alpha(data: AnnotationsLike, level: Any = "nominal", *,
     a callable ``δ²(a, b)``. Interval data take O(N) per-item moments, so continuous values
     (every value distinct) cost one pass.
 
-    Reference: Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*.
-    Annenberg School for Communication, University of Pennsylvania.
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters.
+    level : str, array-like or callable, default "nominal"
+        Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
+        ``"nominal"``, ``"ordinal"`` (on the marginal counts), ``"interval"``, ``"ratio"``,
+        ``"circular"``, ``"bipolar"``, a K × K matrix of squared distances δ² or a callable
+        ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
+        ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
+        there.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+        With weights, the small-sample factor n/(n − 1) counts the weighted annotations, as
+        repetition would.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
 
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Annenberg School for
+    Communication, University of Pennsylvania.
+
+    Examples
+    --------
     >>> import numpy as np, kappalab as kl
     >>> round(float(kl.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2]])), 4)
     0.5333
+    >>> data = kl.datasets.load("worked_example")     # 10 items × 3 raters
+    >>> round(float(kl.krippendorff_alpha(data)), 4)  # the krippendorff package: 0.578182
+    0.5782
     """
     ann = as_annotations(data, categories=categories)
     return alpha_core(ann, level, sample_weight).estimate(
@@ -565,15 +629,85 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
                P_e = \sum_{kl} w_{kl} π_k π_l, \quad κ = \frac{P_o - P_e}{1 - P_e}.
 
     Raters need not be identifiable (counts data work). With two raters and no missing data it
-    equals Scott's π. Reference: Fleiss, J. L. (1971), Psychological Bulletin 76(5), 378–382,
-    doi:10.1037/h0031619.
+    equals Scott's π.
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters.
+    weights : str, array-like or callable, optional
+        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
+        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
+        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
+        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
+        here, Krippendorff's data-dependent metric there.
+        An asymmetric W is refused (it has a meaning only for two raters in a given order).
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. *Psychological
+    Bulletin* 76(5), 378–382. doi:10.1037/h0031619
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced Analytics.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> data = kl.datasets.load("worked_example")        # 10 items × 3 raters
+    >>> est = kl.fleiss_kappa(data, ci="analytic")
+    >>> round(float(est), 4), round(est.se, 4)  # statsmodels 0.563636; irrCAC 0.56364, se 0.18508
+    (0.5636, 0.1851)
     """
     return agreement_estimate(data, categories=categories, weights=weights,
                               chance="item_marginal", name="Fleiss' kappa",
@@ -594,15 +728,85 @@ def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
 
     over the r raters with annotations (Gwet 2014 for missing data: p_g uses every annotation of
     rater g). Equals Cohen's κ for two raters and Janson–Olsson's ι for nominal data.
-    Reference: Conger, A. J. (1980), Psychological Bulletin 88(2), 322–328,
-    doi:10.1037/0033-2909.88.2.322.
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters.
+    weights : str, array-like or callable, optional
+        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
+        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
+        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
+        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
+        here, Krippendorff's data-dependent metric there.
+        An asymmetric W is refused (it has a meaning only for two raters in a given order).
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    UnknownRatersError
+        Data without rater identities (built from counts): the coefficient needs them.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Conger, A. J. (1980). Integration and generalization of kappas for multiple raters.
+    *Psychological Bulletin* 88(2), 322–328. doi:10.1037/0033-2909.88.2.322
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced Analytics.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> data = kl.datasets.load("worked_example")      # 10 items × 3 raters
+    >>> round(float(kl.conger_kappa(data)), 4)         # irrCAC's CAC.conger(): 0.56757
+    0.5676
     """
     return agreement_estimate(data, categories=categories, weights=weights,
                               chance="rater_marginal", name="Conger's kappa",
@@ -628,15 +832,87 @@ def janson_olsson_iota(data: AnnotationsLike, level: Any = "nominal", *,
     uses each rater's own distribution (rater g's annotations, wherever they are), which on
     complete data is exactly eqs 2 and 5. For nominal data ι equals Conger's κ, for two raters
     Cohen's κ; interval data take O(N) per-rater moments.
-    References: Janson, H. & Olsson, U. (2001), Educational and Psychological Measurement 61(2),
-    277–289; Wong, K., Paritosh, P. & Aroyo, L. (2021), ACL, *Cross-replication Reliability*.
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters.
+    level : str, array-like or callable, default "nominal"
+        Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
+        ``"nominal"``, ``"ordinal"`` (on the marginal counts), ``"interval"``, ``"ratio"``,
+        ``"circular"``, ``"bipolar"``, a K × K matrix of squared distances δ² or a callable
+        ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
+        ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
+        there.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    UnknownRatersError
+        Data without rater identities (built from counts): the coefficient needs them.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Janson, H. & Olsson, U. (2001). A measure of agreement for interval or nominal multivariate
+    observations. *Educational and Psychological Measurement* 61(2), 277–289.
+    doi:10.1177/00131640121971239
+
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> data = kl.datasets.load("worked_example")      # 10 items × 3 raters
+    >>> round(float(kl.janson_olsson_iota(data)), 4)   # nominal: Conger's κ, irrCAC 0.56757
+    0.5676
     """
     return agreement_estimate(data, categories=categories, weights=level,
                               chance="rater_marginal", name="Janson-Olsson iota",
@@ -655,15 +931,83 @@ def gwet_ac(data: AnnotationsLike, *, weights: Any = None,
     .. math::  P_e = \frac{T_w}{K(K-1)} \sum_k π_k (1 - π_k), \qquad T_w = \sum_{kl} w_{kl},
 
     with Fleiss' P_o and π_k, and K the number of categories (pass ``categories=`` to count
-    categories nobody used). Reference: Gwet, K. L. (2008), British Journal of Mathematical
-    and Statistical Psychology 61(1), 29–48, doi:10.1348/000711006X126600.
+    categories nobody used).
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters.
+    weights : str, array-like or callable, optional
+        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
+        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
+        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
+        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
+        here, Krippendorff's data-dependent metric there.
+        An asymmetric W is refused (it has a meaning only for two raters in a given order).
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the presence of
+    high agreement. *British Journal of Mathematical and Statistical Psychology* 61(1), 29–48.
+    doi:10.1348/000711006X126600
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> data = kl.datasets.load("worked_example")   # 10 items × 3 raters, K = 3
+    >>> round(float(kl.gwet_ac(data)), 4)           # irrCAC's CAC.gwet(): 0.616
+    0.616
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="gwet",
                               name="Gwet's AC1", weighted_name="Gwet's AC2",
@@ -679,15 +1023,83 @@ def brennan_prediger(data: AnnotationsLike, *, weights: Any = None,
     r"""Brennan & Prediger's (1981) κ_n (Bennett's S): chance agreement P_e = T_w / K².
 
     With Fleiss' P_o; K is the number of categories (pass ``categories=`` to count unused
-    ones). Reference: Brennan, R. L. & Prediger, D. J. (1981), Educational and Psychological
-    Measurement 41(3), 687–699, doi:10.1177/001316448104100307.
+    ones).
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters.
+    weights : str, array-like or callable, optional
+        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
+        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
+        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
+        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
+        here, Krippendorff's data-dependent metric there.
+        An asymmetric W is refused (it has a meaning only for two raters in a given order).
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Brennan, R. L. & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses, and
+    alternatives. *Educational and Psychological Measurement* 41(3), 687–699.
+    doi:10.1177/001316448104100307
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> data = kl.datasets.load("worked_example")    # P_o = 11/15, K = 3: (11/15 − 1/3)/(2/3)
+    >>> round(float(kl.brennan_prediger(data)), 4)   # irrCAC's CAC.bp(): 0.6
+    0.6
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="uniform",
                               name="Brennan-Prediger", weighted_name="Brennan-Prediger (weighted)",
@@ -705,12 +1117,80 @@ def percent_agreement(data: AnnotationsLike, *, weights: Any = None,
 
     For two raters this is the share of items both rated on which they agree.
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters.
+    weights : str, array-like or callable, optional
+        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
+        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
+        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
+        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
+        here, Krippendorff's data-dependent metric there.
+        An asymmetric W is refused (it has a meaning only for two raters in a given order).
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 2. Advanced
+    Analytics.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> data = kl.datasets.load("worked_example")   # 6 unanimous items, 4 split 2–1 (P_i = 1/3)
+    >>> round(float(kl.percent_agreement(data)), 4)  # (6 + 4/3)/10
+    0.7333
     """
     return agreement_estimate(data, categories=categories, weights=weights, chance="none",
                               name="percent agreement",

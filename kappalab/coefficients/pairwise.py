@@ -95,14 +95,8 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
     .. math::  κ = \frac{P_o - P_e}{1 - P_e}, \quad P_o = \sum_{kl} w_{kl} T_{kl}/n, \quad
                P_e = \sum_{kl} w_{kl}\, p_{1k}\, p_{2l}
 
-    ``weights``: ``None`` (unweighted), one of Gwet's (2014, ch. 3) weights ``"identity"``,
-    ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``, ``"radical"``, ``"ratio"``,
-    ``"circular"``, ``"bipolar"`` (see :mod:`kappalab.distances`), a K × K agreement-weight
-    matrix or a callable ``w(a, b)``. An asymmetric matrix is applied in rater order: T_kl
-    counts the items rater 1 put in k and rater 2 in l, rater 1 being ``x`` (or the first
-    rater of ``ann.raters``: a table's first column, the first rater to appear in long data),
-    so swapping the raters is transposing W. Give either one items × 2 table (or Annotations)
-    or the two raters' labels as ``x`` and ``y``.
+    Give either one items × 2 table (or Annotations) or the two raters' labels as ``x`` and
+    ``y``.
 
     Missing annotations: T and P_o count the items both raters annotated; each rater's
     marginal p_{rk} is the share of category k among *all* that rater's annotations, items
@@ -112,19 +106,102 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
     one-rater items it estimates ``cohen_kappa`` of the complete items, not this value (the
     two agree when every item has both annotations).
 
-    References: Cohen, J. (1960), Educational and Psychological Measurement 20(1), 37–46;
-    Cohen, J. (1968), Psychological Bulletin 70(4), 213–220.
+    Parameters
+    ----------
+    x : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters — with exactly two raters with
+        annotations; or, with ``y``, the first rater's labels (a 1-D sequence).
+    y : sequence, optional
+        The second rater's labels, the same length as ``x`` (NaN/None: missing). Two ordered
+        pandas Categoricals with the same categories fix the category order.
+    weights : str, array-like or callable, optional
+        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
+        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
+        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
+        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
+        here, Krippendorff's data-dependent metric there.
+        An asymmetric matrix is applied in rater order: T_kl counts the items rater 1 put in k
+        and rater 2 in l, rater 1 being ``x`` (or the first rater of ``ann.raters``: a table's
+        first column, the first rater to appear in long data), so swapping the raters is
+        transposing W.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+        The values are scikit-learn's ``cohen_kappa_score`` with the same ``sample_weight``.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, as scikit-learn's ``cohen_kappa_score``.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    RaterCountError
+        Data with other than two raters with annotations.
+    UnknownRatersError
+        Data without rater identities (built from counts): the coefficient needs them.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
 
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational and
+    Psychological Measurement* 20(1), 37–46. doi:10.1177/001316446002000104
+
+    Cohen, J. (1968). Weighted kappa: nominal scale agreement with provision for scaled
+    disagreement or partial credit. *Psychological Bulletin* 70(4), 213–220.
+    doi:10.1037/h0026256
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 3. Advanced
+    Analytics.
+
+    Examples
+    --------
     >>> import kappalab as kl
+    >>> # by hand: P_o = 3/4, P_e = (2·1 + 2·3)/16 = 1/2, κ = (3/4 − 1/2)/(1/2)
     >>> round(float(kl.cohen_kappa(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.5
+    >>> x, y = [1, 2, 3, 1, 2], [1, 3, 3, 2, 2]
+    >>> round(float(kl.cohen_kappa(x, y, weights="quadratic")), 4)  # sklearn quadratic: 0.6875
+    0.6875
     """
     return _two_rater_estimate(x, y, categories, weights, "rater_marginal", "Cohen's kappa",
                                "Cohen's weighted kappa",
@@ -139,14 +216,92 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
     r"""Scott's π (1955): two raters sharing one marginal, P_e = Σ w_kl π_k π_l.
 
     π_k is the mean of the two raters' proportions (Fleiss' κ for two raters).
-    Reference: Scott, W. A. (1955), Public Opinion Quarterly 19(3), 321–325.
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+    Parameters
+    ----------
+    x : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters — with exactly two raters with
+        annotations; or, with ``y``, the first rater's labels (a 1-D sequence).
+    y : sequence, optional
+        The second rater's labels, the same length as ``x`` (NaN/None: missing). Two ordered
+        pandas Categoricals with the same categories fix the category order.
+    weights : str, array-like or callable, optional
+        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
+        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
+        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
+        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
+        here, Krippendorff's data-dependent metric there.
+        An asymmetric matrix is applied in rater order: T_kl counts the items rater 1 put in k
+        and rater 2 in l, rater 1 being ``x`` (or the first rater of ``ann.raters``: a table's
+        first column, the first rater to appear in long data), so swapping the raters is
+        transposing W.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    RaterCountError
+        Data with other than two raters with annotations.
+    UnknownRatersError
+        Data without rater identities (built from counts): the coefficient needs them.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Scott, W. A. (1955). Reliability of content analysis: the case of nominal scale coding.
+    *Public Opinion Quarterly* 19(3), 321–325. doi:10.1086/266577
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> # P_o = 3/4; π = (3/8, 5/8), P_e = 9/64 + 25/64 = 17/32; π = (3/4 − 17/32)/(15/32) = 7/15
+    >>> round(float(kl.scott_pi(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
+    0.4667
     """
     return _two_rater_estimate(x, y, categories, weights, "item_marginal", "Scott's pi",
                                "Scott's pi (weighted)",
@@ -160,15 +315,91 @@ def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
               seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""Bennett, Alpert & Goldstein's S (1954) = Brennan–Prediger for two raters: P_e = T_w/K².
 
-    Reference: Bennett, E. M., Alpert, R. & Goldstein, A. C. (1954), Public Opinion Quarterly
-    18(3), 303–308.
+    Parameters
+    ----------
+    x : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters — with exactly two raters with
+        annotations; or, with ``y``, the first rater's labels (a 1-D sequence).
+    y : sequence, optional
+        The second rater's labels, the same length as ``x`` (NaN/None: missing). Two ordered
+        pandas Categoricals with the same categories fix the category order.
+    weights : str, array-like or callable, optional
+        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
+        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
+        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
+        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
+        here, Krippendorff's data-dependent metric there.
+        An asymmetric matrix is applied in rater order: T_kl counts the items rater 1 put in k
+        and rater 2 in l, rater 1 being ``x`` (or the first rater of ``ann.raters``: a table's
+        first column, the first rater to appear in long data), so swapping the raters is
+        transposing W.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    RaterCountError
+        Data with other than two raters with annotations.
+    UnknownRatersError
+        Data without rater identities (built from counts): the coefficient needs them.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Bennett, E. M., Alpert, R. & Goldstein, A. C. (1954). Communications through limited-response
+    questioning. *Public Opinion Quarterly* 18(3), 303–308. doi:10.1086/266520
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> # P_o = 3/4, K = 2: P_e = 1/2 and S = (3/4 − 1/2)/(1/2); nltk's AnnotationTask.S(): 0.5
+    >>> round(float(kl.bennett_s(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
+    0.5
     """
     return _two_rater_estimate(x, y, categories, weights, "uniform", "Bennett's S",
                                "Bennett's S (weighted)",
@@ -400,19 +631,92 @@ def light_kappa(data: AnnotationsLike, *, weights: Any = None,
     than 10 items (Krippendorff's α and Fleiss' κ weigh items, not pairs).
     Cost: O(Σ_i m_i²) to pair the annotations of each item, O(P·K) for the P rater pairs
     that share an item (O(P) for interval-type weights) — never (R·K)².
-    Reference: Light, R. J. (1971), Psychological Bulletin 76(5), 365–377.
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (sampling weights).
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters.
+    weights : str, array-like or callable, optional
+        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
+        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
+        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
+        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
+        here, Krippendorff's data-dependent metric there.
+        An asymmetric W is refused (it has a meaning only for two raters in a given order).
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
+        scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
+        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
+        coefficient is undefined on the data (e.g. a single category).
 
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+    NonNumericError
+        Value-based weights or distances (interval, linear, quadratic, …) on categories that
+        are not numbers.
+    UnknownRatersError
+        Data without rater identities (built from counts): the coefficient needs them.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    Warns
+    -----
+    PairwiseMeanWarning
+        When half the rater pairs share fewer than 10 items (and fewer than half the items).
+
+    References
+    ----------
+    Light, R. J. (1971). Measures of response agreement for qualitative data: some
+    generalizations and alternatives. *Psychological Bulletin* 76(5), 365–377.
+    doi:10.1037/h0031643
+
+    Examples
+    --------
     >>> import kappalab as kl
     >>> est = kl.light_kappa([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2]])  # sklearn: 0.51515
     >>> round(float(est), 4), est.details["n_pairs"]
     (0.5152, 3)
+    >>> data = kl.datasets.load("worked_example")   # sklearn's Cohen κ of A-B, A-C, B-C:
+    >>> round(float(kl.light_kappa(data)), 4)       # 0.491525, 0.84375, 0.354839; mean 0.563371
+    0.5634
     """
     ann = as_annotations(data, categories=categories)
     core = PairwiseMeanKappa(ann, weights, sample_weight)

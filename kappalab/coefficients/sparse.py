@@ -267,15 +267,82 @@ def spa(data: AnnotationsLike, scheme: Any = "flat", *, class_distribution: Any 
     data: both weigh items by their number of annotations. With the same number of annotations
     on every item all schemes coincide with the joint probability of agreement.
 
-    Reference: Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement.
-    arXiv:2208.06161.
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters.
+    scheme : str or array-like, default "flat"
+        The item weighting k_i: ``"flat"`` (1), ``"annotations"`` (n_i), ``"annotations_m1"``
+        (n_i − 1), ``"edges"`` (n_i(n_i − 1)/2), ``"inv_var"``, ``"inv_var_class"`` (inverse
+        variance of P_i, see :func:`spa_weights`) or an array of non-negative weights, one per
+        item.
+    class_distribution : array-like, optional
+        The class distribution p of ``"inv_var_class"``; by default estimated from the pooled
+        labels of pairable items.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+        The weights multiply k_i too.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    weights : None
+        Refused (:class:`~kappalab.errors.InvalidParameterError`): across kappalab ``weights=``
+        means category agreement weights, which SPA does not take (its item weighting is
+        ``scheme=``).
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (and k_i).
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), the items used and dropped, and always ``se`` (the
+        item-level linearisation); ``ci`` when ``ci=`` is given.
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``scheme``, item weights that are not finite and non-negative, a bad
+        ``class_distribution``, ``weights=`` given, a ``sample_weight`` that is not one finite
+        w_i ≥ 0 per item (not all 0), an unknown ``ci``, ``n_resamples`` < 2, ``confidence``
+        outside (0, 1) or an invalid ``seed``.
+    EmptyDataError
+        No item has two or more annotations.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement. arXiv:2208.06161.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> data = kl.datasets.load("worked_example")   # 3 annotations on every item: SPA is the
+    >>> round(float(kl.spa(data)), 4)               # joint probability of agreement (6 + 4/3)/10
+    0.7333
     """
     _refuse_weights(weights, "spa")
     ann = as_annotations(data, categories=categories)
@@ -297,12 +364,82 @@ def spa_kappa(data: AnnotationsLike, scheme: Any = "flat", *, class_distribution
     is the linearisation (delta method) of the ratio through both SPA and P_e. ``scheme``
     is SPA's item weighting, as in :func:`spa`.
 
-    ``sample_weight``: one weight w_i ≥ 0 per item, multiplying its statistics (and k_i).
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters.
+    scheme : str or array-like, default "flat"
+        The item weighting k_i: ``"flat"`` (1), ``"annotations"`` (n_i), ``"annotations_m1"``
+        (n_i − 1), ``"edges"`` (n_i(n_i − 1)/2), ``"inv_var"``, ``"inv_var_class"`` (inverse
+        variance of P_i, see :func:`spa_weights`) or an array of non-negative weights, one per
+        item.
+    class_distribution : array-like, optional
+        The class distribution p of ``"inv_var_class"``; by default estimated from the pooled
+        labels of pairable items.
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+        item's statistics: importance (sampling) weights — an integer weight k gives the value
+        of the data with the item repeated k times, a weight 0 drops the item — while the items
+        stay the units of the standard error
+        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+        counts once.
+        The weights multiply k_i too.
+    ci : str, optional
+        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+        the resampling units. None (default): the value alone.
+    n_resamples : int, default 2000
+        Replicates of the bootstrap methods.
+    confidence : float, default 0.95
+        Confidence level of the interval, in (0, 1).
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+        entropy.
+    progress : bool or None, optional
+        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    weights : None
+        Refused (:class:`~kappalab.errors.InvalidParameterError`): across kappalab ``weights=``
+        means category agreement weights, which SPA does not take (its item weighting is
+        ``scheme=``).
 
-    Data: an :class:`~kappalab.Annotations`, or what
-    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any other
-    table items × raters.
+    Returns
+    -------
+    Estimate
+        The value (``float(est)``), observed (SPA) and expected (P_e) agreement, the items used
+        and dropped, and always ``se`` (the linearisation); ``ci`` when ``ci=`` is given.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``scheme``, item weights that are not finite and non-negative, a bad
+        ``class_distribution``, ``weights=`` given, a ``sample_weight`` that is not one finite
+        w_i ≥ 0 per item (not all 0), an unknown ``ci``, ``n_resamples`` < 2, ``confidence``
+        outside (0, 1) or an invalid ``seed``.
+    EmptyDataError
+        No item has two or more annotations.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
+        e.g. :class:`~kappalab.errors.EmptyDataError` or
+        :class:`~kappalab.errors.UnknownCategoryError`.
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement. arXiv:2208.06161.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> data = kl.datasets.load("worked_example")   # labels 15/10/5 of 30: P_e = 7/18
+    >>> round(float(kl.spa_kappa(data)), 4)         # (11/15 − 7/18)/(11/18) = Fleiss' κ here
+    0.5636
     """
     _refuse_weights(weights, "spa_kappa")
     ann = as_annotations(data, categories=categories)
