@@ -109,6 +109,40 @@ class CategoryDistance:
     resolves it: the K × K matrix δ (zero diagonal, built when first needed), its ``scale``,
     and the agreement weights ``w = 1 − δ/scale`` (:attr:`weights`).
 
+    Parameters
+    ----------
+    name : str
+        The level or weights name, reported as the estimate's ``level``.
+    scale : float
+        δ / scale is the disagreement on the 0–1 scale of the weights.
+    matrix : ndarray, optional
+        The K × K matrix δ, when it is already built; otherwise ``build`` makes it when first
+        needed.
+    kind : {"level", "weights"}, default "level"
+        The vocabulary it was resolved from (:data:`KINDS`).
+    description : str, optional
+        What it is, in words (default: ``f"{kind} {name!r}"``).
+    build : callable, optional
+        ``build()`` returns δ, called once, the first time :attr:`matrix` is read (when no
+        ``matrix`` is given).
+    n_categories : int, optional
+        K, given with ``build`` so that a matrix above :data:`MAX_MATRIX_CATEGORIES` categories
+        is refused before it is built.
+    interval_factor : float, optional
+        f, when δ = ``(f·(s_c − s_k))²``; given together with ``scores``.
+    scores : array-like, optional
+        The per-category positions s of the interval form; given together with
+        ``interval_factor``.
+    asymmetry : float, default 0.0
+        max_kl |δ_kl − δ_lk| / scale (0 for a symmetric δ).
+
+    Raises
+    ------
+    InvalidParameterError
+        If only one of ``interval_factor`` and ``scores`` is given, or ``kind`` is not one of
+        :data:`KINDS`; reading :attr:`matrix` raises it when δ would have more than
+        :data:`MAX_MATRIX_CATEGORIES` categories.
+
     Attributes
     ----------
     name : str
@@ -135,8 +169,11 @@ class CategoryDistance:
     >>> nominal_weights = CategoryDistance("nominal", 1.0, 1.0 - np.eye(2), kind="weights")
     >>> nominal_weights
     CategoryDistance('nominal', kind='weights', scale=1)
-    >>> nominal_weights.weights.tolist()
+    >>> nominal_weights.weights.tolist()  # w = 1 − δ/1
     [[1.0, 0.0], [0.0, 1.0]]
+    >>> quadratic = CategoryDistance("interval", 4.0, np.array([[0.0, 4.0], [4.0, 0.0]]))
+    >>> quadratic.weights[0].tolist(), quadratic.symmetric  # w = 1 − 4/4 = 0 off the diagonal
+    ([1.0, 0.0], True)
     """
 
     def __init__(self, name: str, scale: float, matrix: np.ndarray | None = None, *,
@@ -209,7 +246,29 @@ class CategoryDistance:
 
 # ---------------------------------------------------------------------- Krippendorff's metrics
 def nominal(n_categories: int) -> np.ndarray:
-    """δ² = 1 for different categories, 0 for the same."""
+    """Krippendorff's nominal metric: δ² = 1 for different categories, 0 for the same.
+
+    Parameters
+    ----------
+    n_categories : int
+        K, the number of categories.
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix δ²(c, k) = 1[c ≠ k].
+
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Departmental
+    Papers (ASC) 43, Annenberg School for Communication, University of Pennsylvania.
+    https://repository.upenn.edu/asc_papers/43
+
+    Examples
+    --------
+    >>> nominal(3).tolist()  # 1 off the diagonal, 0 on it
+    [[0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]]
+    """
     return 1.0 - np.eye(n_categories)
 
 
@@ -218,6 +277,27 @@ def mid_ranks(marginals: np.ndarray) -> np.ndarray:
     counts n_g: Krippendorff's ordinal metric is the interval metric on them, since for c ≤ k
 
     .. math::  Σ_{g=c}^{k} n_g - \frac{n_c + n_k}{2} = b_k - b_c .
+
+    Parameters
+    ----------
+    marginals : array-like
+        The pairable counts n_g of the K ordered categories.
+
+    Returns
+    -------
+    ndarray
+        The K mid-ranks b_c, as floats.
+
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Departmental
+    Papers (ASC) 43, Annenberg School for Communication, University of Pennsylvania.
+    https://repository.upenn.edu/asc_papers/43
+
+    Examples
+    --------
+    >>> mid_ranks([2, 4, 2]).tolist()  # b = (0 + 2/2, 2 + 4/2, 6 + 2/2)
+    [1.0, 4.0, 7.0]
     """
     n = np.asarray(marginals, dtype=float)
     return np.cumsum(n) - n / 2.0
@@ -225,18 +305,90 @@ def mid_ranks(marginals: np.ndarray) -> np.ndarray:
 
 def ordinal(marginals: np.ndarray) -> np.ndarray:
     """Krippendorff's ordinal δ² = (Σ_{g=c..k} n_g − (n_c + n_k)/2)² from the pairable
-    counts n_g of the ordered categories: the interval δ² on their :func:`mid_ranks`."""
+    counts n_g of the ordered categories: the interval δ² on their :func:`mid_ranks`.
+
+    Parameters
+    ----------
+    marginals : array-like
+        The pairable counts n_g of the K ordered categories.
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix of squared distances.
+
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Departmental
+    Papers (ASC) 43, Annenberg School for Communication, University of Pennsylvania.
+    https://repository.upenn.edu/asc_papers/43
+
+    Examples
+    --------
+    >>> ordinal([2, 4, 2])[0].tolist()  # δ²(1, 3) = (2 + 4 + 2 − (2 + 2)/2)² = 6² = 36
+    [0.0, 9.0, 36.0]
+    """
     return interval(mid_ranks(marginals))
 
 
 def interval(values: np.ndarray) -> np.ndarray:
-    """δ² = (c − k)²."""
+    """Krippendorff's interval metric, δ² = (c − k)².
+
+    Parameters
+    ----------
+    values : array-like
+        The K numeric category values.
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix of squared distances.
+
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Departmental
+    Papers (ASC) 43, Annenberg School for Communication, University of Pennsylvania.
+    https://repository.upenn.edu/asc_papers/43
+
+    Examples
+    --------
+    >>> interval([1, 2, 4])[0].tolist()  # (1 − 1)², (1 − 2)², (1 − 4)²
+    [0.0, 1.0, 9.0]
+    """
     v = np.asarray(values, dtype=float)
     return (v[:, None] - v[None, :]) ** 2
 
 
 def ratio(values: np.ndarray) -> np.ndarray:
-    """δ² = ((c − k)/(c + k))², 0 on the diagonal (also where c = k = 0)."""
+    """Krippendorff's ratio metric, δ² = ((c − k)/(c + k))², 0 on the diagonal (also where
+    c = k = 0).
+
+    Parameters
+    ----------
+    values : array-like
+        The K numeric category values, non-negative.
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix of squared distances.
+
+    Raises
+    ------
+    InvalidParameterError
+        If a value is negative.
+
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Departmental
+    Papers (ASC) 43, Annenberg School for Communication, University of Pennsylvania.
+    https://repository.upenn.edu/asc_papers/43
+
+    Examples
+    --------
+    >>> ratio([1, 2, 4])[0].tolist()  # (1/3)² = 0.111…, (3/5)² = 0.36
+    [0.0, 0.1111111111111111, 0.36]
+    """
     v = np.asarray(values, dtype=float)
     if (v < 0).any():
         raise InvalidParameterError(
@@ -250,7 +402,37 @@ def ratio(values: np.ndarray) -> np.ndarray:
 
 
 def circular(values: np.ndarray, period: float | None = None) -> np.ndarray:
-    """δ² = sin²(π (c − k)/U); U = max − min + 1 (e.g. 7 for the days 1..7) unless given."""
+    """Krippendorff's circular metric, δ² = sin²(π (c − k)/U); U = max − min + 1 (e.g. 7 for
+    the days 1..7) unless given.
+
+    Parameters
+    ----------
+    values : array-like
+        The K numeric category values.
+    period : float, optional
+        U, the circle's period (default: max − min + 1).
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix of squared distances.
+
+    Raises
+    ------
+    InvalidParameterError
+        If the period is not positive.
+
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Departmental
+    Papers (ASC) 43, Annenberg School for Communication, University of Pennsylvania.
+    https://repository.upenn.edu/asc_papers/43
+
+    Examples
+    --------
+    >>> circular([1, 2, 3, 4])[0].round(12).tolist()  # U = 4: sin²(π/4), sin²(π/2), sin²(3π/4)
+    [0.0, 0.5, 1.0, 0.5]
+    """
     v = np.asarray(values, dtype=float)
     U = (v.max() - v.min() + 1.0) if period is None else float(period)
     if not U > 0:
@@ -259,7 +441,30 @@ def circular(values: np.ndarray, period: float | None = None) -> np.ndarray:
 
 
 def bipolar(values: np.ndarray) -> np.ndarray:
-    """δ² = (c − k)² / ((c + k − 2 c_min)(2 c_max − c − k)), 0 on the diagonal."""
+    """Krippendorff's bipolar metric, δ² = (c − k)² / ((c + k − 2 c_min)(2 c_max − c − k)),
+    0 on the diagonal.
+
+    Parameters
+    ----------
+    values : array-like
+        The K numeric category values.
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix of squared distances.
+
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Departmental
+    Papers (ASC) 43, Annenberg School for Communication, University of Pennsylvania.
+    https://repository.upenn.edu/asc_papers/43
+
+    Examples
+    --------
+    >>> bipolar([1, 2, 3])[0].tolist()  # 1²/((3 − 2)(6 − 3)) = 1/3, 2²/((4 − 2)(6 − 4)) = 1
+    [0.0, 0.3333333333333333, 1.0]
+    """
     v = np.asarray(values, dtype=float)
     lo, hi = v.min(), v.max()
     c, k = v[:, None], v[None, :]
@@ -280,6 +485,23 @@ def ordinal_weights(n_categories: int) -> np.ndarray:
     weight depends only on the order of the categories, not on their values (Gwet 2014,
     *Handbook of Inter-Rater Reliability*, 4th ed., ch. 3, Table 3.6.1). One category: [[1]].
 
+    Parameters
+    ----------
+    n_categories : int
+        K, the number of ordered categories.
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix of agreement weights w_kl.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics. Chapter 3.
+
+    Examples
+    --------
     >>> ordinal_weights(4)[0].tolist()  # 1 − (1, 3, 6)/6
     [1.0, 0.8333333333333334, 0.5, 0.0]
     """
@@ -290,14 +512,62 @@ def ordinal_weights(n_categories: int) -> np.ndarray:
 
 
 def linear_weights(values: np.ndarray) -> np.ndarray:
-    """Cohen's (1968) and Gwet's linear agreement weights, 1 − |c − k|/(max − min)."""
+    """Cohen's (1968) and Gwet's linear agreement weights, 1 − |c − k|/(max − min).
+
+    Parameters
+    ----------
+    values : array-like
+        The K numeric category values (a single distinct value gives weights 1).
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix of agreement weights.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics. Chapter 3.
+
+    Cohen, J. (1968). Weighted kappa: nominal scale agreement with provision for scaled
+    disagreement or partial credit. *Psychological Bulletin*, 70(4), 213–220.
+
+    Examples
+    --------
+    >>> linear_weights([1, 2, 4])[0].tolist()  # 1 − (0, 1, 3)/3
+    [1.0, 0.6666666666666667, 0.0]
+    """
     v = np.asarray(values, dtype=float)
     span = v.max() - v.min()
     return 1.0 - np.abs(v[:, None] - v[None, :]) / (span if span > 0 else 1.0)
 
 
 def quadratic_weights(values: np.ndarray) -> np.ndarray:
-    """Cohen's (1968) and Gwet's quadratic agreement weights, 1 − (c − k)²/(max − min)²."""
+    """Cohen's (1968) and Gwet's quadratic agreement weights, 1 − (c − k)²/(max − min)².
+
+    Parameters
+    ----------
+    values : array-like
+        The K numeric category values (a single distinct value gives weights 1).
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix of agreement weights.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics. Chapter 3.
+
+    Cohen, J. (1968). Weighted kappa: nominal scale agreement with provision for scaled
+    disagreement or partial credit. *Psychological Bulletin*, 70(4), 213–220.
+
+    Examples
+    --------
+    >>> quadratic_weights([1, 2, 4])[0].tolist()  # 1 − (0, 1, 9)/3²
+    [1.0, 0.8888888888888888, 0.0]
+    """
     v = np.asarray(values, dtype=float)
     span = v.max() - v.min()
     return 1.0 - (v[:, None] - v[None, :]) ** 2 / (span**2 if span > 0 else 1.0)
@@ -306,7 +576,28 @@ def quadratic_weights(values: np.ndarray) -> np.ndarray:
 def radical_weights(values: np.ndarray) -> np.ndarray:
     r"""Gwet's radical agreement weights on the category values,
     :math:`w_{kl} = 1 - \sqrt{|x_k - x_l|} / \sqrt{x_\max - x_\min}`
-    (Gwet 2014, *Handbook of Inter-Rater Reliability*, 4th ed., ch. 3)."""
+    (Gwet 2014, *Handbook of Inter-Rater Reliability*, 4th ed., ch. 3).
+
+    Parameters
+    ----------
+    values : array-like
+        The K numeric category values (a single distinct value gives weights 1).
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix of agreement weights.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics. Chapter 3.
+
+    Examples
+    --------
+    >>> radical_weights([1, 2, 5])[0].tolist()  # 1 − (√0, √1, √4)/√4
+    [1.0, 0.5, 0.0]
+    """
     v = np.asarray(values, dtype=float)
     span = v.max() - v.min()
     return 1.0 - np.sqrt(np.abs(v[:, None] - v[None, :])) / (np.sqrt(span) if span > 0 else 1.0)
@@ -499,6 +790,15 @@ def category_distance(
         fails or returns NaN or infinite values.
     NonNumericError
         A value-based metric or weights for non-numeric categories.
+
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Departmental
+    Papers (ASC) 43, Annenberg School for Communication, University of Pennsylvania.
+    https://repository.upenn.edu/asc_papers/43
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics. Chapter 3.
 
     Examples
     --------

@@ -60,6 +60,36 @@ class Estimate:
     :meth:`to_frame` puts several estimates in a DataFrame; ``_repr_html_`` shows one as a
     small table in a notebook.
 
+    Parameters
+    ----------
+    coefficient : str
+        The coefficient's name, e.g. ``"Fleiss' kappa"``.
+    value : float
+        The coefficient's value (NaN where it is undefined).
+    observed : float
+        P_o, the observed agreement on the 0–1 scale of the weights.
+    expected : float
+        P_e, the agreement expected by chance on the same scale.
+    n_items : int
+        The number of items the coefficient used (the pairable items).
+    n_annotations : int
+        The number of annotations it used.
+    level : str, default "nominal"
+        The distance or weights name, the ``name`` of the
+        :class:`~kappalab.distances.CategoryDistance` used.
+    n_raters : int, optional
+        The number of raters, when raters are known.
+    observed_disagreement : float, optional
+        D_o, in the units of the distance (coefficients defined through disagreements).
+    expected_disagreement : float, optional
+        D_e, in the same units.
+    se : float, optional
+        The standard error, when an interval was asked for.
+    ci : tuple of float, optional
+        The confidence interval ``(low, high)``, when one was asked for.
+    details : mapping, default {}
+        Further numbers particular to the coefficient or to its interval.
+
     References
     ----------
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
@@ -82,6 +112,10 @@ class Estimate:
                 coefficient   value  p_value
     0         Fleiss' kappa  0.3382   0.2531
     1  Krippendorff's alpha  0.4444      NaN
+    >>> made = kl.Estimate("percent agreement", 0.75, observed=0.75, expected=0.0, n_items=4,
+    ...                    n_annotations=8)
+    >>> float(made), made.z  # 3 of 4 items agree: 3/4; no standard error, no test
+    (0.75, None)
     """
 
     coefficient: str
@@ -318,6 +352,23 @@ def same_values(a: Any, b: Any) -> bool:
     """Equality of result fields (an Estimate's, a simulation Truth's): NaN equals NaN,
     arrays element-wise, mappings key-wise, sequences item-wise.
 
+    Parameters
+    ----------
+    a, b : object
+        The two values: numbers, arrays, mappings, tuples or lists of them, or anything
+        comparable with ``==``.
+
+    Returns
+    -------
+    bool
+        Whether they are the same values.
+
+    Examples
+    --------
+    >>> same_values(np.array([1.0, np.nan]), np.array([1.0, np.nan]))  # NaN equals NaN
+    True
+    >>> same_values((1, 2), [1, 2])  # a tuple is not a list
+    False
     >>> same_values({"x": float("nan"), "y": (1, 2.0)}, {"x": float("nan"), "y": (1, 2)})
     True
     """

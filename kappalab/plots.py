@@ -37,7 +37,55 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
     * a diamond on the κx bar at ρ_xy·√(IRR_X·IRR_Y), what eq 14 predicts κx to be;
     * a dotted line at ρ_xy across the normalized κx bar: normalized κx ≈ ρ_xy (§4.5, Fig. 7).
 
-    Returns the matplotlib ``Axes`` (a new figure's when ``ax`` is None).
+    Parameters
+    ----------
+    report_or_x : DataFrame, Annotations or array-like
+        A table from :func:`kappalab.report.xrr_report` (columns ``quantity`` and ``value``),
+        or replication X (anything :func:`~kappalab.report.xrr_report` takes as ``x``).
+    y : Annotations or array-like, optional
+        Replication Y, when ``report_or_x`` is replication X; None with a report.
+    level : str, array-like or callable, default "nominal"
+        Krippendorff's distance metric for the report (:mod:`kappalab.distances`); used only
+        when the report is computed here.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new ``matplotlib.figure.Figure``'s, without pyplot).
+    n_splits : int, default 100
+        The number of random split-half divisions of the report, when it is computed here.
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the report's random splits (:func:`kappalab.validation.make_rng`), when it is
+        computed here.
+    categories : sequence, optional
+        The category set and order for the report (default: the values in the data), when it
+        is computed here.
+    title : str, optional
+        The title (default: "Cross-replication reliability (Wong, Paritosh & Aroyo 2021)").
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on (a new figure's when ``ax`` is None).
+
+    Raises
+    ------
+    InvalidParameterError
+        If both a report and ``y`` are given, replication X without ``y``, or a table
+        without one of the rows IRR_X, IRR_Y, kappa_x, normalized_kappa_x, rho_xy.
+
+    References
+    ----------
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
+    >>> x = [[1, 1], [2, 2], [1, 2]]  # IRR_X: α = 1 − (2/6)/(2·3·3/(6·5)) = 4/9
+    >>> y = [[1, 1], [2, 2], [2, 2]]  # IRR_Y: α = 1 (no disagreement)
+    >>> ax = xrr(x, y, seed=0)
+    >>> [round(float(bar.get_height()), 4) for bar in ax.patches[:4]]  # κx/√(4/9 · 1) = 1
+    [0.4444, 1.0, 0.6667, 1.0]
+    >>> ax.get_xlabel()
+    '3 items in common (0 dropped from X, 0 from Y)'
     """
     from .report import xrr_report
 

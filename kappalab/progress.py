@@ -49,6 +49,13 @@ def enabled(quiet: bool = False, stream: TextIO | None = None, *,
     Returns
     -------
     bool
+        True when progress would be shown.
+
+    Examples
+    --------
+    >>> import io
+    >>> enabled(stream=io.StringIO()), enabled(force=True), enabled(quiet=True)
+    (False, True, False)
     """
     if force:
         return True
@@ -91,6 +98,15 @@ class elapsed:
     ----------
     shown : bool
         Whether the line appeared (the step outlasted the delay on a terminal).
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO()
+    >>> with elapsed("fitting", stream=out) as step:  # not a terminal: nothing is written
+    ...     total = sum(range(10))
+    >>> total, step.shown, out.getvalue()
+    (45, False, '')
     """
 
     def __init__(self, description: str, *, quiet: bool = False, delay: float | None = None,
@@ -160,6 +176,13 @@ def track(iterable: Iterable[Any], description: str = "", *, total: int | None =
     ------
     object
         The items of ``iterable``, unchanged.
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO()
+    >>> sum(track(range(5), "summing", stream=out)), out.getvalue()  # 0 + 1 + 2 + 3 + 4
+    (10, '')
     """
     out = sys.stderr if stream is None else stream
     delay = DELAY if delay is None else float(delay)

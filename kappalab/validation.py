@@ -30,13 +30,58 @@ __all__ = ["check_confidence", "check_count", "check_real", "check_sample_weight
 
 
 def is_integer(value: Any) -> bool:
-    """An int or numpy integer, not a bool."""
+    """Whether ``value`` is an int or numpy integer, not a bool.
+
+    Parameters
+    ----------
+    value : object
+        Anything.
+
+    Returns
+    -------
+    bool
+        True for an ``int`` or ``numpy.integer`` that is not a (numpy) bool.
+
+    Examples
+    --------
+    >>> is_integer(3), is_integer(np.int64(3)), is_integer(True), is_integer(3.0)
+    (True, True, False, False)
+    """
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def check_count(value: Any, name: str, minimum: int = 0) -> int:
     """``value`` as an int ≥ ``minimum``; a float with an integer value (``2000.0``) is
-    accepted, ``None``, ``nan``, ``inf``, bools and strings are refused."""
+    accepted, ``None``, ``nan``, ``inf``, bools and strings are refused.
+
+    Parameters
+    ----------
+    value : object
+        The count to check.
+    name : str
+        The option's name, for the error message.
+    minimum : int, default 0
+        The smallest count accepted.
+
+    Returns
+    -------
+    int
+        ``value`` as an ``int``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``value`` is not an integer (or a float with an integer value) ≥ ``minimum``.
+
+    Examples
+    --------
+    >>> check_count(2000.0, "n_resamples", minimum=2)  # 2000.0 == int(2000.0)
+    2000
+    >>> check_count(1, "n_resamples", minimum=2)
+    Traceback (most recent call last):
+    ...
+    kappalab.errors.InvalidParameterError: n_resamples must be an integer ≥ 2, got 1
+    """
     if isinstance(value, (float, np.floating)) and math.isfinite(value) and value == int(value):
         value = int(value)
     if not is_integer(value) or value < minimum:
@@ -46,7 +91,40 @@ def check_count(value: Any, name: str, minimum: int = 0) -> int:
 
 def check_real(value: Any, name: str, *, low: float = -math.inf, high: float = math.inf,
                open_interval: bool = False) -> float:
-    """``value`` as a finite float in [low, high] (in (low, high) with ``open_interval``)."""
+    """``value`` as a finite float in [low, high] (in (low, high) with ``open_interval``).
+
+    Parameters
+    ----------
+    value : object
+        The number to check; bools and non-numbers are refused.
+    name : str
+        The option's name, for the error message.
+    low : float, default -inf
+        The lower bound.
+    high : float, default inf
+        The upper bound.
+    open_interval : bool, default False
+        True excludes the bounds themselves.
+
+    Returns
+    -------
+    float
+        ``value`` as a ``float``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``value`` is not a finite real number, or is outside the interval.
+
+    Examples
+    --------
+    >>> check_real(1, "rate", low=0.0, high=1.0)  # 1 is inside [0, 1]
+    1.0
+    >>> check_real(1, "rate", low=0.0, high=1.0, open_interval=True)
+    Traceback (most recent call last):
+    ...
+    kappalab.errors.InvalidParameterError: rate must be in (0.0, 1.0), got 1.0
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(
             value, (int, float, np.integer, np.floating)) or not math.isfinite(value):
         raise InvalidParameterError(f"{name} must be a finite number, got {value!r}")
@@ -59,7 +137,32 @@ def check_real(value: Any, name: str, *, low: float = -math.inf, high: float = m
 
 
 def check_confidence(confidence: Any) -> float:
-    """A confidence level in (0, 1)."""
+    """A confidence level in (0, 1).
+
+    Parameters
+    ----------
+    confidence : object
+        The confidence level to check, e.g. 0.95.
+
+    Returns
+    -------
+    float
+        ``confidence`` as a ``float``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``confidence`` is not a finite number strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> check_confidence(0.95)
+    0.95
+    >>> check_confidence(95)
+    Traceback (most recent call last):
+    ...
+    kappalab.errors.InvalidParameterError: confidence must be in (0.0, 1.0), got 95.0
+    """
     return check_real(confidence, "confidence", low=0.0, high=1.0, open_interval=True)
 
 
@@ -67,7 +170,37 @@ def make_rng(seed: Any, name: str = "seed") -> np.random.Generator:
     """A numpy Generator from ``None`` (fresh entropy), a non-negative int, a sequence of
     them (as numpy's ``default_rng`` takes: e.g. ``(study_seed, replication)``), a
     :class:`numpy.random.SeedSequence` or a Generator (returned as it is, so that a caller's
-    stream continues). Bools, floats and strings are refused."""
+    stream continues). Bools, floats and strings are refused.
+
+    Parameters
+    ----------
+    seed : None, int, sequence of int, SeedSequence or Generator
+        The seed.
+    name : str, default "seed"
+        The option's name, for the error message.
+
+    Returns
+    -------
+    numpy.random.Generator
+        A new Generator, or ``seed`` itself when it is one.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``seed`` is none of the above (a bool, float, string or negative integer).
+
+    Examples
+    --------
+    >>> rng = make_rng(0)
+    >>> make_rng(rng) is rng  # a Generator is passed through
+    True
+    >>> bool(make_rng((7, 1)).integers(100) == np.random.default_rng([7, 1]).integers(100))
+    True
+    >>> make_rng(1.5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kappalab.errors.InvalidParameterError: seed must be None, a non-negative integer ..., got 1.5
+    """
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is None or isinstance(seed, np.random.SeedSequence):
@@ -84,7 +217,38 @@ def check_sample_weight(sample_weight: Any, n_items: int,
                         name: str = "sample_weight") -> np.ndarray | None:
     """``sample_weight`` as a read-only float array of ``n_items`` finite, non-negative item
     weights, not all 0 (``None`` stays ``None``: no weights). Booleans count as 0/1; 2-D
-    arrays, strings, NaN, ±inf, negative weights and a wrong length are refused."""
+    arrays, strings, NaN, ±inf, negative weights and a wrong length are refused.
+
+    Parameters
+    ----------
+    sample_weight : array-like or None
+        One weight per item.
+    n_items : int
+        The number of items, the length ``sample_weight`` must have.
+    name : str, default "sample_weight"
+        The option's name, for the error message.
+
+    Returns
+    -------
+    ndarray or None
+        The weights as a read-only 1-D float array, or None.
+
+    Raises
+    ------
+    InvalidParameterError
+        If the weights are not numeric, not 1-D, of the wrong length, NaN, infinite or
+        negative, or all 0.
+
+    Examples
+    --------
+    >>> w = check_sample_weight([1, 2, 0], 3)
+    >>> w, w.flags.writeable
+    (array([1., 2., 0.]), False)
+    >>> check_sample_weight([1, 2], 3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kappalab.errors.InvalidParameterError: sample_weight needs one weight per item ..., got 2
+    """
     if sample_weight is None:
         return None
     try:
