@@ -48,13 +48,28 @@ def union_categories(x: Annotations, y: Annotations) -> tuple[pd.Index, np.ndarr
     """The union of both category sets and each side's positions in it.
 
     The union is sorted when its labels can be compared (mixed types: X's categories in
-    order, then Y's new ones). Returns ``(union, x_positions, y_positions)``:
-    ``union[x_positions[c]]`` is X's category ``c``.
+    order, then Y's new ones); when both sides have the same categories in the same order,
+    they are the union.
 
+    Parameters
+    ----------
+    x, y : Annotations
+        The two replications.
+
+    Returns
+    -------
+    union : pandas.Index
+        The union of the categories.
+    x_positions, y_positions : numpy.ndarray
+        Each side's category positions in ``union``: ``union[x_positions[c]]`` is X's
+        category ``c``.
+
+    Examples
+    --------
     >>> from kappalab import Annotations
     >>> union, px, py = union_categories(Annotations.from_wide([["b", "c"]]),
     ...                                  Annotations.from_wide([["a", "b"]]))
-    >>> list(union), px.tolist(), py.tolist()
+    >>> list(union), px.tolist(), py.tolist()   # b, c at 1, 2; a, b at 0, 1
     (['a', 'b', 'c'], [1, 2], [0, 1])
     """
     if list(x.categories) == list(y.categories):
@@ -71,6 +86,10 @@ def union_categories(x: Annotations, y: Annotations) -> tuple[pd.Index, np.ndarr
 class AlignedReplications:
     """Replications X and Y matched by item label (see the module docstring).
 
+    An item counts on a side when it has at least one annotation there. The common items are
+    those annotated on both sides, in X's order; the others are X-only or Y-only. Categories
+    are put on the union scale of :func:`union_categories`.
+
     Parameters
     ----------
     x, y : Annotations
@@ -78,16 +97,33 @@ class AlignedReplications:
 
     Attributes
     ----------
-    x, y : the two replications, as given.
-    items : pandas.Index — the common items (annotated on both sides), in X's order.
-    x_rows, y_rows : each common item's row in ``x.items`` and in ``y.items``.
-    only_x_items, only_y_items : items annotated on one side only.
-    only_x_rows, only_y_rows : their rows in ``x.items`` and in ``y.items``.
+    x, y : Annotations
+        The two replications, as given.
+    items : pandas.Index
+        The common items (annotated on both sides), in X's order.
+    x_rows, y_rows : numpy.ndarray
+        Each common item's row in ``x.items`` and in ``y.items``.
+    only_x_items, only_y_items : pandas.Index
+        Items annotated on one side only.
+    only_x_rows, only_y_rows : numpy.ndarray
+        Their rows in ``x.items`` and in ``y.items``.
 
     Raises
     ------
     EmptyDataError
         No item is annotated on both sides.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from kappalab import Annotations
+    >>> x = Annotations.from_wide([[0, 1], [1, 1], [0, 0]])                 # items 0, 1, 2
+    >>> y = Annotations.from_wide(pd.DataFrame({"r": [2, 0, 1]}, index=[1, 2, 3]))
+    >>> a = AlignedReplications(x, y)
+    >>> list(a.items), a.x_rows.tolist(), a.y_rows.tolist()   # 1, 2: X rows 1, 2; Y rows 0, 1
+    ([1, 2], [1, 2], [0, 1])
+    >>> a.n_common, a.n_only_x, a.n_only_y                     # item 0 in X only, 3 in Y only
+    (2, 1, 1)
     """
 
     def __init__(self, x: Annotations, y: Annotations):

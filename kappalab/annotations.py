@@ -64,16 +64,44 @@ _CROWDKIT_COLUMNS = {"item": "task", "rater": "worker", "value": "label"}
 class Annotations:
     """Annotations of items by raters into categories (or numeric values).
 
-    Build one with :meth:`from_long`, :meth:`from_wide` or :meth:`from_counts`. Every
-    coefficient in kappalab also takes raw data and reads it with
+    Build one with a constructor, which reads, validates and encodes the input:
+
+    - :meth:`from_long` — one row per annotation, with item, rater and value columns (or
+      crowd-kit's ``task``/``worker``/``label``);
+    - :meth:`from_wide` — an items × raters table (array, nested list, DataFrame or
+      ``xarray.DataArray``), NaN for missing; ``raters_as_rows=True`` for raters × items
+      (krippendorff's ``reliability_data``), ``item="id"`` for a table with an item-id column;
+    - :meth:`from_counts` — an items × categories count table (raters unknown).
+
+    Every coefficient in kappalab also takes raw data and reads it with
     :func:`~kappalab.annotations.as_annotations`, by one rule: a DataFrame whose columns
     include a long schema (``item``/``rater``/``value``, or crowd-kit's
     ``task``/``worker``/``label``) is long, one row per annotation; any other DataFrame,
-    array or DataArray is wide, items × raters. Other layouts need their constructor — an
-    items × categories count table :meth:`from_counts`, raters × items (krippendorff's
-    ``reliability_data``) ``from_wide(x, raters_as_rows=True)``, a table with an item-id
-    column ``from_wide(df, item="id")`` — and :meth:`from_wide` warns
-    (:class:`~kappalab.errors.LayoutWarning`) when a table looks like one of them.
+    array or DataArray is wide, items × raters. Other layouts need their constructor, and
+    :meth:`from_wide` warns (:class:`~kappalab.errors.LayoutWarning`) when a table looks like
+    one of them.
+
+    Its own parameters are the encoded stores: the constructor is internal (it neither
+    validates nor encodes).
+
+    Parameters
+    ----------
+    items : pandas.Index
+        Item labels.
+    raters : pandas.Index or None
+        Rater labels; None when raters are unknown (count data).
+    categories : pandas.Index
+        Category labels, in the order of the codes.
+    item_codes, rater_codes, category_codes : numpy.ndarray, optional
+        The long store: per-annotation item, rater (None without raters) and category codes.
+    wide_codes : numpy.ndarray or callable, optional
+        The wide store: items × raters category codes, -1 for missing, or a function that
+        makes them when first needed.
+    wide_values : numpy.ndarray, optional
+        For numeric categories of a wide table: the items × raters float values, NaN for
+        missing.
+    counts : numpy.ndarray, optional
+        The counts store: items × categories counts.
 
     Attributes
     ----------
@@ -81,6 +109,18 @@ class Annotations:
         Labels of the items (in order of first appearance), the raters (``None`` when
         raters are unknown, as for count data) and the categories (sorted, or in the order
         given by ``categories=``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from kappalab import Annotations
+    >>> Annotations.from_wide([["a", "a"], ["a", "b"], ["b", None]])   # 2 + 2 + 1 annotations
+    Annotations(items=3, raters=2, annotations=5, categories=['a', 'b'])
+    >>> long = pd.DataFrame({"item": [1, 1, 2], "rater": ["u", "v", "u"], "value": [3, 4, 4]})
+    >>> Annotations.from_long(long).count_matrix.tolist()   # item 1: one 3, one 4; item 2: a 4
+    [[1, 1], [0, 1]]
+    >>> Annotations.from_counts([[2, 1], [0, 3]])           # 2 + 1 + 0 + 3 annotations
+    Annotations(items=2, raters=unknown, annotations=6, categories=[0, 1])
     """
 
     def __init__(
@@ -811,6 +851,35 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     items, ``from_wide(df, item="id")`` for a table with an item-id column; ``from_wide``
     warns (:class:`~kappalab.errors.LayoutWarning`) when a table looks like one of them.
 
+    Parameters
+    ----------
+    data : Annotations, DataFrame, array-like or xarray.DataArray
+        The annotations: an :class:`Annotations` (returned as it is), a long or wide
+        DataFrame, a 2-D array or nested list (items × raters) or a DataArray with dims
+        ``item`` and ``rater``.
+    categories : sequence, optional
+        The category set and order (values outside it raise). For an existing
+        :class:`Annotations` it must equal its categories.
+    item, rater, value : str, optional
+        Column names of a long DataFrame (the defaults ``item``, ``rater``, ``value`` for
+        those not given); giving any of them makes the DataFrame long.
+
+    Returns
+    -------
+    Annotations
+        ``data`` itself, or the annotations read from it.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``categories=`` differs from the categories of an existing :class:`Annotations`;
+        ``item=``, ``rater=`` or ``value=`` given for data that is not a DataFrame; or a
+        column is absent.
+    EmptyDataError, MissingValueError, DuplicateAnnotationError, UnknownCategoryError
+        As raised by :meth:`Annotations.from_long` and :meth:`Annotations.from_wide`: no
+        annotations, a missing item or rater or an infinite value, an (item, rater) pair
+        twice, a value outside ``categories=``.
+
     Examples
     --------
     >>> import pandas as pd
@@ -819,7 +888,7 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     ...                      "label": ["x", "x", "y", "x"]})
     >>> as_annotations(long)                      # crowd-kit's schema: long
     Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
-    >>> as_annotations(pd.DataFrame({"a": ["x", "y"], "b": ["x", "x"]}))   # wide
+    >>> as_annotations(pd.DataFrame({"a": ["x", "y"], "b": ["x", "x"]}))   # wide: 2 × 2
     Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
     """
     if isinstance(data, Annotations):

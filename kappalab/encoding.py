@@ -28,18 +28,75 @@ from .errors import (
 
 
 def code_dtype(n_categories: int) -> type:
-    """The integer type of category codes for ``n_categories`` categories."""
+    """The integer type of category codes for ``n_categories`` categories.
+
+    Parameters
+    ----------
+    n_categories : int
+        Number of categories.
+
+    Returns
+    -------
+    type
+        ``numpy.int32``, or ``numpy.int64`` from 2**31 − 1 categories on.
+
+    Examples
+    --------
+    >>> code_dtype(3).__name__, code_dtype(2**31).__name__
+    ('int32', 'int64')
+    """
     return np.int32 if n_categories < 2**31 - 1 else np.int64
 
 
 def preview(index: Sequence[Any], limit: int = 6) -> str:
-    """The first ``limit`` labels of ``index`` for a message: ``[a, b, ...]``."""
+    """The first ``limit`` labels of ``index`` for a message: ``[a, b, ...]``.
+
+    Parameters
+    ----------
+    index : sequence
+        The labels (an Index, a list, an array).
+    limit : int, default 6
+        How many labels to show; ``...`` marks the rest.
+
+    Returns
+    -------
+    str
+        The labels as their ``repr`` (numpy scalars as plain values), in brackets.
+
+    Examples
+    --------
+    >>> preview(list("abcdefgh"), 3)   # 3 of 8 shown
+    "['a', 'b', 'c', ...]"
+    >>> preview(np.array([1, 2]))
+    '[1, 2]'
+    """
     shown = ", ".join(label(v) for v in list(index[:limit]))
     return f"[{shown}{', ...' if len(index) > limit else ''}]"
 
 
 class WideTable(NamedTuple):
-    """An items × raters table read by :func:`wide_to_matrix`."""
+    """An items × raters table read by :func:`wide_to_matrix`.
+
+    Parameters
+    ----------
+    items : pandas.Index
+        Item labels (the rows).
+    raters : pandas.Index
+        Rater labels (the columns).
+    matrix : numpy.ndarray
+        Items × raters cells: float (NaN = missing), exact integers, objects, or the codes of
+        ordered Categorical columns.
+    categories : pandas.Index or None
+        The categories when ``matrix`` holds ordered-Categorical codes, else None.
+    named : bool
+        Whether the input named its dims (a DataArray): then there is no layout to guess.
+
+    Examples
+    --------
+    >>> w = wide_to_matrix(pd.DataFrame({"r1": [1, 2], "r2": [2, None]}, index=["i", "j"]))
+    >>> list(w.items), list(w.raters), w.named
+    (['i', 'j'], ['r1', 'r2'], False)
+    """
 
     items: pd.Index
     raters: pd.Index
@@ -49,9 +106,37 @@ class WideTable(NamedTuple):
 
 
 def wide_to_matrix(x: Any, ordered_categories: bool = True) -> WideTable:
-    """A wide DataArray, DataFrame, array or nested list as one items × raters matrix with
-    its item and rater labels (ordered Categorical columns as codes when
-    ``ordered_categories``)."""
+    """A wide table as one items × raters matrix with its item and rater labels.
+
+    Reads a DataArray (dims ``item`` and ``rater``), a DataFrame (row and column labels), an
+    array or a nested list (0-based positions as labels). Integers stay exact, other numbers
+    become float with NaN for missing, anything else is kept as objects.
+
+    Parameters
+    ----------
+    x : array-like, DataFrame or xarray.DataArray
+        The items × raters table.
+    ordered_categories : bool, default True
+        When every column of a DataFrame is an ordered Categorical with the same categories,
+        keep their codes and categories (else read the labels).
+
+    Returns
+    -------
+    WideTable
+        The labels, the matrix and the categories (ordered Categorical columns only).
+
+    Raises
+    ------
+    InvalidParameterError
+        A DataArray without dims ``item`` and ``rater``; a table that is not 2-D or has rows
+        of different lengths; ordered Categorical columns that disagree on the categories.
+
+    Examples
+    --------
+    >>> wide_to_matrix([[1, 2], [None, 2]]).matrix    # None is missing: NaN
+    array([[ 1.,  2.],
+           [nan,  2.]])
+    """
     try:
         import xarray as xr
     except ImportError:  # pragma: no cover - xarray is a dependency
@@ -101,7 +186,33 @@ def _as_2d(x: Any) -> np.ndarray:
 
 
 def set_item_column(x: Any, item: Any) -> pd.DataFrame:
-    """The table with its ``item`` column moved to the row labels."""
+    """The table with its ``item`` column moved to the row labels.
+
+    Parameters
+    ----------
+    x : array-like or DataFrame
+        The wide table (an array is read as a DataFrame with positions as column labels).
+    item : column label
+        The column holding the item ids (for an array, a column position).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table without that column, its index the item ids (named ``item``).
+
+    Raises
+    ------
+    InvalidParameterError
+        No such column, or the label names more than one column.
+    MissingValueError
+        A row has no item id.
+
+    Examples
+    --------
+    >>> t = set_item_column(pd.DataFrame({"id": ["a", "b"], "r1": [1, 2]}), "id")
+    >>> list(t.index), list(t.columns)
+    (['a', 'b'], ['r1'])
+    """
     if not isinstance(x, pd.DataFrame):
         x = pd.DataFrame(_as_2d(x))
     if item not in x.columns:
@@ -121,7 +232,29 @@ def set_item_column(x: Any, item: Any) -> pd.DataFrame:
 
 
 def transposed(x: Any) -> Any:
-    """A raters × items table turned items × raters (a DataArray's dims already say)."""
+    """A raters × items table turned items × raters (a DataArray's dims already say).
+
+    Parameters
+    ----------
+    x : array-like, DataFrame or xarray.DataArray
+        The raters × items table.
+
+    Returns
+    -------
+    array-like, DataFrame or xarray.DataArray
+        The table transposed (a DataFrame stays one, a DataArray is returned as it is, anything
+        else becomes a 2-D array).
+
+    Raises
+    ------
+    InvalidParameterError
+        An array or nested list that is not a rectangular 2-D table.
+
+    Examples
+    --------
+    >>> transposed([[1, 2, 3]]).shape   # 1 rater × 3 items -> 3 items × 1 rater
+    (3, 1)
+    """
     if isinstance(x, pd.DataFrame):
         return x.T
     if type(x).__name__ == "DataArray":
@@ -194,13 +327,59 @@ def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:
 
 
 def exact_as_float(matrix: np.ndarray) -> bool:
-    """Whether every integer of ``matrix`` is exactly a float64 (|x| ≤ 2**53)."""
+    """Whether every integer of ``matrix`` is exactly a float64 (|x| ≤ 2**53).
+
+    Parameters
+    ----------
+    matrix : numpy.ndarray
+        An integer array.
+
+    Returns
+    -------
+    bool or numpy.bool_
+        True when every value is within ±2**53 (or the array is empty).
+
+    Examples
+    --------
+    >>> bool(exact_as_float(np.array([2**53]))), bool(exact_as_float(np.array([2**53 + 1])))
+    (True, False)
+    """
     return matrix.size == 0 or (matrix.max() <= _EXACT_FLOAT_INT and (
         matrix.dtype.kind == "u" or matrix.min() >= -_EXACT_FLOAT_INT))
 
 
 def check_layout(matrix: np.ndarray) -> None:
-    """Warn when an items × raters table looks like another layout (see from_wide)."""
+    """Warn when an items × raters table looks like another layout.
+
+    Three heuristics (see :meth:`~kappalab.annotations.Annotations.from_wide`): a raters ×
+    items table (at most 20 rows, at least 10 and three times as many columns), an items ×
+    categories count table (complete, non-negative whole numbers, the same sum in every row,
+    some zeros, not every row the same), or a first column of item ids (every value distinct
+    while the other columns repeat a few labels).
+
+    Parameters
+    ----------
+    matrix : numpy.ndarray
+        The items × raters matrix (as :func:`wide_to_matrix` reads it).
+
+    Returns
+    -------
+    None
+
+    Warns
+    -----
+    LayoutWarning
+        When one of the heuristics holds (the message names the constructor to use).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     check_layout(np.array([[2, 0], [1, 1], [0, 2], [1, 1]]))   # every row sums to 2
+    >>> [w.category.__name__ for w in caught]
+    ['LayoutWarning']
+    """
     n, r = matrix.shape
     if n <= 20 and r >= max(10, 3 * n):
         warn(
@@ -263,8 +442,34 @@ def _looks_like_id_column(matrix: np.ndarray) -> bool:
 
 
 def reject_infinite(values: Any, where) -> None:
-    """Raise :class:`~kappalab.errors.MissingValueError` when a value is infinite (``where``
-    names a position)."""
+    """Raise when a value is infinite.
+
+    Parameters
+    ----------
+    values : numpy.ndarray or pandas ExtensionArray
+        The values (float, or objects that may hold floats); integers, booleans and strings
+        are never infinite.
+    where : callable
+        Maps the position of the first infinite value to a description for the message
+        (``"row 3"``, say).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    MissingValueError
+        A value is infinite.
+
+    Examples
+    --------
+    >>> reject_infinite(np.array([1.0, 2.0]), str)   # finite: nothing happens
+    >>> reject_infinite(np.array([1.0, np.inf]), lambda i: f"position {i}")
+    Traceback (most recent call last):
+        ...
+    kappalab.errors.MissingValueError: 1 value(s) are infinite (first at position 1)
+    """
     kind = getattr(values.dtype, "kind", "O")
     if kind == "f":
         bad = np.isinf(values)
@@ -290,8 +495,34 @@ def reject_infinite(values: Any, where) -> None:
 def reject_duplicate_pairs(
     item_codes: np.ndarray, rater_codes: np.ndarray, items: pd.Index, raters: pd.Index
 ) -> None:
-    """Raise :class:`~kappalab.errors.DuplicateAnnotationError` when an (item, rater) pair
-    occurs more than once."""
+    """Raise when an (item, rater) pair occurs more than once.
+
+    Parameters
+    ----------
+    item_codes, rater_codes : numpy.ndarray
+        Item and rater code of each annotation.
+    items, raters : pandas.Index
+        Item and rater labels (for the message and the number of cells).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    DuplicateAnnotationError
+        An (item, rater) pair occurs more than once.
+
+    Examples
+    --------
+    >>> items, raters = pd.Index(["i"]), pd.Index(["u", "v"])
+    >>> reject_duplicate_pairs(np.array([0, 0]), np.array([0, 1]), items, raters)  # distinct
+    >>> reject_duplicate_pairs(np.array([0, 0]), np.array([1, 1]), items, raters)
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    kappalab.errors.DuplicateAnnotationError: 1 (item, rater) pair(s) occur more than once, ...
+    """
     key = item_codes.astype(np.int64) * len(raters) + rater_codes
     cells = len(items) * len(raters)
     if cells <= 32 * key.size + (1 << 20):
@@ -314,7 +545,32 @@ def reject_duplicate_pairs(
 
 
 def category_index(categories: Sequence[Any]) -> pd.Index:
-    """``categories=`` as an Index, refused when empty, repeated or holding a missing value."""
+    """``categories=`` as an Index, refused when empty, repeated or holding a missing value.
+
+    Parameters
+    ----------
+    categories : sequence
+        The category labels, in order.
+
+    Returns
+    -------
+    pandas.Index
+        The categories, named ``category``, in the order given.
+
+    Raises
+    ------
+    InvalidParameterError
+        No category, a category repeated, or a missing value (NaN/None/NA) among them.
+
+    Examples
+    --------
+    >>> list(category_index(["lo", "mid", "hi"]))   # the order given, not sorted
+    ['lo', 'mid', 'hi']
+    >>> category_index(["a", "a"])
+    Traceback (most recent call last):
+        ...
+    kappalab.errors.InvalidParameterError: categories repeat: ['a']
+    """
     cats = pd.Index(list(categories) if not isinstance(categories, pd.Index) else categories,
                     name="category")
     if len(cats) == 0:
@@ -335,7 +591,44 @@ def encode_column(
     column: pd.Series, keep: np.ndarray | None, categories: Sequence[Any] | None,
     where: Callable[[int], str],
 ) -> tuple[np.ndarray, pd.Index]:
-    """Category codes of a long table's value column (rows ``keep`` only, None = all)."""
+    """Category codes of a long table's value column.
+
+    An ordered Categorical column (without ``categories``) fixes the categories and their
+    order; otherwise the values are encoded by :func:`encode_values`.
+
+    Parameters
+    ----------
+    column : pandas.Series
+        The value column.
+    keep : numpy.ndarray or None
+        Boolean mask of the rows to encode (None: all).
+    categories : sequence or None
+        The category set and order (None: the values seen, sorted).
+    where : callable
+        Maps a position among the kept rows to a description for error messages.
+
+    Returns
+    -------
+    codes : numpy.ndarray
+        The category code of each kept row.
+    categories : pandas.Index
+        The categories, named ``category``.
+
+    Raises
+    ------
+    MissingValueError
+        A value is infinite.
+    UnknownCategoryError
+        A value is not among ``categories``.
+    InvalidParameterError
+        Values of types that cannot be ordered, without ``categories``.
+
+    Examples
+    --------
+    >>> codes, cats = encode_column(pd.Series(["y", "x", "y"]), None, None, str)
+    >>> codes.tolist(), list(cats)   # sorted: x → 0, y → 1
+    ([1, 0, 1], ['x', 'y'])
+    """
     dtype = column.dtype
     if isinstance(dtype, pd.CategoricalDtype) and categories is None and dtype.ordered:
         # an ordered Categorical states the categories and their order
@@ -363,7 +656,43 @@ def encode_column(
 def encode_values(
     values: Any, categories: Sequence[Any] | None, where: Callable[[int], str]
 ) -> tuple[np.ndarray, pd.Index]:
-    """Category codes and the category index, sorted or in the order of ``categories``."""
+    """Category codes and the category index, sorted or in the order of ``categories``.
+
+    Small whole numbers are encoded by counting, fixed-width unicode by hashing, anything
+    else by sorting.
+
+    Parameters
+    ----------
+    values : numpy.ndarray or pandas ExtensionArray
+        One value per annotation, none missing.
+    categories : sequence or None
+        The category set and order (None: the values seen, sorted).
+    where : callable
+        Maps a position in ``values`` to a description for error messages.
+
+    Returns
+    -------
+    codes : numpy.ndarray
+        The category code of each value.
+    categories : pandas.Index
+        The categories, named ``category``.
+
+    Raises
+    ------
+    UnknownCategoryError
+        A value is not among ``categories``.
+    InvalidParameterError
+        Values of types that cannot be ordered (numbers and strings, say), without
+        ``categories``; ``categories`` empty, repeated or with a missing value.
+
+    Examples
+    --------
+    >>> codes, cats = encode_values(np.array([3, 1, 3]), None, str)
+    >>> codes.tolist(), cats.tolist()                 # sorted: 1 → 0, 3 → 1
+    ([1, 0, 1], [1, 3])
+    >>> encode_values(np.array([3, 1, 3]), [3, 1], str)[0].tolist()   # the order given
+    [0, 1, 0]
+    """
     if categories is not None:
         cats = category_index(categories)
         codes = cats.get_indexer(values)
@@ -453,7 +782,27 @@ def _small_integer_offsets(x: np.ndarray) -> tuple[np.ndarray, int] | None:
 
 
 class SmallIntegerTable(NamedTuple):
-    """What :func:`count_small_integers` reads from a table of small whole numbers."""
+    """What :func:`count_small_integers` reads from a table of small whole numbers.
+
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        Items × categories counts.
+    categories : numpy.ndarray
+        The values seen, sorted (int64).
+    per_item : numpy.ndarray
+        Annotations per item.
+    n_active_raters : int
+        Number of raters with at least one annotation.
+    wide_codes : callable
+        Makes the items × raters category codes (-1 = missing) when called.
+
+    Examples
+    --------
+    >>> t = count_small_integers(np.array([[1.0, 2.0], [2.0, np.nan]]), 1.0, 2.0)
+    >>> t.wide_codes().tolist()   # 1 → 0, 2 → 1, NaN → −1
+    [[0, 1], [1, -1]]
+    """
 
     counts: np.ndarray  # items × categories
     categories: np.ndarray  # sorted int64 values
@@ -466,8 +815,30 @@ _BLOCK_CELLS = 1 << 17  # cells per block of the counting pass (≈ 1 MiB of flo
 
 
 def count_small_integers(table: np.ndarray, lo: float, hi: float) -> SmallIntegerTable | None:
-    """Counts of an items × raters table of whole numbers (float with NaN = missing, or
-    integers), with one bincount and no sort; None for other values (the caller sorts)."""
+    """Counts of an items × raters table of whole numbers, with one bincount and no sort.
+
+    Parameters
+    ----------
+    table : numpy.ndarray
+        Items × raters values: float with NaN for missing, or integers.
+    lo, hi : float
+        The smallest and the largest value of ``table``.
+
+    Returns
+    -------
+    SmallIntegerTable or None
+        The counts, categories, annotations per item, active raters and codes; None when the
+        range ``hi − lo`` is large against the table's size or a value is not a whole number
+        (the caller sorts instead).
+
+    Examples
+    --------
+    >>> t = count_small_integers(np.array([[1.0, 2.0], [2.0, np.nan]]), 1.0, 2.0)
+    >>> t.counts.tolist(), t.categories.tolist(), t.per_item.tolist(), t.n_active_raters
+    ([[1, 1], [0, 1]], [1, 2], [2, 1], 2)
+    >>> count_small_integers(np.array([[0.5, 1.0]]), 0.5, 1.0) is None   # not whole numbers
+    True
+    """
     span = hi - lo
     if not span <= 4 * table.size + 1024:
         return None

@@ -47,10 +47,23 @@ __all__ = ["CrossTables", "DistinctRows", "alpha_from_joint", "chance_corrected"
 
 
 def numeric_array(x: Any) -> np.ndarray:
-    """``x`` as a float array, with complex and object (e.g. mpmath) arrays kept as they are,
-    so that a complex-step derivative (and a high-precision check of it) passes through the
-    same closed form.
+    """``x`` as a float array, complex and object arrays kept as they are.
 
+    Complex and object (e.g. mpmath) arrays pass unchanged, so that a complex-step derivative
+    (and a high-precision check of it) goes through the same closed form.
+
+    Parameters
+    ----------
+    x : array_like
+        Numbers: a scalar, a sequence or an array (real, complex or object).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``x`` as float64, or as it is when complex or object.
+
+    Examples
+    --------
     >>> numeric_array([1, 2]).dtype, numeric_array([1j]).dtype
     (dtype('float64'), dtype('complex128'))
     """
@@ -60,10 +73,24 @@ def numeric_array(x: Any) -> np.ndarray:
 
 # ====================================================================== per-item agreement
 def count_square_sums(counts: np.ndarray | sp.spmatrix) -> np.ndarray:
-    r"""Σ_k n_ik² of each row of an items × categories count table, dense or scipy sparse
-    (O(annotations) for the sparse one); a dense table may have leading axes.
+    """Σ_k n_ik² of each row of an items × categories count table.
 
-    >>> count_square_sums(sp.csr_matrix([[2.0, 1.0, 0.0], [0.0, 0.0, 3.0]]))
+    The table may be dense or scipy sparse (O(annotations) for the sparse one); a dense table
+    may have leading axes (posterior draws, say).
+
+    Parameters
+    ----------
+    counts : numpy.ndarray or scipy.sparse matrix
+        Items × categories counts n_ik (dense: ``(..., items, categories)``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Σ_k n_ik² per item, float (dense: shape ``counts.shape[:-1]``).
+
+    Examples
+    --------
+    >>> count_square_sums(sp.csr_matrix([[2.0, 1.0, 0.0], [0.0, 0.0, 3.0]]))  # 4 + 1, 9
     array([5., 9.])
     """
     if sp.issparse(counts):
@@ -81,8 +108,29 @@ def pair_agreement(counts: np.ndarray | sp.spmatrix, m: np.ndarray) -> np.ndarra
     along the last axis of ``counts`` (leading axes, such as posterior draws, broadcast
     against ``m``); 0 for items with fewer than two annotations.
 
+    Parameters
+    ----------
+    counts : numpy.ndarray or scipy.sparse matrix
+        Items × categories counts n_ik (dense: leading axes allowed).
+    m : numpy.ndarray
+        Annotations per item, m_i = Σ_k n_ik.
+
+    Returns
+    -------
+    numpy.ndarray
+        P_i per item, float, 0 where m_i < 2.
+
+    References
+    ----------
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. Psychological
+    Bulletin, 76(5), 378–382. doi:10.1037/h0031619
+
+    Examples
+    --------
     >>> pair_agreement(np.array([[2, 1], [3, 0], [1, 0]]), np.array([3, 3, 1])).tolist()
     [0.3333333333333333, 1.0, 0.0]
+
+    The first item: (2² + 1² − 3)/(3·2) = 2/6.
     """
     m = np.asarray(m, dtype=float)
     agree = count_square_sums(counts) - m  # Σ n² − Σ n
@@ -93,18 +141,39 @@ def pair_agreement(counts: np.ndarray | sp.spmatrix, m: np.ndarray) -> np.ndarra
 def rater_marginal_entries(items: np.ndarray, raters: np.ndarray, categories: np.ndarray,
                            n_raters: int, n_categories: int, values: np.ndarray | None = None
                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    r"""The entries ``(row, column, value)`` of the items × rater-marginal statistics, from
-    per-annotation item, rater and category codes, for a scipy sparse matrix (duplicates
-    add up).
+    """The ``(row, column, value)`` entries of the items × rater-marginal statistics.
 
-    Without ``values``: each annotation's one-hot (rater g, category c) indicator — column
-    g·K + c, value 1 — so that row i holds the item's rater × category counts n_igc
+    From per-annotation item, rater and category codes, for a scipy sparse matrix (duplicates
+    add up). Without ``values``: each annotation's one-hot (rater g, category c) indicator —
+    column g·K + c, value 1 — so that row i holds the item's rater × category counts n_igc
     (items × R·K). With ``values`` x (one per annotation): the rater moments [1, x, x²] at
     columns g, R + g, 2R + g (items × 3R).
 
+    Parameters
+    ----------
+    items : numpy.ndarray
+        Item code (row) of each annotation.
+    raters : numpy.ndarray
+        Rater code g (0 … R − 1) of each annotation.
+    categories : numpy.ndarray
+        Category code c (0 … K − 1) of each annotation (unused with ``values``).
+    n_raters : int
+        Number of raters R.
+    n_categories : int
+        Number of categories K.
+    values : numpy.ndarray, optional
+        A numeric value x per annotation: moments instead of one-hot counts.
+
+    Returns
+    -------
+    rows, columns, values : numpy.ndarray
+        The sparse entries: one per annotation (three per annotation with ``values``).
+
+    Examples
+    --------
     >>> rows, cols, vals = rater_marginal_entries(np.array([0, 0, 1]), np.array([0, 1, 1]),
     ...                                           np.array([1, 0, 1]), 2, 2)
-    >>> rows.tolist(), cols.tolist(), vals.tolist()
+    >>> rows.tolist(), cols.tolist(), vals.tolist()   # columns g·2 + c: 0·2+1, 1·2+0, 1·2+1
     ([0, 0, 1], [1, 2, 3], [1.0, 1.0, 1.0])
     """
     if values is None:
@@ -116,26 +185,66 @@ def rater_marginal_entries(items: np.ndarray, raters: np.ndarray, categories: np
 
 # ====================================================================== correlations
 def pearson_sums(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Items × 5·S sums ``[u, v, u², v², uv]`` of S paired columns (u, v: items × S),
-    centred per column (Pearson's r does not depend on the centre), so that r is a function
-    of their column totals (:func:`pearson_from_sums`)."""
+    """Items × 5·S sums ``[u, v, u², v², uv]`` of S paired columns.
+
+    Each column is centred (Pearson's r does not depend on the centre), so that r is a function
+    of the column totals of these sums (:func:`pearson_from_sums`), which can be resampled or
+    weighted item by item.
+
+    Parameters
+    ----------
+    u, v : numpy.ndarray
+        Items × S paired columns.
+
+    Returns
+    -------
+    numpy.ndarray
+        Items × 5·S: the centred u, v, u², v² and uv, each block S columns wide.
+
+    Examples
+    --------
+    >>> pearson_sums(np.array([[1.0], [3.0]]), np.array([[2.0], [4.0]]))  # centred: ∓1
+    array([[-1., -1.,  1.,  1.,  1.],
+           [ 1.,  1.,  1.,  1.,  1.]])
+    """
     u = u - u.mean(axis=0)
     v = v - v.mean(axis=0)
     return np.column_stack([u, v, u * u, v * v, u * v])
 
 
 def pearson_from_sums(n: np.ndarray, sums: np.ndarray) -> np.ndarray:
-    r"""Pearson's r of each of S pairs from n and the (…, 5·S) totals laid out as
-    :func:`pearson_sums`:
+    r"""Pearson's r of each of S pairs from n and the totals laid out as :func:`pearson_sums`.
 
     .. math::  r = \frac{Σuv - ΣuΣv/n}{\sqrt{(Σu^2 - (Σu)^2/n)(Σv^2 - (Σv)^2/n)}},
 
     NaN without variance, bounded to [−1, 1] on the real part only (so that a complex-step
     derivative passes; it is 0 at the bound).
 
+    Parameters
+    ----------
+    n : int or numpy.ndarray
+        Number of items (leading axes broadcast with those of ``sums``).
+    sums : numpy.ndarray
+        ``(..., 5·S)`` totals of ``[u, v, u², v², uv]`` (:func:`pearson_sums` summed over
+        items).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(..., S)`` correlations.
+
+    References
+    ----------
+    Pearson, K. (1895). Notes on regression and inheritance in the case of two parents.
+    Proceedings of the Royal Society of London, 58, 240–242.
+
+    Examples
+    --------
     >>> u, v = np.array([[1.0], [2.0], [4.0]]), np.array([[1.0], [3.0], [2.0]])
     >>> float(pearson_from_sums(3, pearson_sums(u, v).sum(axis=0))[0])  # doctest: +ELLIPSIS
     0.3273268353539...
+
+    By hand: Σdu·dv = 1, Σdu² = 14/3, Σdv² = 2, so r = 1/√(28/3) = √(3/28) ≈ 0.32733.
     """
     su, sv, suu, svv, suv = np.split(sums, 5, axis=-1)
     n = np.asarray(n)[..., None]
@@ -150,8 +259,27 @@ def pearson_from_sums(n: np.ndarray, sums: np.ndarray) -> np.ndarray:
 def row_pearson(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Pearson correlation of each row of u with the same row of v (NaN without variance).
 
+    Parameters
+    ----------
+    u, v : numpy.ndarray
+        Arrays of one shape; the correlation is taken along the last axis.
+
+    Returns
+    -------
+    numpy.ndarray
+        One correlation per row (shape ``u.shape[:-1]``), clipped to [−1, 1].
+
+    References
+    ----------
+    Pearson, K. (1895). Notes on regression and inheritance in the case of two parents.
+    Proceedings of the Royal Society of London, 58, 240–242.
+
+    Examples
+    --------
     >>> round(float(row_pearson(np.array([1.0, 2.0, 4.0]), np.array([1.0, 3.0, 2.0]))), 12)
     0.327326835354
+
+    As in :func:`pearson_from_sums`: √(3/28) ≈ 0.327327.
     """
     du = u - u.mean(axis=-1, keepdims=True)
     dv = v - v.mean(axis=-1, keepdims=True)
@@ -165,14 +293,37 @@ def row_pearson(u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 def spearman_brown(reliability: Any, factor: Any) -> Any:
-    r"""The Spearman–Brown prophecy: the reliability of a mean of ``factor`` times as many
-    annotations,
+    r"""The Spearman–Brown prophecy: the reliability of ``factor`` times as many annotations.
 
-    .. math::  ρ_k = \frac{kρ}{1 + (k - 1)ρ}
+    The reliability of a mean of k = ``factor`` times as many annotations (or items),
 
-    (Spearman 1910; Brown 1910). Works on arrays.
+    .. math::  ρ_k = \frac{kρ}{1 + (k - 1)ρ} .
 
-    >>> spearman_brown(0.5, 2)   # 2·0.5/(1 + 0.5)
+    Works on arrays.
+
+    Parameters
+    ----------
+    reliability : float or array_like
+        The reliability ρ of one unit (one annotation, or one half of a split).
+    factor : float or array_like
+        The lengthening factor k (2 for a split-half, say); broadcasts with ``reliability``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ρ_k (a float for scalar input).
+
+    References
+    ----------
+    Spearman, C. (1910). Correlation calculated from faulty data. British Journal of
+    Psychology, 3(3), 271–295. doi:10.1111/j.2044-8295.1910.tb00206.x
+
+    Brown, W. (1910). Some experimental results in the correlation of mental abilities.
+    British Journal of Psychology, 3(3), 296–322. doi:10.1111/j.2044-8295.1910.tb00207.x
+
+    Examples
+    --------
+    >>> spearman_brown(0.5, 2)   # 2·0.5/(1 + 0.5) = 2/3
     0.6666666666666666
     """
     rel, k = numeric_array(reliability), numeric_array(factor)
@@ -183,9 +334,30 @@ def spearman_brown(reliability: Any, factor: Any) -> Any:
 
 # ====================================================================== chance correction
 def chance_corrected(p_o: Any, p_e: Any) -> Any:
-    r"""κ = (P_o − P_e)/(1 − P_e), NaN where P_e ≥ 1 (chance agreement is certain).
+    """κ = (P_o − P_e)/(1 − P_e), NaN where P_e ≥ 1 (chance agreement is certain).
 
-    >>> chance_corrected(0.8, 0.5)
+    Parameters
+    ----------
+    p_o : float or array_like
+        Observed agreement P_o.
+    p_e : float or array_like
+        Chance agreement P_e (broadcasts with ``p_o``).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The chance-corrected agreement (a float for scalar input).
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
+    Psychological Measurement, 20(1), 37–46. doi:10.1177/001316446002000104
+
+    Gwet, K. L. (2014). Handbook of Inter-Rater Reliability (4th ed.). Advanced Analytics.
+
+    Examples
+    --------
+    >>> chance_corrected(0.8, 0.5)   # 0.3/0.5
     0.6000000000000001
     """
     p_o, p_e = np.asarray(p_o, dtype=float), np.asarray(p_e, dtype=float)
@@ -195,10 +367,31 @@ def chance_corrected(p_o: Any, p_e: Any) -> Any:
 
 
 def fleiss_chance_agreement(marginals: Any) -> Any:
-    r"""Fleiss' (Scott's) chance agreement P_e = Σ_k p_k² of the pooled marginals p (last
-    axis).
+    """Fleiss' (Scott's) chance agreement P_e = Σ_k p_k² of the pooled marginals p.
 
-    >>> round(fleiss_chance_agreement([0.5, 0.3, 0.2]), 12)
+    Parameters
+    ----------
+    marginals : array_like
+        Category proportions p_k on the last axis (leading axes broadcast).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        P_e (a float for one vector of marginals).
+
+    References
+    ----------
+    Scott, W. A. (1955). Reliability of content analysis: the case of nominal scale coding.
+    Public Opinion Quarterly, 19(3), 321–325. doi:10.1086/266577
+
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. Psychological
+    Bulletin, 76(5), 378–382. doi:10.1037/h0031619
+
+    Gwet, K. L. (2014). Handbook of Inter-Rater Reliability (4th ed.). Advanced Analytics.
+
+    Examples
+    --------
+    >>> round(fleiss_chance_agreement([0.5, 0.3, 0.2]), 12)   # 0.25 + 0.09 + 0.04
     0.38
     """
     p = np.asarray(marginals, dtype=float)
@@ -207,13 +400,37 @@ def fleiss_chance_agreement(marginals: Any) -> Any:
 
 
 def conger_chance_agreement(rater_marginals: Any) -> Any:
-    r"""Conger's (Cohen's, for two raters) chance agreement: the mean over ordered pairs of
-    distinct raters g ≠ h of p_gᵀ p_h, from the R × K rater marginals (leading axes broadcast):
+    r"""Conger's (Cohen's, for two raters) chance agreement from the rater marginals.
+
+    The mean over ordered pairs of distinct raters g ≠ h of p_gᵀ p_h, from the R × K rater
+    marginals (leading axes broadcast):
 
     .. math::  P_e = \frac{s^\top s - \sum_g p_g^\top p_g}{R(R - 1)}, \qquad s = \sum_g p_g .
 
     A single row (R = 1) stands for a pool of exchangeable raters sharing it: P_e = pᵀp.
 
+    Parameters
+    ----------
+    rater_marginals : array_like
+        ``(..., R, K)`` category proportions p_g of each rater.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        P_e (a float for one R × K table).
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
+    Psychological Measurement, 20(1), 37–46. doi:10.1177/001316446002000104
+
+    Conger, A. J. (1980). Integration and generalization of kappas for multiple raters.
+    Psychological Bulletin, 88(2), 322–328. doi:10.1037/0033-2909.88.2.322
+
+    Gwet, K. L. (2014). Handbook of Inter-Rater Reliability (4th ed.). Advanced Analytics.
+
+    Examples
+    --------
     >>> round(conger_chance_agreement([[0.5, 0.5], [0.9, 0.1]]), 12)   # 0.5·0.9 + 0.5·0.1
     0.5
     """
@@ -230,11 +447,35 @@ def conger_chance_agreement(rater_marginals: Any) -> Any:
 
 def joint_disagreements(joint: Any, marginals_x: Any, marginals_y: Any, delta: Any
                         ) -> tuple[Any, Any]:
-    r"""The observed and expected disagreements of a pair distribution (see
-    :func:`alpha_from_joint`): D_o = Σ_ck J_ck δ_ck and D_e = p_xᵀ δ p_y.
+    """The observed and expected disagreements of a pair distribution.
 
+    D_o = Σ_ck J_ck δ_ck and D_e = p_xᵀ δ p_y (see :func:`alpha_from_joint`).
+
+    Parameters
+    ----------
+    joint : array_like
+        ``(..., K, K)`` distribution J of an (x, y) pair of annotations of one item.
+    marginals_x, marginals_y : array_like
+        ``(..., K)`` marginals p_x and p_y.
+    delta : array_like
+        K × K distance matrix δ (:mod:`kappalab.distances`).
+
+    Returns
+    -------
+    d_o, d_e : float or numpy.ndarray
+        Observed and expected disagreement (floats for single tables).
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Departmental Papers
+    (ASC), University of Pennsylvania.
+
+    Examples
+    --------
     >>> joint_disagreements(np.eye(2) / 2, [0.5, 0.5], [0.5, 0.5], 1 - np.eye(2))
     (0.0, 0.5)
+
+    No mass off the diagonal gives D_o = 0; D_e = 2 · ½ · ½ = ½.
     """
     joint = np.asarray(joint, dtype=float)
     p, q = np.asarray(marginals_x, dtype=float), np.asarray(marginals_y, dtype=float)
@@ -248,7 +489,7 @@ def joint_disagreements(joint: Any, marginals_x: Any, marginals_y: Any, delta: A
 
 
 def alpha_from_joint(joint: Any, marginals_x: Any, marginals_y: Any, delta: Any) -> Any:
-    r"""Chance-corrected agreement from a pair distribution and a distance matrix:
+    r"""Chance-corrected agreement from a pair distribution and a distance matrix.
 
     .. math::  α = 1 - \frac{D_o}{D_e}, \qquad D_o = \sum_{ck} J_{ck} δ_{ck}, \qquad
                D_e = p_x^\top δ\, p_y,
@@ -258,9 +499,30 @@ def alpha_from_joint(joint: Any, marginals_x: Any, marginals_y: Any, delta: Any)
     (P_o − P_e)/(1 − P_e), P_o = tr J, P_e = p_xᵀp_y. NaN where D_e ≤ 0. Leading axes of
     ``joint`` and the marginals broadcast (one table per posterior draw, say).
 
+    Parameters
+    ----------
+    joint : array_like
+        ``(..., K, K)`` pair distribution J.
+    marginals_x, marginals_y : array_like
+        ``(..., K)`` marginals p_x and p_y.
+    delta : array_like
+        K × K distance matrix δ.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        α (a float for a single table).
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Departmental Papers
+    (ASC), University of Pennsylvania.
+
+    Examples
+    --------
     >>> from kappalab import distances
     >>> J = np.array([[0.4, 0.1], [0.1, 0.4]])          # P_o = 0.8, p = (½, ½): P_e = ½
-    >>> alpha_from_joint(J, [0.5, 0.5], [0.5, 0.5], distances.nominal(2))
+    >>> alpha_from_joint(J, [0.5, 0.5], [0.5, 0.5], distances.nominal(2))   # 1 − 0.2/0.5
     0.6
     """
     d_o, d_e = joint_disagreements(joint, marginals_x, marginals_y, delta)
@@ -278,8 +540,7 @@ def _bounds(thresholds: np.ndarray) -> np.ndarray:
 
 
 def latent_icc(thresholds: Any, alpha: float, *, xtol: float = 1e-14) -> float:
-    r"""The latent ICC ρ_L at which thresholded standard-normal latents have nominal α
-    (= Fleiss' κ) equal to ``alpha``.
+    r"""The latent ICC ρ_L at which thresholded normal latents have nominal α equal to ``alpha``.
 
     Two annotations of an item are z, z' standard bivariate normal with correlation ρ_L; an
     annotation's category is the number of ``thresholds`` t_1 < … < t_{K−1} below it. With
@@ -289,10 +550,41 @@ def latent_icc(thresholds: Any, alpha: float, *, xtol: float = 1e-14) -> float:
 
     .. math::  \frac{\sum_c J_{cc}(ρ_L) - \sum_c p_c^2}{1 - \sum_c p_c^2} = α ;
 
-    ρ_L = 0 for α ≤ 0. ``alpha`` must be below 1.
+    the left side is nominal α (= Fleiss' κ) of the thresholded annotations. ρ_L = 0 for
+    α ≤ 0.
 
+    Parameters
+    ----------
+    thresholds : array_like
+        The K − 1 increasing finite cut points t_1 < … < t_{K−1}.
+    alpha : float
+        The target α, at most 1.
+    xtol : float, default 1e-14
+        Absolute tolerance of the root on ρ_L.
+
+    Returns
+    -------
+    float
+        ρ_L in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        ``alpha`` above 1: no ρ_L in [0, 1] attains it (raised by :func:`scipy.optimize.brentq`).
+
+    References
+    ----------
+    Owen, D. B. (1956). Tables for computing bivariate normal probabilities. Annals of
+    Mathematical Statistics, 27(4), 1075–1090. doi:10.1214/aoms/1177728074
+
+    Brent, R. P. (1973). Algorithms for Minimization without Derivatives. Prentice-Hall.
+
+    Examples
+    --------
     >>> round(latent_icc([0.0], 0.5), 12)   # binary, prevalence ½: α = (2/π) arcsin ρ_L
     0.707106781187
+
+    By hand: arcsin ρ_L = π/4, so ρ_L = sin(π/4) = √2/2 ≈ 0.7071068.
     """
     bounds = _bounds(thresholds)
     p_e = fleiss_chance_agreement(np.diff(ndtr(bounds)))
@@ -308,8 +600,31 @@ def latent_icc(thresholds: Any, alpha: float, *, xtol: float = 1e-14) -> float:
 
 
 class CrossTables(NamedTuple):
-    """Pair distributions of two thresholded latent replications (see
-    :func:`latent_cross_tables`); leading axes as the inputs'."""
+    """Pair distributions of two thresholded latent replications.
+
+    Returned by :func:`latent_cross_tables`; leading axes as the inputs'.
+
+    Parameters
+    ----------
+    joint : numpy.ndarray
+        ``(..., K_X, K_Y)`` cross-side table J^XY (one annotation of each side).
+    joint_x : numpy.ndarray
+        ``(..., K_X, K_X)`` within-side table J^XX (two annotations of X).
+    joint_y : numpy.ndarray
+        ``(..., K_Y, K_Y)`` within-side table J^YY.
+    marginals_x : numpy.ndarray
+        ``(..., K_X)`` category probabilities p_X.
+    marginals_y : numpy.ndarray
+        ``(..., K_Y)`` category probabilities p_Y.
+    correlation : numpy.ndarray
+        The cross-side latent correlation r = ρ_u √(ρ_LX ρ_LY).
+
+    Examples
+    --------
+    >>> t = latent_cross_tables([0.0], [0.0], 0.5, 0.5, 0.0)   # r = 0: independent sides
+    >>> t.joint.tolist()                                        # ½ · ½ in every cell
+    [[0.25, 0.25], [0.25, 0.25]]
+    """
 
     joint: np.ndarray
     joint_x: np.ndarray
@@ -321,7 +636,7 @@ class CrossTables(NamedTuple):
 
 def latent_cross_tables(thresholds_x: Any, thresholds_y: Any, latent_icc_x: Any,
                         latent_icc_y: Any, latent_rho: Any) -> CrossTables:
-    r"""The pair distributions of two replications of the latent-threshold model.
+    """The pair distributions of two replications of the latent-threshold model.
 
     Item latents (u_X, u_Y) are standard bivariate normal with correlation ρ_u
     (``latent_rho``); an annotation of side X is z = √ρ_LX u_X + √(1 − ρ_LX) ε, categorised
@@ -332,11 +647,31 @@ def latent_cross_tables(thresholds_x: Any, thresholds_y: Any, latent_icc_x: Any,
     .. math::  J^{XY}_{ck} = P(z_X ∈ (t^X_c, t^X_{c+1}], z_Y ∈ (t^Y_k, t^Y_{k+1}]; r),
 
     J^{XX}, J^{YY} the within-side tables and p_X, p_Y the marginals Φ(t_{c+1}) − Φ(t_c).
-    Thresholds have the K − 1 finite cut points on the last axis; leading axes (posterior
-    draws) broadcast with the correlations.
 
+    Parameters
+    ----------
+    thresholds_x, thresholds_y : array_like
+        Each side's K − 1 increasing finite cut points on the last axis; leading axes
+        (posterior draws) broadcast with the correlations.
+    latent_icc_x, latent_icc_y : float or array_like
+        Each side's latent ICC ρ_LX, ρ_LY (the correlation of two annotations of an item).
+    latent_rho : float or array_like
+        The correlation ρ_u of the item latents across the sides.
+
+    Returns
+    -------
+    CrossTables
+        The tables J^XY, J^XX, J^YY, the marginals and r.
+
+    References
+    ----------
+    Owen, D. B. (1956). Tables for computing bivariate normal probabilities. Annals of
+    Mathematical Statistics, 27(4), 1075–1090. doi:10.1214/aoms/1177728074
+
+    Examples
+    --------
     >>> t = latent_cross_tables([0.0], [0.0], 0.5, 0.5, 1.0)
-    >>> round(float(t.correlation), 12), t.marginals_x.tolist()
+    >>> round(float(t.correlation), 12), t.marginals_x.tolist()   # r = 1 · √(0.5 · 0.5)
     (0.5, [0.5, 0.5])
     """
     bx, by = _bounds(thresholds_x), _bounds(thresholds_y)
@@ -350,20 +685,40 @@ def latent_cross_tables(thresholds_x: Any, thresholds_y: Any, latent_icc_x: Any,
 
 
 def true_score_correlation(tables: CrossTables) -> tuple[Any, Any, Any, Any]:
-    r"""The correlation of the items' true scores E[x | item] across two replications, with
-    the category indices i = (0, …, K − 1) as scores:
+    r"""The correlation of the items' true scores E[x | item] across two replications.
+
+    With the category indices i = (0, …, K − 1) as scores:
 
     .. math::  \mathrm{Cov} = i^\top J^{XY} i - (i^\top p_X)(i^\top p_Y), \qquad
                \mathrm{Var}_X = i^\top J^{XX} i - (i^\top p_X)^2,
 
     (two annotations of an item are independent given the item, so the within-side pair
-    table gives the true-score variance). Returns ``(ρ, Cov, Var_X, Var_Y)``, ρ NaN unless
-    both variances are positive.
+    table gives the true-score variance). ρ is NaN unless both variances are positive.
 
+    Parameters
+    ----------
+    tables : CrossTables
+        The pair distributions (:func:`latent_cross_tables`).
+
+    Returns
+    -------
+    rho, cov, var_x, var_y : float or numpy.ndarray
+        The true-score correlation, covariance and the two variances (floats for single
+        tables).
+
+    References
+    ----------
+    Spearman, C. (1904). The proof and measurement of association between two things.
+    American Journal of Psychology, 15(1), 72–101. doi:10.2307/1412159
+
+    Examples
+    --------
     >>> rho, cov, var_x, var_y = true_score_correlation(
     ...     latent_cross_tables([0.0], [0.0], 0.5, 0.5, 1.0))
     >>> round(rho, 12)   # identical sides: the two true scores coincide
     1.0
+
+    By hand: with ρ_u = 1 the cross table J^XY equals J^XX = J^YY, so Cov = Var_X = Var_Y.
     """
     K = tables.marginals_x.shape[-1]
     index = np.arange(K, dtype=float)
@@ -379,8 +734,25 @@ def true_score_correlation(tables: CrossTables) -> tuple[Any, Any, Any, Any]:
 
 # ====================================================================== grouping
 class DistinctRows(NamedTuple):
-    """The distinct rows of a matrix: ``first`` (row index of each distinct row's first
-    occurrence), ``inverse`` (the distinct row of each row) and ``counts`` (multiplicities)."""
+    """The distinct rows of a matrix, as found by :func:`distinct_rows`.
+
+    ``rows[first][inverse]`` equals the rows.
+
+    Parameters
+    ----------
+    first : numpy.ndarray
+        Row index of each distinct row's first occurrence.
+    inverse : numpy.ndarray
+        The distinct row (a position in ``first``) of each row.
+    counts : numpy.ndarray
+        Multiplicity of each distinct row.
+
+    Examples
+    --------
+    >>> g = distinct_rows(np.array([[1, 0], [1, 0]]), lexicographic=True)
+    >>> g.first.tolist(), g.inverse.tolist(), g.counts.tolist()   # one row, twice
+    ([0], [0, 0], [2])
+    """
 
     first: np.ndarray
     inverse: np.ndarray
@@ -395,13 +767,32 @@ def distinct_rows(rows: np.ndarray, *, lexicographic: bool = False,
     ``np.unique(rows, axis=0)``). Otherwise rows are keyed by one fixed random projection, so
     the sort is of n numbers rather than a lexicographic sort of n rows (~40× faster), in the
     order of that key; the grouping is then verified exactly, with the lexicographic sort as
-    the fallback should two distinct rows ever share a key. With ``most``: None, before any
-    verification, when more than ``most`` rows are distinct (a shared key can only merge
-    distinct rows, so more distinct keys than ``most`` settles it).
+    the fallback should two distinct rows ever share a key.
 
+    Parameters
+    ----------
+    rows : numpy.ndarray
+        A 2-D array, n rows.
+    lexicographic : bool, default False
+        Order the distinct rows lexicographically (else in the order of the projection key).
+    most : float, optional
+        Give up (return None), before any verification, when more than ``most`` rows are
+        distinct (a shared key can only merge distinct rows, so more distinct keys than
+        ``most`` settles it).
+
+    Returns
+    -------
+    DistinctRows or None
+        ``first``, ``inverse`` and ``counts``; None when there are more than ``most`` distinct
+        rows.
+
+    Examples
+    --------
     >>> g = distinct_rows(np.array([[1, 0], [0, 2], [1, 0]]), lexicographic=True)
-    >>> g.first.tolist(), g.inverse.tolist(), g.counts.tolist()
+    >>> g.first.tolist(), g.inverse.tolist(), g.counts.tolist()   # [0, 2] < [1, 0]
     ([1, 0], [1, 0, 1], [1, 2])
+    >>> distinct_rows(np.array([[1, 0], [0, 2], [1, 0]]), most=1) is None   # 2 distinct > 1
+    True
     """
     if not lexicographic:
         direction = np.random.default_rng(0x5EED).uniform(1.0, 2.0, size=rows.shape[1])
