@@ -26,6 +26,11 @@ from .errors import (
     warn,
 )
 
+__all__ = ["INT64_LIMIT", "SmallIntegerTable", "WideTable", "category_index", "check_layout",
+           "code_dtype", "count_small_integers", "encode_column", "encode_values",
+           "exact_as_float", "preview", "reject_duplicate_pairs", "reject_infinite",
+           "set_item_column", "transposed", "wide_to_matrix"]
+
 
 def code_dtype(n_categories: int) -> type:
     """The integer type of category codes for ``n_categories`` categories.
