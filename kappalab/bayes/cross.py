@@ -152,6 +152,18 @@ def cross_replication(x: Any, y: Any, *, level: str = "interval", draws: int = 1
     approach to interpreting inter-rater reliability. ACL 2021, 7053–7065,
     doi:10.18653/v1/2021.acl-long.548. Shrout, P. E. & Fleiss, J. L. (1979), Psychological
     Bulletin 86(2), 420–428 (the one-way model of each side).
+
+    Examples
+    --------
+    >>> from kappalab import bayes, simulate
+    >>> ann_x, ann_y, truth = simulate.replications(30, rho=0.9, seed=0)
+    >>> round(truth.kx, 4)
+    0.54
+    >>> post = bayes.cross_replication(ann_x, ann_y, draws=50, tune=50, chains=1,
+    ...                                seed=0)       # doctest: +SKIP
+    >>> -1 < post.mean("kx") < 1                     # doctest: +SKIP
+    True
+    >>> post = bayes.cross_replication(ann_x, ann_y, level="binary")  # doctest: +SKIP
     """
     if level not in LEVELS:
         raise InvalidParameterError(

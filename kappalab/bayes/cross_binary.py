@@ -94,7 +94,36 @@ def _auto_step(m_x, k_x, m_y, k_y) -> float:
 class BinaryPatterns(NamedTuple):
     """The binary model's data and quadrature grid: distinct X patterns (k, R) and Y patterns
     (l, S) (R or S = 0 for items absent on a side), the observed (X, Y) pattern pairs with
-    their multiplicities, and the grid nodes z (step h over [−7.5, 7.5])."""
+    their multiplicities, and the grid nodes z (step h over [−7.5, 7.5]).
+
+    Usually built with :meth:`BinaryPatterns.from_counts` ``(R, k_x, S, k_y, step)`` from
+    the per-item numbers of annotations R, S and of "1"s k_x, k_y of the two sides (the grid
+    is capped at 401 nodes per axis).
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        The distinct X patterns, one row (k, R) each: "1"s and annotations on side X.
+    y : numpy.ndarray
+        The distinct Y patterns, one row (l, S) each.
+    pairs : numpy.ndarray
+        The observed (X pattern, Y pattern) index pairs, shape (n_pairs, 2).
+    multiplicity : numpy.ndarray
+        The number of items with each pair.
+    z : numpy.ndarray
+        The quadrature nodes on each standardised latent axis (equally spaced, symmetric).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bp = BinaryPatterns.from_counts(R=np.array([2., 2., 3.]), k_x=np.array([1., 1., 0.]),
+    ...                                 S=np.array([1., 1., 0.]), k_y=np.array([1., 1., 0.]),
+    ...                                 step=0.5)
+    >>> bp.x.tolist(), bp.y.tolist(), bp.pairs.tolist(), bp.multiplicity.tolist()
+    ([[0.0, 3.0], [1.0, 2.0]], [[0.0, 0.0], [1.0, 1.0]], [[0, 0], [1, 1]], [1.0, 2.0])
+    >>> bp.z.size, round(bp.step, 6)
+    (31, 0.5)
+    """
 
     x: np.ndarray
     y: np.ndarray
@@ -127,7 +156,50 @@ def binary_loglik(pt, bp: BinaryPatterns, t_x, t_y, licc_x, licc_y, rho_u):
     r"""Σ over items of log P(k_X, k_Y | R, S), each item's probability of its own sequence of
     annotations (the binomial coefficients, constants, are left out), by the trapezoid rule on
     the grid: Σ_ab W_ab(ρ_u) f_X(z_a) f_Y(z_b), W ∝ φ₂(z_a, z_b; ρ_u) normalised to 1, as a
-    matrix product over the distinct X and Y patterns."""
+    matrix product over the distinct X and Y patterns.
+
+    Each side's annotation of item i is "1" when √ρ_L·u_i + √(1 − ρ_L)·ε > t (u_i the item's
+    standardised latent, ε ~ N(0, 1) per annotation), and (u_iX, u_iY) is standard bivariate
+    normal with correlation ρ_u.
+
+    Parameters
+    ----------
+    pt : module
+        ``pytensor.tensor`` (the graph is built with it, so PyMC can differentiate it).
+    bp : BinaryPatterns
+        The data's patterns and the quadrature grid.
+    t_x, t_y : float or tensor
+        The thresholds Φ⁻¹(1 − π) of the sides' latents.
+    licc_x, licc_y : float or tensor
+        The sides' latent ICCs ρ_L, in (0, 1).
+    rho_u : float or tensor
+        The correlation of the items' latents, in (−1, 1).
+
+    Returns
+    -------
+    pytensor.tensor.TensorVariable
+        The scalar log-likelihood (``.eval()`` gives its value).
+
+    References
+    ----------
+    .. [1] Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication reliability — an
+       empirical approach to interpreting inter-rater reliability. *Proceedings of ACL-IJCNLP
+       2021*, 7053–7065, doi:10.18653/v1/2021.acl-long.548.
+    .. [2] Gelman, A., Carlin, J. B., Stern, H. S., Dunson, D. B., Vehtari, A. &
+       Rubin, D. B. (2013). *Bayesian Data Analysis*, 3rd ed. CRC Press.
+
+    Examples
+    --------
+    One item with one "1" on each side, median thresholds, independent latents: P = ½ · ½.
+
+    >>> import numpy as np
+    >>> import pytensor.tensor as pt
+    >>> one = np.array([1.0])
+    >>> bp = BinaryPatterns.from_counts(one, one, one, one, step=0.1)
+    >>> ll = binary_loglik(pt, bp, 0.0, 0.0, 0.5, 0.5, 0.0)
+    >>> bool(np.isclose(ll.eval(), np.log(0.25)))
+    True
+    """
     from pytensor.gradient import zero_grad
 
     z = bp.z
@@ -161,7 +233,52 @@ def binary_posterior(ax: Annotations, ay: Annotations, options: SamplingOptions,
                      prior: dict[str, Any], step: float | None) -> Posterior:
     """Fit the binary model to two replications (``prior`` validated by
     :func:`~kappalab.bayes.cross_replication`; ``step``: the quadrature step, None for the
-    automatic one)."""
+    automatic one).
+
+    The model behind ``cross_replication(x, y, level="binary")``; see there for the model,
+    priors and variables.
+
+    Parameters
+    ----------
+    ax, ay : Annotations
+        The two replications (two categories over both; the second in sorted order is "1").
+    options : kappalab.bayes.sampling.SamplingOptions
+        The validated draws, tune, chains, seed and sampler.
+    prior : dict
+        Beta parameters ``{"prevalence": (a, b), "latent_icc": (a, b), "rho": (a, b)}``.
+    step : float or None
+        The quadrature step h; None picks one from the data.
+
+    Returns
+    -------
+    Posterior
+        ``irr_x``, ``irr_y``, ``kx``, ``normalized_kx``, ``rho`` and the model's parameters,
+        with posterior predictive checks.
+
+    Raises
+    ------
+    kappalab.errors.InvalidParameterError
+        Other than 2 categories over both replications.
+    kappalab.errors.EmptyDataError
+        A side without an item with 2 or more annotations.
+
+    References
+    ----------
+    .. [1] Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication reliability — an
+       empirical approach to interpreting inter-rater reliability. *Proceedings of ACL-IJCNLP
+       2021*, 7053–7065, doi:10.18653/v1/2021.acl-long.548.
+
+    Examples
+    --------
+    >>> from kappalab import simulate
+    >>> from kappalab.bayes.sampling import SamplingOptions
+    >>> ax, ay, truth = simulate.replications(60, level="binary", rho=0.9, seed=0)
+    >>> options = SamplingOptions(draws=50, tune=50, chains=1, seed=0, sampler="pymc")
+    >>> prior = {"prevalence": (1, 1), "latent_icc": (1, 1), "rho": (1, 1)}
+    >>> post = binary_posterior(ax, ay, options, prior, None)  # doctest: +SKIP
+    >>> 0 < post.mean("irr_x") < 1                               # doctest: +SKIP
+    True
+    """
     al = AlignedReplications(ax, ay)
     union, (R, k_x, S, k_y) = _binary_counts(ax, ay, al)
     require_pairable(R, "X", "latent ICC (and so IRR_X)")

@@ -29,7 +29,37 @@ _LOG_2PI = float(np.log(2 * np.pi))
 class CrossIntervalStatistics(NamedTuple):
     """Sufficient statistics of the bivariate model (standardised values): the common items
     grouped by (R, S) with n, Σx̄, Σȳ, Σx̄², Σȳ², Σx̄ȳ per group; per side the one-sided items'
-    means grouped by m and the within-item SS pooled over all the side's items."""
+    means grouped by m and the within-item SS pooled over all the side's items.
+
+    Usually built with :meth:`CrossIntervalStatistics.from_items` ``(x_items, y_items,
+    n_common, n_only_x)``: per aligned item (m, mean, SS) of each side, common items first,
+    then X-only, then Y-only.
+
+    Parameters
+    ----------
+    R, S : numpy.ndarray
+        The distinct (R, S) pairs of numbers of annotations of the common items.
+    n : numpy.ndarray
+        The number of common items per (R, S) group.
+    sum_x, sum_y : numpy.ndarray
+        Σ x̄_i and Σ ȳ_i of the group's item means.
+    sum_xx, sum_yy, sum_xy : numpy.ndarray
+        Σ x̄_i², Σ ȳ_i² and Σ x̄_i ȳ_i of the group's item means.
+    x, y : OneWayStatistics
+        Per side, the one-sided items' means grouped by m, and the within-item SS (with its
+        degrees of freedom) pooled over all the side's items.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x_items = (np.array([2., 3.]), np.array([0.5, -0.2]), np.array([0.1, 0.3]))
+    >>> y_items = (np.array([2., 2.]), np.array([0.4, 0.1]), np.array([0.2, 0.05]))
+    >>> st = CrossIntervalStatistics.from_items(x_items, y_items, n_common=2, n_only_x=0)
+    >>> st.R.tolist(), st.S.tolist(), st.n.tolist(), st.sum_xy.tolist()
+    ([2.0, 3.0], [2.0, 2.0], [1.0, 1.0], [0.2, -0.020000000000000004])
+    >>> st.x.df_within, round(st.x.ss_within, 6)
+    (3.0, 0.4)
+    """
 
     R: np.ndarray
     S: np.ndarray
@@ -71,7 +101,52 @@ class CrossIntervalStatistics(NamedTuple):
 def bivariate_means_loglik(pt, st: CrossIntervalStatistics, mu_x, mu_y, vb_x, vw_x, vb_y,
                            vw_y, rho):
     r"""Σ over common items of log N₂((x̄_i, ȳ_i); (μ_X, μ_Y), Σ_i), Σ_i = [[σ_bX² + σ_wX²/R_i,
-    ρσ_bXσ_bY], [ρσ_bXσ_bY, σ_bY² + σ_wY²/S_i]], from the grouped sums."""
+    ρσ_bXσ_bY], [ρσ_bXσ_bY, σ_bY² + σ_wY²/S_i]], from the grouped sums.
+
+    Parameters
+    ----------
+    pt : module
+        ``pytensor.tensor`` (the graph is built with it, so PyMC can differentiate it).
+    st : CrossIntervalStatistics
+        The grouped sufficient statistics.
+    mu_x, mu_y : float or tensor
+        The sides' means μ_X, μ_Y (standardised scale).
+    vb_x, vw_x, vb_y, vw_y : float or tensor
+        The between-item and within-item variances σ_b², σ_w² of each side.
+    rho : float or tensor
+        The correlation of the item effects, in [−1, 1].
+
+    Returns
+    -------
+    pytensor.tensor.TensorVariable
+        The scalar log-likelihood (``.eval()`` gives its value).
+
+    References
+    ----------
+    .. [1] Gelman, A., Carlin, J. B., Stern, H. S., Dunson, D. B., Vehtari, A. &
+       Rubin, D. B. (2013). *Bayesian Data Analysis*, 3rd ed. CRC Press.
+    .. [2] Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication reliability — an
+       empirical approach to interpreting inter-rater reliability. *Proceedings of ACL-IJCNLP
+       2021*, 7053–7065, doi:10.18653/v1/2021.acl-long.548.
+
+    Examples
+    --------
+    The same as SciPy's bivariate normal log-density summed over the items:
+
+    >>> import numpy as np
+    >>> import pytensor.tensor as pt
+    >>> from scipy.stats import multivariate_normal
+    >>> x_items = (np.array([2., 3.]), np.array([0.5, -0.2]), np.array([0.1, 0.3]))
+    >>> y_items = (np.array([2., 2.]), np.array([0.4, 0.1]), np.array([0.2, 0.05]))
+    >>> st = CrossIntervalStatistics.from_items(x_items, y_items, n_common=2, n_only_x=0)
+    >>> ll = bivariate_means_loglik(pt, st, 0.0, 0.0, 0.6, 0.4, 0.6, 0.4, 0.8).eval()
+    >>> def cov(R, S):
+    ...     return [[0.6 + 0.4 / R, 0.8 * 0.6], [0.8 * 0.6, 0.6 + 0.4 / S]]
+    >>> reference = (multivariate_normal([0, 0], cov(2, 2)).logpdf([0.5, 0.4])
+    ...              + multivariate_normal([0, 0], cov(3, 2)).logpdf([-0.2, 0.1]))
+    >>> bool(np.isclose(ll, reference))
+    True
+    """
     mu_x, mu_y, vb_x, vw_x, vb_y, vw_y, rho = as_float(pt, mu_x, mu_y, vb_x, vw_x, vb_y, vw_y,
                                                        rho)
     cov = rho * pt.sqrt(vb_x * vb_y)
@@ -88,7 +163,49 @@ def bivariate_means_loglik(pt, st: CrossIntervalStatistics, mu_x, mu_y, vb_x, vw
 def cross_interval_loglik(pt, st: CrossIntervalStatistics, mu_x, mu_y, vb_x, vw_x, vb_y, vw_y,
                           rho):
     """The bivariate model's log-likelihood up to a constant: common items' means, one-sided
-    items' means, and each side's within-item SS."""
+    items' means, and each side's within-item SS.
+
+    Parameters
+    ----------
+    pt : module
+        ``pytensor.tensor``.
+    st : CrossIntervalStatistics
+        The grouped sufficient statistics.
+    mu_x, mu_y : float or tensor
+        The sides' means μ_X, μ_Y (standardised scale).
+    vb_x, vw_x, vb_y, vw_y : float or tensor
+        The between-item and within-item variances σ_b², σ_w² of each side.
+    rho : float or tensor
+        The correlation of the item effects, in [−1, 1].
+
+    Returns
+    -------
+    pytensor.tensor.TensorVariable
+        The scalar log-likelihood, up to a constant.
+
+    See Also
+    --------
+    bivariate_means_loglik : the common items' part.
+
+    References
+    ----------
+    .. [1] Gelman, A., Carlin, J. B., Stern, H. S., Dunson, D. B., Vehtari, A. &
+       Rubin, D. B. (2013). *Bayesian Data Analysis*, 3rd ed. CRC Press.
+    .. [2] Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication reliability — an
+       empirical approach to interpreting inter-rater reliability. *Proceedings of ACL-IJCNLP
+       2021*, 7053–7065, doi:10.18653/v1/2021.acl-long.548.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pytensor.tensor as pt
+    >>> x_items = (np.array([2., 3.]), np.array([0.5, -0.2]), np.array([0.1, 0.3]))
+    >>> y_items = (np.array([2., 2.]), np.array([0.4, 0.1]), np.array([0.2, 0.05]))
+    >>> st = CrossIntervalStatistics.from_items(x_items, y_items, n_common=2, n_only_x=0)
+    >>> ll = cross_interval_loglik(pt, st, 0.0, 0.0, 0.6, 0.4, 0.6, 0.4, 0.8)
+    >>> bool(np.isfinite(ll.eval()))
+    True
+    """
     return (bivariate_means_loglik(pt, st, mu_x, mu_y, vb_x, vw_x, vb_y, vw_y, rho)
             + normal_means_loglik(pt, st.x, mu_x, vb_x, vw_x) + within_loglik(pt, st.x, vw_x)
             + normal_means_loglik(pt, st.y, mu_y, vb_y, vw_y) + within_loglik(pt, st.y, vw_y))
@@ -97,7 +214,54 @@ def cross_interval_loglik(pt, st: CrossIntervalStatistics, mu_x, mu_y, vb_x, vw_
 def interval_posterior(ax: Annotations, ay: Annotations, options: SamplingOptions,
                        prior: dict[str, Any]) -> Posterior:
     """Fit the interval model to two replications (``prior`` validated by
-    :func:`~kappalab.bayes.cross_replication`)."""
+    :func:`~kappalab.bayes.cross_replication`).
+
+    The model behind ``cross_replication(x, y, level="interval")``; see there for the model,
+    priors and variables.
+
+    Parameters
+    ----------
+    ax, ay : Annotations
+        The two replications, with numeric values.
+    options : kappalab.bayes.sampling.SamplingOptions
+        The validated draws, tune, chains, seed and sampler.
+    prior : dict
+        ``{"irr": (a, b), "sd": s, "mu": s, "rho": (a, b)}``: Beta parameters of the IRRs
+        and of (ρ + 1)/2, and the scales of the total standard deviations and of the means
+        (in data standard deviations).
+
+    Returns
+    -------
+    Posterior
+        ``irr_x``, ``irr_y``, ``kx``, ``normalized_kx``, ``rho`` and the means and standard
+        deviations on the data's scale, with a posterior predictive check.
+
+    Raises
+    ------
+    kappalab.errors.NonNumericError
+        Non-numeric values.
+    kappalab.errors.EmptyDataError
+        All values equal, or a side without an item with 2 or more annotations.
+
+    References
+    ----------
+    .. [1] Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication reliability — an
+       empirical approach to interpreting inter-rater reliability. *Proceedings of ACL-IJCNLP
+       2021*, 7053–7065, doi:10.18653/v1/2021.acl-long.548.
+    .. [2] Gelman, A., Carlin, J. B., Stern, H. S., Dunson, D. B., Vehtari, A. &
+       Rubin, D. B. (2013). *Bayesian Data Analysis*, 3rd ed. CRC Press.
+
+    Examples
+    --------
+    >>> from kappalab import simulate
+    >>> from kappalab.bayes.sampling import SamplingOptions
+    >>> ax, ay, truth = simulate.replications(30, rho=0.9, seed=0)
+    >>> options = SamplingOptions(draws=50, tune=50, chains=1, seed=0, sampler="pymc")
+    >>> prior = {"irr": (1, 1), "sd": 2.0, "mu": 10.0, "rho": (1, 1)}
+    >>> post = interval_posterior(ax, ay, options, prior)  # doctest: +SKIP
+    >>> -1 < post.mean("rho") < 1                          # doctest: +SKIP
+    True
+    """
     ax.category_values("the interval cross-replication model")
     ay.category_values("the interval cross-replication model")
     al = AlignedReplications(ax, ay)

@@ -230,19 +230,6 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
         :class:`~kappalab.errors.DroppedAnnotationsWarning`: the posterior depends on the
         table of the items both raters annotated only, the same with or without the other
         items, and its marginals p_{k·}, p_{·l} are those of that table.
-
-    Notes
-    -----
-    Not the estimand of :func:`kappalab.cohen_kappa` when some items have one annotation.
-    Both take the observed agreement from the items both raters annotated, but
-    :func:`kappalab.cohen_kappa` takes each rater's chance marginal from *all* of that
-    rater's annotations, one-rater items included, so its P_e (and κ) moves with those
-    items, while this model's p_e uses the complete items only. Its posterior is therefore
-    centred near ``kl.cohen_kappa`` of the complete items (``wide[both rated]``), not near
-    ``kl.cohen_kappa`` of all the data; the two coincide when every item has both
-    annotations. (Modelling the one-rater labels as draws from the marginals of p would not
-    give ``kl.cohen_kappa``'s estimand either: under that missing-at-random likelihood the
-    extra labels move the cells of p, the observed agreement with them.)
     weights : ``None``, ``"linear"``, ``"quadratic"`` (on the category values), a level name,
         a K × K agreement-weight matrix or a callable, as in :func:`kappalab.cohen_kappa`.
     draws, tune, chains, seed, sampler : as in :func:`nominal_reliability`.
@@ -265,6 +252,19 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
     EmptyDataError
         No item annotated by both raters, or all of them in one category.
 
+    Notes
+    -----
+    Not the estimand of :func:`kappalab.cohen_kappa` when some items have one annotation.
+    Both take the observed agreement from the items both raters annotated, but
+    :func:`kappalab.cohen_kappa` takes each rater's chance marginal from *all* of that
+    rater's annotations, one-rater items included, so its P_e (and κ) moves with those
+    items, while this model's p_e uses the complete items only. Its posterior is therefore
+    centred near ``kl.cohen_kappa`` of the complete items (``wide[both rated]``), not near
+    ``kl.cohen_kappa`` of all the data; the two coincide when every item has both
+    annotations. (Modelling the one-rater labels as draws from the marginals of p would not
+    give ``kl.cohen_kappa``'s estimand either: under that missing-at-random likelihood the
+    extra labels move the cells of p, the observed agreement with them.)
+
     References
     ----------
     Cohen, J. (1960), Educational and Psychological Measurement 20(1), 37–46,
@@ -272,6 +272,18 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
     doi:10.1037/h0026256. Basu, S., Banerjee, M. & Sen, A. (2000). Bayesian inference for
     kappa from single and multiple studies. Biometrics 56(2), 577–582,
     doi:10.1111/j.0006-341X.2000.00577.x.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from kappalab import bayes
+    >>> rater_1 = [0, 1, 1, 0, 1, 0, 1, 1]
+    >>> rater_2 = [0, 1, 1, 0, 0, 0, 1, 1]
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")  # 50 draws: a SamplingWarning (low ESS) is likely
+    ...     post = bayes.cohen_kappa(rater_1, rater_2, draws=50, tune=50, chains=1, seed=0)
+    >>> post["kappa"].shape, bool(-1 < post.mean("kappa") < 1)
+    ((50,), True)
     """
     options = SamplingOptions(draws, tune, chains, seed, sampler)
     prior = validate_prior(prior, {"p": 1.0}, "cohen_kappa")
@@ -465,6 +477,17 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
     reliability. Psychological Bulletin 86(2), 420–428, doi:10.1037/0033-2909.86.2.420.
     Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
     Communication, University of Pennsylvania.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from kappalab import bayes, simulate
+    >>> ann, truth = simulate.annotations(30, level="interval", reliability=0.7, seed=0)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")  # 50 draws: a SamplingWarning (low ESS) is likely
+    ...     post = bayes.interval_reliability(ann, draws=50, tune=50, chains=1, seed=0)
+    >>> bool(0 < post.mean("icc") < 1), post["sigma_within"].shape
+    (True, (50,))
     """
     options = SamplingOptions(draws, tune, chains, seed, sampler)
     prior = validate_prior(prior, {"icc": (1.0, 1.0), "sd": 2.0, "mu": 10.0},

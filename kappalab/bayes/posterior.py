@@ -39,11 +39,43 @@ MIN_ESS_PER_CHAIN = 100
 
 
 class SamplingWarning(UserWarning):
-    """MCMC diagnostics flag a problem: divergences, R̂ > 1.01 or a low effective sample size."""
+    """MCMC diagnostics flag a problem: divergences, R̂ > 1.01 or a low effective sample size.
+
+    Issued after every fit, once per message of :func:`diagnose`; a ``UserWarning``, so the
+    standard :mod:`warnings` filters silence it.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from kappalab.bayes import SamplingWarning
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warnings.warn("R-hat above 1.01 for kappa", SamplingWarning)
+    >>> caught[0].category is SamplingWarning, issubclass(SamplingWarning, UserWarning)
+    (True, True)
+    """
 
 
 class UnknownVariableError(InvalidParameterError, KeyError):
-    """A variable name that the posterior does not hold (a ``ValueError`` and a ``KeyError``)."""
+    """A variable name that the posterior does not hold (a ``ValueError`` and a ``KeyError``).
+
+    Raised by the accessors of :class:`Posterior` (``post[name]``, :meth:`Posterior.mean`,
+    :meth:`Posterior.interval`, ...); the message lists the variables it holds.
+
+    Examples
+    --------
+    >>> import numpy as np, arviz as az
+    >>> from kappalab.bayes import Posterior
+    >>> from kappalab.bayes.posterior import UnknownVariableError
+    >>> post = Posterior(az.from_dict(posterior={"kappa": np.zeros((1, 10))}), model="demo")
+    >>> try:
+    ...     post.mean("tau")
+    ... except UnknownVariableError as error:
+    ...     print(error)
+    demo has no variable 'tau' in its posterior; it has 'kappa'
+    >>> issubclass(UnknownVariableError, KeyError), issubclass(UnknownVariableError, ValueError)
+    (True, True)
+    """
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
@@ -67,6 +99,30 @@ def diagnose(idata, var_names: Sequence[str] | None = None, *,
     list of str
         Messages that name the number of divergent transitions, the variables with a large
         R̂ (and its largest value) and the variables with a low bulk ESS.
+
+    Notes
+    -----
+    R̂ is the rank-normalised split R̂ and the ESS the bulk ESS of [1]_ (``arviz.rhat``,
+    ``arviz.ess``); a single chain is split into its two halves. With fewer than 4 draws per
+    (split) chain only divergences are checked.
+
+    References
+    ----------
+    .. [1] Vehtari, A., Gelman, A., Simpson, D., Carpenter, B. & Bürkner, P.-C. (2021).
+       Rank-normalization, folding, and localization: an improved R̂ for assessing
+       convergence of MCMC. *Bayesian Analysis* 16(2), 667–718, doi:10.1214/20-BA1221.
+
+    Examples
+    --------
+    >>> import numpy as np, arviz as az
+    >>> rng = np.random.default_rng(0)
+    >>> mixed = az.from_dict(posterior={"kappa": rng.normal(0.5, 0.1, size=(2, 500))})
+    >>> diagnose(mixed)
+    []
+    >>> stuck = az.from_dict(posterior={"kappa": np.stack([rng.normal(0, 1, 500),
+    ...                                                    rng.normal(3, 1, 500)])})
+    >>> [message.split(" for ")[0] for message in diagnose(stuck)]
+    ['R-hat above 1.01', 'bulk effective sample size below 200 (100 per chain)']
     """
     import arviz as az
 
@@ -138,6 +194,15 @@ def _probability(prob: Any) -> float:
 class Posterior:
     """Posterior draws of a Bayesian reliability model, with diagnostics and summaries.
 
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        The fit (see ``idata`` below); the models build it.
+    model : str
+        The model's name, shown by ``repr`` and in messages.
+    diagnostics : sequence of str, default ()
+        The messages of :func:`diagnose` for this fit.
+
     Attributes
     ----------
     idata : arviz.InferenceData
@@ -153,6 +218,20 @@ class Posterior:
 
     Examples
     --------
+    A Posterior around any ``InferenceData`` (the models build theirs):
+
+    >>> import numpy as np, arviz as az
+    >>> from kappalab.bayes import Posterior
+    >>> rng = np.random.default_rng(0)
+    >>> idata = az.from_dict(posterior={"kappa": rng.normal(0.5, 0.1, size=(2, 500))})
+    >>> post = Posterior(idata, model="example")
+    >>> post
+    Posterior(example: 2 chains × 500 draws)
+    >>> post["kappa"].shape, round(post.mean("kappa"), 2), "kappa" in post
+    ((1000,), 0.5, True)
+
+    A model's fit (a full fit takes a few seconds):
+
     >>> from kappalab import bayes, simulate
     >>> ann, truth = simulate.annotations(500, reliability=0.6, seed=0)
     >>> post = bayes.nominal_reliability(ann, seed=1)  # doctest: +SKIP

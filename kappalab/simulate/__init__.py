@@ -222,6 +222,21 @@ def annotations(n_items: int, *, level: str = "nominal", n_categories: int | Non
         estimator converges to which truth). ``truth.item_latent`` holds κ_i (nominal) or the
         item's latent mean μ_i; ``truth.item_difficulty`` h_i.
 
+    Raises
+    ------
+    kappalab.errors.InvalidParameterError
+        For an unknown ``level``, a parameter out of its range, ``reliability`` together with
+        ``latent_icc``, or a parameter that does not apply to ``level`` (``latent_icc``,
+        ``rater_bias``, ``heterogeneity``).
+
+    References
+    ----------
+    .. [1] Gelman, A., Carlin, J. B., Stern, H. S., Dunson, D. B., Vehtari, A. & Rubin, D. B.
+       (2013). *Bayesian Data Analysis*, 3rd ed. CRC Press (Dirichlet–multinomial and
+       random-effects normal models).
+
+    Examples
+    --------
     >>> ann, truth = annotations(500, level="ordinal", reliability=0.5, seed=3)
     >>> ann.n_categories, round(truth.details["latent_icc"], 4), round(truth.alpha_nominal, 12)
     (5, 0.9167, 0.5)
@@ -351,6 +366,59 @@ def replications(n_items: int, *, level: str = "interval", rho: float = 0.8,
     classes); for binary/ordinal data under MNAR it is a two-dimensional integral that is not
     computed (NaN).
 
+    Parameters
+    ----------
+    n_items : int
+        Number of items in both replications (≥ 1), labelled 0..n_items−1.
+    level : {"interval", "binary", "ordinal"}, default "interval"
+        The measurement level of both sides (see above).
+    rho : float, default 0.8
+        Correlation of the items' latent values (u_X, u_Y), in [−1, 1].
+    reliability : float or pair of floats, default (0.6, 0.6)
+        Each side's reliability in [0, 1), as in :func:`annotations`.
+    annotations_per_item : spec or tuple of two specs, default (3, 3)
+        Each side's pmf of annotations per item, any spec of :func:`annotation_count_pmf`.
+    n_raters : int, None or pair, default (None, None)
+        Each side's rater pool size (default: the largest m with positive probability).
+    shift : float, default 0.0
+        Shift of side Y's latent (interval: its mean; binary/ordinal: before thresholding).
+    n_categories : int, optional
+        K for ordinal data (default 5; binary: 2).
+    prevalence : array_like or float, optional
+        The category probabilities π of the thresholds, as in :func:`annotations`.
+    missingness : str or pair of str, default ("mcar", "mcar")
+        ``"mcar"`` or ``"mnar"`` per side.
+    mnar_strength : float, default 1.0
+        s ≥ 0, the MNAR tilt (used only under ``"mnar"``).
+    heterogeneity : float, pair or None, optional
+        Interval only: easy/hard items per side, as in :func:`annotations`.
+    only_x, only_y : int, default 0
+        Numbers of items annotated in X only and in Y only.
+    seed : int, None or numpy.random.Generator
+        Seed of the random generator.
+
+    Returns
+    -------
+    ann_x, ann_y : Annotations
+        The two replications' annotations.
+    truth : Truth
+        The exact population values (``kx``, ``irr_x``, ``irr_y``, ``rho``, ...);
+        ``truth.details["x"]`` and ``truth.details["y"]`` are the sides' own truths.
+
+    Raises
+    ------
+    kappalab.errors.InvalidParameterError
+        For an unknown ``level``, ``rho`` outside [−1, 1], a parameter out of its range, or
+        ``heterogeneity`` with a non-interval level.
+
+    References
+    ----------
+    .. [1] Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication reliability — an
+       empirical approach to interpreting inter-rater reliability. *Proceedings of ACL-IJCNLP
+       2021*, 7053–7065. doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
     >>> ann_x, ann_y, truth = replications(200, rho=0.9, seed=0)
     >>> round(truth.kx, 4), round(truth.normalized_kx, 4)
     (0.54, 0.9)
@@ -445,6 +513,31 @@ def to_dataset(ann: Annotations, truth: Truth | None = None):
 
     For replications pass one side's annotations with that side's truth:
     ``to_dataset(ann_x, truth.details["x"])``.
+
+    Parameters
+    ----------
+    ann : Annotations
+        The (simulated) annotations.
+    truth : Truth, optional
+        The truth generated with ``ann`` (one side's truth for replications).
+
+    Returns
+    -------
+    xarray.Dataset
+        ``value`` (item × rater); with a truth also ``latent`` and ``difficulty`` per item and
+        the truths (``truth_<name>``) and generator parameters (JSON) as attributes.
+
+    Raises
+    ------
+    kappalab.errors.InvalidParameterError
+        If ``truth`` holds both replications, or the items of ``ann`` are not in ``truth``.
+
+    Examples
+    --------
+    >>> ann, truth = annotations(20, reliability=0.5, seed=1)
+    >>> ds = to_dataset(ann, truth)
+    >>> sorted(ds.data_vars), ds.attrs["level"], ds.sizes["item"]
+    (['difficulty', 'latent', 'value'], 'nominal', 20)
     """
     import xarray as xr
 

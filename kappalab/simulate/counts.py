@@ -40,6 +40,25 @@ def annotation_count_pmf(spec) -> np.ndarray:
     ``MAX_ANNOTATIONS_PER_ITEM`` = 10 000 annotations per item; an int or a range is not
     capped (``annotations_per_item=20_000`` is 20 000 annotations on every item).
 
+    Parameters
+    ----------
+    spec : int, tuple, dict or array_like
+        The number of annotations per item, in one of the forms above.
+
+    Returns
+    -------
+    numpy.ndarray
+        The pmf over m = 0..M (sums to 1, ``pmf[-1] > 0``).
+
+    Raises
+    ------
+    kappalab.errors.InvalidParameterError
+        If ``spec`` is none of the forms above or its values are out of range.
+
+    Examples
+    --------
+    >>> annotation_count_pmf(3).tolist()
+    [0.0, 0.0, 0.0, 1.0]
     >>> annotation_count_pmf((2, 4)).tolist()
     [0.0, 0.0, 0.3333333333333333, 0.3333333333333333, 0.3333333333333333]
     """

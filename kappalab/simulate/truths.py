@@ -42,7 +42,9 @@ class Truth:
     ``details`` keys name their level where it is not ``truth.level`` (``alpha_ordinal``,
     ``alpha_interval``, ``kx_interval``, ``kx_nominal_annotation_weighted``, ...).
 
-    Attributes
+    The generators build a Truth; its constructor's parameters are its fields (attributes).
+
+    Parameters
     ----------
     level : the generator's level (``"nominal"``, ``"binary"``, ``"ordinal"``, ``"interval"``)
     n_categories : K (``None`` for interval data)
@@ -65,8 +67,9 @@ class Truth:
         under MCAR).
     p_o_pairable : E[P_i | m_i ≥ 2], the limit of Fleiss' P_o and of percent agreement.
     irr_x, irr_y, kx, normalized_kx : replications only, at ``level`` (see
-        :func:`replications`); ``irr_x_nominal``, ``irr_y_nominal``, ``kx_nominal``,
-        ``normalized_kx_nominal`` their nominal twins.
+        :func:`replications`).
+    irr_x_nominal, irr_y_nominal, kx_nominal, normalized_kx_nominal : replications only,
+        the nominal twins of ``irr_x``, ``irr_y``, ``kx``, ``normalized_kx``.
     rho : replications only, the correlation of the item true scores.
     details : the model's parameters and further truths (latent ICC, thresholds, τ, rater
         shifts and marginals, pair distribution, ordinal/interval α, estimator limits, the pmf
