@@ -89,7 +89,30 @@ CI_METHODS = {
 
 @dataclass(frozen=True)
 class Interval:
-    """A standard error and confidence interval, with how they were obtained."""
+    """A standard error and confidence interval, with how they were obtained.
+
+    Parameters
+    ----------
+    se : float
+        The standard error (NaN when fewer than two replicates are finite).
+    low, high : float
+        The ends of the confidence interval.
+    method : str
+        ``"analytic"``, ``"bootstrap"``, ``"bayesian-bootstrap"`` or ``"jackknife"``.
+    interval : str
+        ``"t"`` (θ̂ ± t_{n−1} SE), ``"percentile"``, ``"basic"`` or ``"bca"``.
+    n_resamples : int
+        The number of bootstrap replicates; for ``"analytic"`` and ``"jackknife"`` the
+        number of items n.
+    confidence : float
+        The confidence level, in (0, 1).
+
+    Examples
+    --------
+    >>> result = Interval(0.1, 0.3, 0.7, "analytic", "t", 50, 0.95)
+    >>> result.high - result.low  # doctest: +ELLIPSIS
+    0.39999...
+    """
 
     se: float
     low: float
@@ -101,7 +124,31 @@ class Interval:
 
 
 def parse_ci(ci: str) -> tuple[str, str]:
-    """(method, interval) of an estimator's ``ci=`` name; a clear error for anything else."""
+    """(method, interval) of an estimator's ``ci=`` name; a clear error for anything else.
+
+    Parameters
+    ----------
+    ci : str
+        A name of :data:`CI_METHODS`: ``"analytic"``, ``"bootstrap"``, ``"bootstrap-basic"``,
+        ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``.
+
+    Returns
+    -------
+    method, interval : str
+        The resampling method (or ``"analytic"``) and the kind of interval.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``ci`` not a name of :data:`CI_METHODS`.
+
+    Examples
+    --------
+    >>> parse_ci("bootstrap-bca")
+    ('bootstrap', 'bca')
+    >>> parse_ci("jackknife")
+    ('jackknife', 't')
+    """
     if isinstance(ci, str) and ci in CI_METHODS:
         return CI_METHODS[ci]
     raise InvalidParameterError(f"unknown ci {ci!r}; choose one of {', '.join(CI_METHODS)}")
@@ -173,15 +220,85 @@ def _group_influence(core, groups: _Groups) -> np.ndarray:
 
 
 def influence_values(core) -> np.ndarray:
-    """The linearised influence IF_i = n ∇f(T)·(s_i − T/n) of every item with annotations,
-    in item order: θ̂ − θ ≈ mean IF and Var(θ̂) ≈ Σ IF_i² / (n(n − 1))."""
+    """The linearised influence IF_i = n ∇f(T)·(s_i − T/n) of every item with annotations.
+
+    In item order: θ̂ − θ ≈ mean IF and Var(θ̂) ≈ Σ IF_i² / (n(n − 1)).
+
+    Parameters
+    ----------
+    core : ItemSumCoefficient
+        The coefficient bound to its data (:mod:`kappalab.coefficients.base`).
+
+    Returns
+    -------
+    numpy.ndarray
+        IF_i of the n items with annotations (all-zero rows of the item statistics left
+        out), in item order; they sum to 0.
+
+    Raises
+    ------
+    InvalidParameterError
+        Fewer than two items with annotations.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced Analytics,
+    ch. 5 (its per-item terms κ*_i − κ are these influences).
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.multirater import alpha_core
+    >>> core = alpha_core(kl.datasets.load("worked_example"))  # α = 0.5782, 10 items
+    >>> values = influence_values(core)
+    >>> values.size, abs(float(values.sum())) < 1e-12
+    (10, True)
+    >>> round(float(np.sqrt((values ** 2).sum() / (10 * 9))), 4)  # the analytic SE
+    0.1789
+    """
     groups = _groups(core, merge=False)
     _require_items(groups)
     return _group_influence(core, groups)[groups.of_item]
 
 
 def analytic_interval(core, confidence: float = 0.95) -> Interval:
-    """θ̂ ± t_{n−1} SE with the linearisation (delta-method) standard error."""
+    """θ̂ ± t_{n−1} SE with the linearisation (delta-method) standard error.
+
+    SE² = Σ IF_i² / (n(n − 1)) over the n items with annotations (:func:`influence_values`);
+    the interval is not capped here (:func:`interval` caps it at the coefficient's upper
+    bound).
+
+    Parameters
+    ----------
+    core : ItemSumCoefficient
+        The coefficient bound to its data (:mod:`kappalab.coefficients.base`).
+    confidence : float, default 0.95
+        The confidence level, in (0, 1).
+
+    Returns
+    -------
+    Interval
+        ``method="analytic"``, ``interval="t"``, ``n_resamples`` the number of items n.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``confidence`` outside (0, 1), or fewer than two items with annotations.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced Analytics,
+    ch. 5.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.multirater import alpha_core
+    >>> core = alpha_core(kl.datasets.load("worked_example"))  # α = 0.5782, 10 items
+    >>> result = analytic_interval(core)
+    >>> round(result.se, 4), round(result.low, 4), round(result.high, 4)  # 0.5782 ± 2.262·SE
+    (0.1789, 0.1735, 0.9829)
+    """
     confidence = check_confidence(confidence)
     estimate = float(_value(core, core.totals()).reshape(-1)[0])
     groups = _groups(core, merge=False)
@@ -227,7 +344,51 @@ def _jackknife(core, groups: _Groups, progress: bool | None = None) -> np.ndarra
 
 def replicate_values(core, method: str = "bootstrap", n_resamples: int = 2000,
                      seed: Any = None) -> np.ndarray:
-    """Coefficient values of resampled item sets: B values (jackknife: one per item)."""
+    """Coefficient values of resampled item sets: B values (jackknife: one per item).
+
+    Parameters
+    ----------
+    core : ItemSumCoefficient
+        The coefficient bound to its data (:mod:`kappalab.coefficients.base`).
+    method : {"bootstrap", "bayesian-bootstrap", "jackknife"}, default "bootstrap"
+        Item bootstrap (multinomial counts), Bayesian bootstrap (Dirichlet weights) or
+        leave-one-item-out.
+    n_resamples : int, default 2000
+        The number of replicates B (≥ 2; ignored by the jackknife).
+    seed : None, int, sequence of int, numpy.random.SeedSequence or numpy.random.Generator
+        The random seed (:func:`kappalab.validation.make_rng`); ignored by the jackknife.
+
+    Returns
+    -------
+    numpy.ndarray
+        B replicate values, or for the jackknife one leave-one-out value per item with
+        annotations, in item order (NaN where a replicate is undefined).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``method``, ``n_resamples`` < 2, an invalid ``seed``, or fewer than two
+        items with annotations.
+
+    References
+    ----------
+    Efron, B. (1979). Bootstrap methods: another look at the jackknife. *The Annals of
+    Statistics* 7(1), 1–26. doi:10.1214/aos/1176344552
+
+    Rubin, D. B. (1981). The Bayesian bootstrap. *The Annals of Statistics* 9(1), 130–134.
+    doi:10.1214/aos/1176345338
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.multirater import alpha_core
+    >>> core = alpha_core(kl.datasets.load("worked_example"))  # α = 0.5782, 10 items
+    >>> jack = replicate_values(core, "jackknife")
+    >>> jack.size, round(float(jack.min()), 4)  # leaving out the sixth item: α = 0.48
+    (10, 0.48)
+    >>> replicate_values(core, n_resamples=100, seed=0).shape
+    (100,)
+    """
     if method not in RESAMPLING:
         raise InvalidParameterError(f"unknown resampling method {method!r}; choose one of "
                                     f"{', '.join(RESAMPLING)}")
@@ -257,7 +418,66 @@ def _replicates(core, groups: _Groups, method: str, n_resamples: int, seed: Any,
 def resampling_interval(core, method: str = "bootstrap", *, interval: str = "percentile",
                         n_resamples: int = 2000, confidence: float = 0.95,
                         seed: Any = None, progress: bool | None = None) -> Interval:
-    """Standard error and confidence interval of ``core``'s coefficient by resampling items."""
+    """Standard error and confidence interval of ``core``'s coefficient by resampling items.
+
+    The bootstrap methods give SE = the standard deviation of the finite replicates and a
+    ``percentile``, ``basic`` or ``bca`` interval; the jackknife gives
+    SE = √((n−1)/n · Σ (θ_(i) − θ̄)²) and θ̂ ± t_{n−1} SE (``interval`` is then ignored). The
+    interval is not capped here (:func:`interval` caps the jackknife's).
+
+    Parameters
+    ----------
+    core : ItemSumCoefficient
+        The coefficient bound to its data (:mod:`kappalab.coefficients.base`).
+    method : {"bootstrap", "bayesian-bootstrap", "jackknife"}, default "bootstrap"
+        How the items are resampled.
+    interval : {"percentile", "basic", "bca"}, default "percentile"
+        The bootstrap interval: the replicates' quantiles, 2θ̂ minus them, or Efron's
+        bias-corrected and accelerated interval.
+    n_resamples : int, default 2000
+        The number of replicates B (≥ 2; ignored by the jackknife).
+    confidence : float, default 0.95
+        The confidence level, in (0, 1).
+    seed : None, int, sequence of int, numpy.random.SeedSequence or numpy.random.Generator
+        The random seed (:func:`kappalab.validation.make_rng`).
+    progress : bool or None, default None
+        Show the progress of resampling that outlasts 2 s on stderr (None: when stderr is a
+        terminal or a notebook; :mod:`kappalab.progress`).
+
+    Returns
+    -------
+    Interval
+        SE and interval (all NaN when fewer than two replicates are finite).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``method`` or ``interval``, ``confidence`` outside (0, 1),
+        ``n_resamples`` < 2, an invalid ``seed``, or fewer than two items with annotations.
+
+    References
+    ----------
+    Efron, B. (1979). Bootstrap methods: another look at the jackknife. *The Annals of
+    Statistics* 7(1), 1–26. doi:10.1214/aos/1176344552
+
+    Efron, B. (1987). Better bootstrap confidence intervals. *Journal of the American
+    Statistical Association* 82(397), 171–185. doi:10.1080/01621459.1987.10478410
+
+    Rubin, D. B. (1981). The Bayesian bootstrap. *The Annals of Statistics* 9(1), 130–134.
+    doi:10.1214/aos/1176345338
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.multirater import alpha_core
+    >>> core = alpha_core(kl.datasets.load("worked_example"))  # α = 0.5782, 10 items
+    >>> jack = resampling_interval(core, "jackknife")
+    >>> round(jack.se, 4), jack.interval, jack.n_resamples
+    (0.1899, 't', 10)
+    >>> boot = resampling_interval(core, interval="bca", n_resamples=500, seed=1)
+    >>> boot.method, boot.interval, boot.low < 0.5782 < boot.high
+    ('bootstrap', 'bca', True)
+    """
     confidence = check_confidence(confidence)
     if interval not in INTERVALS:
         raise InvalidParameterError(f"unknown interval {interval!r}; choose one of "
@@ -316,7 +536,62 @@ def _bca(core, groups: _Groups, estimate: float, replicates: np.ndarray,
 
 def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95,
              seed: Any = None, progress: bool | None = None) -> Interval:
-    """The interval an estimator's ``ci=`` names (see :data:`CI_METHODS`)."""
+    """The interval an estimator's ``ci=`` names (see :data:`CI_METHODS`).
+
+    :func:`analytic_interval` or :func:`resampling_interval`; a symmetric ``"t"`` interval
+    (analytic, jackknife) has its upper end capped at the coefficient's ``upper_bound``.
+
+    Parameters
+    ----------
+    core : ItemSumCoefficient
+        The coefficient bound to its data (:mod:`kappalab.coefficients.base`).
+    ci : str
+        A name of :data:`CI_METHODS`: ``"analytic"``, ``"bootstrap"``, ``"bootstrap-basic"``,
+        ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``.
+    n_resamples : int, default 2000
+        The number of bootstrap replicates (≥ 2).
+    confidence : float, default 0.95
+        The confidence level, in (0, 1).
+    seed : None, int, sequence of int, numpy.random.SeedSequence or numpy.random.Generator
+        The random seed (:func:`kappalab.validation.make_rng`).
+    progress : bool or None, default None
+        Show the progress of resampling that outlasts 2 s on stderr (None: when stderr is a
+        terminal or a notebook; :mod:`kappalab.progress`).
+
+    Returns
+    -------
+    Interval
+        The standard error and interval.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``ci``, ``confidence`` outside (0, 1), ``n_resamples`` < 2, an invalid
+        ``seed``, or fewer than two items with annotations.
+
+    References
+    ----------
+    Efron, B. (1979). Bootstrap methods: another look at the jackknife. *The Annals of
+    Statistics* 7(1), 1–26. doi:10.1214/aos/1176344552
+
+    Efron, B. (1987). Better bootstrap confidence intervals. *Journal of the American
+    Statistical Association* 82(397), 171–185. doi:10.1080/01621459.1987.10478410
+
+    Rubin, D. B. (1981). The Bayesian bootstrap. *The Annals of Statistics* 9(1), 130–134.
+    doi:10.1214/aos/1176345338
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced Analytics.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.multirater import alpha_core
+    >>> core = alpha_core(kl.datasets.load("worked_example"))  # α = 0.5782, 10 items
+    >>> round(interval(core, "analytic").high, 4)
+    0.9829
+    >>> interval(core, "jackknife").high  # 0.5782 + 2.262·0.1899 = 1.0078, capped at 1
+    1.0
+    """
     method, kind = parse_ci(ci)
     if method == "analytic":
         result = analytic_interval(core, confidence)
@@ -344,12 +619,52 @@ def bootstrap(estimator: Callable, *data: Any, n_resamples: int = 2000,
     ``"percentile"``, ``"basic"`` or ``"bca"``. Equivalent to
     ``estimator(*data, ci="bootstrap" | "bootstrap-basic" | "bootstrap-bca", …)``.
 
+    Parameters
+    ----------
+    estimator : callable
+        A kappalab estimator taking ``ci=``, ``n_resamples=``, ``confidence=`` and ``seed=``.
+    *data : Any
+        The estimator's positional data arguments.
+    n_resamples : int, default 2000
+        The number of bootstrap replicates (≥ 2).
+    method : {"percentile", "basic", "bca"}, default "percentile"
+        The bootstrap interval.
+    confidence : float, default 0.95
+        The confidence level, in (0, 1).
+    seed : None, int, sequence of int, numpy.random.SeedSequence or numpy.random.Generator
+        The random seed (:func:`kappalab.validation.make_rng`).
+    **options : Any
+        The estimator's other keywords (not ``ci``).
+
+    Returns
+    -------
+    Estimate
+        What ``estimator`` returns, with ``se`` and ``ci`` set.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``method``, or ``ci`` among ``options``; and whatever ``estimator``
+        raises for its arguments.
+
+    References
+    ----------
+    Efron, B. (1979). Bootstrap methods: another look at the jackknife. *The Annals of
+    Statistics* 7(1), 1–26. doi:10.1214/aos/1176344552
+
+    Efron, B. (1987). Better bootstrap confidence intervals. *Journal of the American
+    Statistical Association* 82(397), 171–185. doi:10.1080/01621459.1987.10478410
+
+    Examples
+    --------
     >>> import kappalab as kl
     >>> from kappalab.uncertainty import bootstrap
     >>> ann, _ = kl.simulate.annotations(300, reliability=0.7, seed=0)
     >>> est = bootstrap(kl.fleiss_kappa, ann, n_resamples=500, method="bca", seed=1)
     >>> est.ci[0] < est.value < est.ci[1]
     True
+    >>> round(bootstrap(kl.fleiss_kappa, kl.datasets.load("worked_example"), seed=0).value, 4)
+    0.5636
     """
     names = {"percentile": "bootstrap", "basic": "bootstrap-basic", "bca": "bootstrap-bca"}
     if method not in names:

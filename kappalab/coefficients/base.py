@@ -50,10 +50,16 @@ Components = dict[str, np.ndarray]
 class ItemSumCoefficient(ABC):
     r"""A coefficient written as a closed form of per-item sums.
 
-    Sample weights
-    --------------
-    With item weights w_i ≥ 0 (:meth:`set_sample_weight`, the estimators' ``sample_weight=``)
-    every row of the item statistics is multiplied by its weight:
+    An abstract base: a core implements :meth:`unweighted_item_stats` and :meth:`combine`
+    (and may override :meth:`unweighted_totals`, :meth:`value_gradient`,
+    :meth:`undefined_reason`, :meth:`counts_used` and :meth:`details`); its constructor takes
+    the data, so the base class itself takes no parameters.
+
+    Notes
+    -----
+    **Sample weights.** With item weights w_i ≥ 0 (:meth:`set_sample_weight`, the
+    estimators' ``sample_weight=``) every row of the item statistics is multiplied by its
+    weight:
 
     .. math::  θ̂ = f\Big(\sum_i w_i s_i\Big),
 
@@ -79,6 +85,31 @@ class ItemSumCoefficient(ABC):
     of a wide table; a pandas Series is taken by position, not by label). Categories and
     raters are those of the data: an item of weight 0 still counts towards K where K enters
     (Gwet's AC, Brennan–Prediger) unless ``categories=`` fixes it.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced Analytics
+    (ch. 5: the linearised variance the analytic standard error reproduces).
+
+    Examples
+    --------
+    A mean as a coefficient: item statistics [x_i, 1], value T_0/T_1.
+
+    >>> class Mean(ItemSumCoefficient):
+    ...     def __init__(self, x):
+    ...         self.x = np.asarray(x, dtype=float)
+    ...     def unweighted_item_stats(self):
+    ...         return np.column_stack([self.x, np.ones_like(self.x)])
+    ...     def combine(self, totals):
+    ...         t = np.asarray(totals)
+    ...         value = t[..., 0] / t[..., 1]
+    ...         return {"value": value, "observed": value, "expected": 0 * value}
+    >>> core = Mean([1.0, 2.0, 6.0])
+    >>> core.totals(), float(core.combine(core.totals())["value"])  # (1 + 2 + 6)/3
+    (array([9., 3.]), 3.0)
+    >>> core.set_sample_weight([1, 1, 2], 3)  # the third item counts twice: 15/4
+    >>> float(core.combine(core.totals())["value"])
+    3.75
     """
 
     #: display name of the coefficient, e.g. "Fleiss' kappa"
@@ -196,8 +227,31 @@ def _optional(x: Any) -> float | None:
 
 def weigh_rows(stats: np.ndarray | sp.spmatrix,
                weights: np.ndarray | None) -> np.ndarray | sp.spmatrix:
-    """``stats`` with row i multiplied by ``weights[i]`` (unchanged for None); a sparse
-    matrix stays sparse (CSR) and stores no entry of a row of weight 0."""
+    """``stats`` with row i multiplied by ``weights[i]`` (unchanged for None).
+
+    A sparse matrix stays sparse (CSR) and stores no entry of a row of weight 0.
+
+    Parameters
+    ----------
+    stats : numpy.ndarray or scipy.sparse matrix
+        Items × s matrix of per-item statistics.
+    weights : numpy.ndarray or None
+        One weight per row (length items); None leaves ``stats`` unchanged.
+
+    Returns
+    -------
+    numpy.ndarray or scipy.sparse.csr_matrix
+        ``stats`` with row i multiplied by ``weights[i]``: a float array for a dense
+        ``stats``, a CSR matrix for a sparse one, ``stats`` itself for None.
+
+    Examples
+    --------
+    >>> weigh_rows(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([2.0, 0.0]))
+    array([[2., 4.],
+           [0., 0.]])
+    >>> weigh_rows(sp.csr_matrix([[1.0, 2.0], [3.0, 4.0]]), np.array([2.0, 0.0])).nnz
+    2
+    """
     if weights is None:
         return stats
     if sp.issparse(stats):
@@ -209,12 +263,43 @@ def weigh_rows(stats: np.ndarray | sp.spmatrix,
 
 def disagreement_components(d_o: np.ndarray, d_e: np.ndarray, scale: float,
                             units: float = 1.0) -> Components:
-    """The components of a coefficient 1 − D_o/D_e (NaN where D_e ≤ 0), with the agreements
-    P = 1 − D/scale beside the disagreements (see :mod:`kappalab.distances`).
+    """The components of a coefficient 1 − D_o/D_e (NaN where D_e ≤ 0).
+
+    The agreements P = 1 − D/scale are given beside the disagreements (see
+    :mod:`kappalab.distances`).
 
     ``d_o``, ``d_e`` and ``scale`` share one unit; the disagreements are reported multiplied
     by ``units`` (the distance's own units when they were computed on normalised scores, see
-    :func:`interval_scores`)."""
+    :func:`interval_scores`).
+
+    Parameters
+    ----------
+    d_o : numpy.ndarray
+        Observed disagreement D_o: a scalar or one value per stacked row of totals.
+    d_e : numpy.ndarray
+        Expected disagreement D_e, the same shape as ``d_o``.
+    scale : float
+        The distance's largest value, in the units of ``d_o`` and ``d_e``.
+    units : float, default 1.0
+        Factor from those units to the distance's own, applied to the reported
+        disagreements only.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``value`` (1 − D_o/D_e, NaN where D_e ≤ 0), ``observed`` and ``expected``
+        (1 − D/scale), ``observed_disagreement`` and ``expected_disagreement`` (D·units).
+
+    Examples
+    --------
+    Krippendorff's α of the worked example: D_o = 8/30, D_e = 0.6322 (nominal, scale 1).
+
+    >>> parts = disagreement_components(np.array(8 / 30), np.array(55 / 87), 1.0)
+    >>> round(float(parts["value"]), 4), round(float(parts["observed"]), 4)  # 1 − (8/30)/(55/87)
+    (0.5782, 0.7333)
+    >>> float(disagreement_components(np.array(0.5), np.array(0.0), 1.0)["value"])
+    nan
+    """
     defined = np.real(d_e) > 0
     with np.errstate(invalid="ignore", divide="ignore"):
         value = np.where(defined, 1.0 - d_o / np.where(defined, d_e, 1.0), np.nan)
@@ -235,6 +320,20 @@ def distance_product(dis: Any, v: np.ndarray) -> np.ndarray:
 
     Anything else multiplies by the matrix.
 
+    Parameters
+    ----------
+    dis : CategoryDistance
+        A resolved symmetric distance (:func:`kappalab.distances.category_distance`).
+    v : numpy.ndarray
+        Vectors of length K (the categories) along the last axis, e.g. counts or totals.
+
+    Returns
+    -------
+    numpy.ndarray
+        δ v along the last axis, the shape of ``v``.
+
+    Examples
+    --------
     >>> from kappalab.distances import category_distance
     >>> values = lambda purpose: np.array([1.0, 2.0, 4.0])
     >>> interval = category_distance("interval", [1, 2, 4], kind="level", values=values)
@@ -257,6 +356,21 @@ def within_group_pairs(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     entries), the positions (left, right) of every ordered pair of entries of one group, each
     entry with itself included: Σ_g sizes_g² pairs, no loop over groups.
 
+    Parameters
+    ----------
+    sizes : numpy.ndarray
+        The number of consecutive entries of each group (integers ≥ 0).
+
+    Returns
+    -------
+    left, right : numpy.ndarray
+        Entry positions (``numpy.intp``) of the two members of every ordered pair, group by
+        group; each has Σ_g sizes_g² elements.
+
+    Examples
+    --------
+    Groups {0, 1} and {2}: the pairs (0, 0), (0, 1), (1, 0), (1, 1), (2, 2).
+
     >>> within_group_pairs(np.array([2, 1]))
     (array([0, 0, 1, 1, 2]), array([0, 1, 0, 1, 2]))
     """
@@ -273,6 +387,20 @@ def quadratic_form_per_row(counts: sp.spmatrix, delta: np.ndarray) -> np.ndarray
     """n_iᵀ δ n_i of each row of a sparse count table: a sum over the pairs of the row's
     non-zero entries, O(Σ_i nnz_i²) time and memory — never items × categories.
 
+    Parameters
+    ----------
+    counts : scipy.sparse matrix
+        Items × K count table (converted to CSR).
+    delta : numpy.ndarray
+        K × K matrix δ.
+
+    Returns
+    -------
+    numpy.ndarray
+        n_iᵀ δ n_i, one value per row of ``counts``.
+
+    Examples
+    --------
     >>> delta = np.array([[0.0, 1.0, 4.0], [1.0, 0.0, 1.0], [4.0, 1.0, 0.0]])
     >>> quadratic_form_per_row(sp.csr_matrix([[2.0, 0.0, 1.0]]), delta)  # 2·(2·1·4)
     array([16.])
@@ -297,6 +425,28 @@ class IntervalScores:
     differences m Σx² − (Σx)² built from them neither overflow nor cancel. On the scores
     δ = ``units``·(x − y)², ``units`` = (f/factor)², and the distance's largest value (its
     ``scale``) is ``scale`` = (factor·(max − min))² = 4.
+
+    Parameters
+    ----------
+    factor : float
+        Multiplier of the shifted positions: 2/(max − min) (1 for a single value).
+    shift : float
+        The midrange (min + max)/2 subtracted from the positions.
+    units : float
+        (f/factor)²: δ = ``units``·(x − y)² on the scores.
+    scale : float
+        The distance's largest value on the scores: 4 (the distance's own scale for a single
+        value).
+
+    Examples
+    --------
+    Values 1, 2, 4 with f = 1: midrange 2.5, factor 2/3, units (3/2)² = 2.25.
+
+    >>> from kappalab.distances import category_distance
+    >>> dis = category_distance("interval", [1, 2, 4], kind="level",
+    ...                         values=lambda purpose: np.array([1.0, 2.0, 4.0]))
+    >>> interval_scores(dis)
+    IntervalScores(factor=0.6666666666666666, shift=2.5, units=2.25, scale=4.0)
     """
 
     factor: float
@@ -306,9 +456,32 @@ class IntervalScores:
 
 
 def interval_scores(dis: Any) -> IntervalScores:
-    """The :class:`IntervalScores` of a resolved distance of interval form (its
-    ``interval_factor`` and per-category ``scores``: interval and ordinal levels, quadratic
-    weights)."""
+    """The :class:`IntervalScores` of a resolved distance of interval form.
+
+    The distance gives its ``interval_factor`` and per-category ``scores`` (interval and
+    ordinal levels, quadratic weights).
+
+    Parameters
+    ----------
+    dis : CategoryDistance
+        A resolved distance of interval form (``dis.scores`` not None).
+
+    Returns
+    -------
+    IntervalScores
+        The shift, factor, units and scale of the normalised scores.
+
+    Examples
+    --------
+    Values 1, 2, 4: midrange 2.5, factor 2/(4 − 1), units (1/factor)² = 2.25.
+
+    >>> from kappalab.distances import category_distance
+    >>> dis = category_distance("interval", [1, 2, 4], kind="level",
+    ...                         values=lambda purpose: np.array([1.0, 2.0, 4.0]))
+    >>> scores = interval_scores(dis)
+    >>> scores.shift, scores.units, scores.scale
+    (2.5, 2.25, 4.0)
+    """
     low, high = float(dis.scores.min()), float(dis.scores.max())
     shift, half_span = low / 2 + high / 2, high / 2 - low / 2  # no overflow at ±1.7e308
     if half_span > 0:
@@ -333,6 +506,35 @@ def complex_step_gradient(core: "ItemSumCoefficient", totals: np.ndarray) -> np.
     ``combine`` call per block of columns: O(s) evaluations of a closed form of size O(s), so
     cores with many columns give their gradient in closed form instead
     (:meth:`ItemSumCoefficient.value_gradient`).
+
+    Parameters
+    ----------
+    core : ItemSumCoefficient
+        The coefficient, whose ``combine`` accepts a complex B × s stack of totals.
+    totals : numpy.ndarray
+        The totals T (length s) at which to differentiate.
+
+    Returns
+    -------
+    numpy.ndarray
+        ∂ value/∂T_j for every column j (length s).
+
+    References
+    ----------
+    Squire, W. & Trapp, G. (1998). Using complex variables to estimate derivatives of real
+    functions. *SIAM Review* 40(1), 110–112. doi:10.1137/S003614459631241X
+
+    Examples
+    --------
+    Krippendorff's α = 1 − (T_0/T_1)/D_e on the worked example, T = [8, 30, 5, 10, 15]:
+    ∂α/∂T_0 = −1/(T_1 D_e) = −87/(30·55) = −0.0527.
+
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.multirater import alpha_core
+    >>> core = alpha_core(kl.datasets.load("worked_example"))
+    >>> gradient = complex_step_gradient(core, core.totals())
+    >>> round(float(gradient[0]), 4)
+    -0.0527
     """
     totals = np.asarray(totals, dtype=float)
     s = totals.size
@@ -351,8 +553,27 @@ def complex_step_gradient(core: "ItemSumCoefficient", totals: np.ndarray) -> np.
 
 
 def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """numerator / denominator, NaN where the denominator is 0 (no RuntimeWarning); complex
-    and object arrays keep their type."""
+    """numerator / denominator, NaN where the denominator is 0 (no RuntimeWarning).
+
+    Complex and object arrays keep their type.
+
+    Parameters
+    ----------
+    numerator : numpy.ndarray
+        Dividend (array-like; broadcast against ``denominator``).
+    denominator : numpy.ndarray
+        Divisor; where its real part is 0 the result is NaN.
+
+    Returns
+    -------
+    numpy.ndarray
+        The elementwise quotient, of the broadcast shape and the result type of the inputs.
+
+    Examples
+    --------
+    >>> safe_divide(np.array([1.0, 2.0]), np.array([4.0, 0.0]))
+    array([0.25,  nan])
+    """
     numerator, denominator = numeric_array(numerator), numeric_array(denominator)
     out = np.full(np.broadcast(numerator, denominator).shape, np.nan,
                   dtype=np.result_type(numerator, denominator))

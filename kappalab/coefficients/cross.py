@@ -54,6 +54,41 @@ class CrossKappa(ItemSumCoefficient):
 
     ``sample_weight`` gives one weight per item of X (in ``x.items`` order, so the weights
     travel with X's items however Y orders its own); the common items take their X weight.
+
+    Parameters
+    ----------
+    x, y : Annotations
+        The two replications; only the items of both enter.
+    distance : str, CategoryDistance or array-like, default "nominal"
+        The disagreement δ between a category of X and one of Y (a level name, a distance or
+        a K × K matrix), resolved on both replications' categories.
+    use_moments : bool or None, default None
+        Whether to use the O(N) interval moments (None: whenever δ is interval).
+    sample_weight : array-like or None, default None
+        Item weights w_i ≥ 0, one per item of ``x`` (in ``x.items`` order).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``sample_weight`` invalid or 0 on every common item, ``use_moments=True`` without the
+        interval distance, or an invalid ``distance``.
+
+    References
+    ----------
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
+    Three items, two annotations per side: D_o = (0 + 2 + 2)/12 = 1/3 (each cross pair
+    weighted by R + S = 4 and divided by R·S = 4), D_e = 18/36 = 1/2, κx = 1 − (1/3)/(1/2).
+
+    >>> from kappalab.annotations import as_annotations
+    >>> x = as_annotations([[1, 1], [2, 2], [1, 2]])
+    >>> y = as_annotations([[1, 1], [2, 1], [2, 2]])
+    >>> round(CrossKappa(x, y).estimate().value, 4)
+    0.3333
     """
 
     name = "cross-kappa"

@@ -95,7 +95,52 @@ class SplitHalfReliability(Estimate):
     ``split_values`` and ``split_correlations`` (every split's stepped-up value and r, NaN
     where undefined; read-only arrays), each also readable as an attribute of the same name.
     ``float(result)`` is ``value``; ``se`` and ``ci`` are set when an interval was asked for
-    (``ci=``).
+    (``ci=``). :func:`split_half_reliability` builds it; its fields are those of
+    :class:`~kappalab.Estimate`.
+
+    Parameters
+    ----------
+    coefficient : str
+        The coefficient's display name.
+    value : float
+        The mean over splits of the stepped-up correlation 2r/(1 + r).
+    observed : float
+        The mean over splits of the half correlation r.
+    expected : float
+        0.
+    n_items : int
+        The number of items with two or more annotations.
+    n_annotations : int
+        The number of their annotations.
+    level : str, default "nominal"
+        The level of measurement the scores were read at.
+    n_raters : int or None, default None
+        The number of raters, None without rater identities.
+    observed_disagreement, expected_disagreement : float or None, default None
+        Not used (None).
+    se : float or None, default None
+        The standard error, when an interval was asked for.
+    ci : tuple of float or None, default None
+        The confidence interval (low, high), when one was asked for.
+    details : Mapping, default {}
+        ``half_correlation``, ``n_splits``, ``split_values`` and ``split_correlations``.
+
+    References
+    ----------
+    Spearman, C. (1910). Correlation calculated from faulty data. *British Journal of
+    Psychology* 3(3), 271–295. doi:10.1111/j.2044-8295.1910.tb00206.x
+
+    Brown, W. (1910). Some experimental results in the correlation of mental abilities. *British
+    Journal of Psychology* 3(3), 296–322. doi:10.1111/j.2044-8295.1910.tb00207.x
+
+    Examples
+    --------
+    >>> from kappalab.coefficients.disattenuation import split_half_reliability
+    >>> res = split_half_reliability([[1, 1], [2, 2], [3, 3], [4, 4]], n_splits=5, seed=0)
+    >>> isinstance(res, SplitHalfReliability), res.n_splits
+    (True, 5)
+    >>> res.half_correlation, res.value  # halves always equal: r = 1, 2·1/(1 + 1) = 1
+    (1.0, 1.0)
     """
 
     __slots__ = ()
@@ -134,7 +179,56 @@ class DisattenuatedCorrelation(Estimate):
     "given"), the item and annotation counts of each side and what each reliability was
     computed from; ``rho`` (= ``value``), ``r``, ``reliability_x``, ``reliability_y`` and
     ``method`` are also attributes. ``float(result)`` is ρ; ``se`` and ``ci`` are set when an
-    interval was asked for (``ci=``).
+    interval was asked for (``ci=``). :func:`disattenuated_correlation` builds it; its fields
+    are those of :class:`~kappalab.Estimate`.
+
+    Parameters
+    ----------
+    coefficient : str
+        The coefficient's display name.
+    value : float
+        ρ = r/√(reliability_x·reliability_y).
+    observed : float
+        r, the Pearson correlation of the two sides' item mean scores.
+    expected : float
+        0.
+    n_items : int
+        The number of items annotated on both sides.
+    n_annotations : int
+        The number of their annotations, both sides together.
+    level : str, default "nominal"
+        The level of measurement the scores were read at.
+    n_raters : int or None, default None
+        The number of raters, None without rater identities.
+    observed_disagreement, expected_disagreement : float or None, default None
+        Not used (None).
+    se : float or None, default None
+        The standard error, when an interval was asked for.
+    ci : tuple of float or None, default None
+        The confidence interval (low, high), when one was asked for.
+    details : Mapping, default {}
+        ``r``, ``reliability_x``, ``reliability_y``, ``method``, the counts of each side
+        and what each reliability was computed from.
+
+    References
+    ----------
+    Spearman, C. (1904). The proof and measurement of association between two things. *The
+    American Journal of Psychology* 15(1), 72–101. doi:10.2307/1412159
+
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
+    >>> from kappalab.coefficients.disattenuation import disattenuated_correlation
+    >>> x = [[1, 2], [2, 3], [4, 4]]          # item means 1.5, 2.5, 4
+    >>> y = [[1, 1], [3, 3], [4, 5]]          # item means 1, 3, 4.5
+    >>> res = disattenuated_correlation(x, y, reliability=(0.81, 0.64))
+    >>> isinstance(res, DisattenuatedCorrelation), res.method
+    (True, 'given')
+    >>> round(res.r, 6), round(res.rho, 6)    # r = 156/√(114·222); ρ = r/√(0.81·0.64)
+    (0.980609, 1.361956)
     """
 
     __slots__ = ()

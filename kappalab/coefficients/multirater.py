@@ -67,29 +67,69 @@ CHANCE_MODELS = ("pooled", "item_marginal", "rater_marginal", "gwet", "uniform",
 class ChanceCorrectedAgreement(ItemSumCoefficient):
     """The core of the multi-rater family (see the module docstring for the formulas).
 
+    Item statistics (columns): ``[u_i d_i, u_i]`` for pairable items, then the chance model's
+    block: pooled counts (or moments) of pairable items; ``[n_i/m_i, 1]`` (or moments/m_i) of
+    items with an annotation; or the item's rater × category indicators (or rater moments).
+
     Parameters
     ----------
     ann : Annotations
+        The data (:func:`kappalab.annotations.as_annotations`).
     disagreement : CategoryDistance
         The resolved distance (:func:`kappalab.distances.category_distance`).
-    chance : one of ``CHANCE_MODELS``
-    item_weighting : ``"item"`` (u_i = 1) or ``"annotation"`` (u_i = m_i)
-    name : display name
-    use_moments : whether to use the O(N) interval moments (default: whenever δ is interval
-        and the chance model has a moment form)
-    rater_order : whether an asymmetric δ is applied in rater order (two-rater coefficients
+    chance : str
+        One of ``CHANCE_MODELS``: ``"pooled"``, ``"item_marginal"``, ``"rater_marginal"``,
+        ``"gwet"``, ``"uniform"`` or ``"none"``.
+    item_weighting : str
+        ``"item"`` (u_i = 1) or ``"annotation"`` (u_i = m_i).
+    name : str
+        Display name of the coefficient.
+    use_moments : bool or None, default None
+        Whether to use the O(N) interval moments (None: whenever δ is interval and the chance
+        model has a moment form).
+    rater_order : bool, default False
+        Whether an asymmetric δ is applied in rater order (two-rater coefficients
         only: the data must have exactly two raters with annotations, rater 1 the first in
         ``ann.raters``). Then an item's disagreement is δ[c₁, c₂] (its ``n_iᵀ δ n_i`` becomes
         2 δ[c₁, c₂]) and the rater-marginal chance model is p₁ᵀ δ p₂; without it an
         asymmetric δ is refused (:meth:`~kappalab.distances.CategoryDistance.require_symmetric`).
         A symmetric δ gives the same numbers either way.
-    sample_weight : item weights w_i ≥ 0, one per item of ``ann`` (in ``ann.items`` order),
+    sample_weight : array-like or None, default None
+        Item weights w_i ≥ 0, one per item of ``ann`` (in ``ann.items`` order),
         multiplying each item's statistics
         (see :class:`~kappalab.coefficients.base.ItemSumCoefficient`).
 
-    Item statistics (columns): ``[u_i d_i, u_i]`` for pairable items, then the chance model's
-    block: pooled counts (or moments) of pairable items; ``[n_i/m_i, 1]`` (or moments/m_i) of
-    items with an annotation; or the item's rater × category indicators (or rater moments).
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``chance`` or ``item_weighting``, ``use_moments=True`` without an interval
+        distance and a chance model with a moment form, or invalid ``sample_weight``.
+    UnknownRatersError
+        ``chance="rater_marginal"`` on data without rater identities.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics.
+
+    Examples
+    --------
+    Fleiss' κ (item-marginal chance) and Krippendorff's α (pooled chance, annotation
+    weighting) of the worked example:
+
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.multirater import distance_for
+    >>> ann = kl.datasets.load("worked_example")
+    >>> fleiss = ChanceCorrectedAgreement(ann, distance_for(ann, "nominal"),
+    ...                                   chance="item_marginal", item_weighting="item",
+    ...                                   name="Fleiss' kappa")
+    >>> round(fleiss.estimate().value, 4)
+    0.5636
+    >>> alpha = ChanceCorrectedAgreement(ann, distance_for(ann, "nominal"), chance="pooled",
+    ...                                  item_weighting="annotation",
+    ...                                  name="Krippendorff's alpha")
+    >>> round(alpha.estimate().value, 4)
+    0.5782
     """
 
     def __init__(

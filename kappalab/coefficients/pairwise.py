@@ -40,7 +40,42 @@ def two_raters(x: AnnotationsLike, y: Any = None, *, categories: Sequence[Any] |
     """Annotations of exactly two raters: ``x`` alone (items × 2, a long DataFrame or an
     Annotations, read as :func:`~kappalab.annotations.as_annotations` reads any data), or the
     two raters' label sequences ``x`` and ``y`` (same length, NaN/None = missing; two ordered
-    pandas Categoricals with the same categories fix the category order)."""
+    pandas Categoricals with the same categories fix the category order).
+
+    Parameters
+    ----------
+    x : AnnotationsLike
+        The data (items × 2, a long DataFrame or an Annotations), or with ``y`` the first
+        rater's labels.
+    y : array-like or None, default None
+        The second rater's labels, the same length as ``x``; None: ``x`` holds both raters.
+    categories : sequence or None, default None
+        The categories in their order; None: those found in the data.
+    coefficient : str
+        The coefficient's name, for the error messages.
+
+    Returns
+    -------
+    Annotations
+        The data, with exactly two raters with annotations.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``x`` and ``y`` not 1-D sequences of equal length.
+    UnknownRatersError
+        Data without rater identities.
+    RaterCountError
+        Not exactly two raters with annotations.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`).
+
+    Examples
+    --------
+    >>> ann = two_raters(["a", "b", "a"], ["a", "b", "b"], coefficient="Cohen's kappa")
+    >>> ann.n_items, ann.n_raters, list(ann.categories)
+    (3, 2, ['a', 'b'])
+    """
     if y is not None:
         import pandas as pd
 

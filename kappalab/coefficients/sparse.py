@@ -54,6 +54,30 @@ def item_agreement_variance(n: Any, class_distribution: Any) -> np.ndarray:
 
     ``inf`` for n < 2 (no pair: the item carries no information). ``n`` may be an array.
 
+    Parameters
+    ----------
+    n : int or array-like
+        The number of annotations of the item (or of each item).
+    class_distribution : array-like
+        The class probabilities p_c (non-negative; normalised to sum to 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        Var[P_i] for each n (``inf`` where n < 2), the shape of ``n``.
+
+    Raises
+    ------
+    InvalidParameterError
+        A class distribution that is not a finite non-negative vector summing to 1.
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). SPA: an inter-annotator agreement measure for
+    sparse annotations. arXiv:2208.06161
+
+    Examples
+    --------
     >>> float(item_agreement_variance(2, [0.5, 0.5]))  # one pair: Bernoulli(½)
     0.25
     """
@@ -73,6 +97,41 @@ def spa_weights(n_annotations: Any, scheme: str = "flat", *, n_classes: int | No
     ``inv_var``: 1/Var[P] for a uniform class distribution over ``n_classes`` (∝ edges);
     ``inv_var_class``: 1/Var[P] for ``class_distribution``. Items with fewer than two
     annotations get weight 0 under every scheme. The weights are not normalised.
+
+    Parameters
+    ----------
+    n_annotations : int or array-like
+        The number of annotations of each item.
+    scheme : str, default "flat"
+        One of ``SCHEMES``: ``"flat"``, ``"annotations"``, ``"annotations_m1"``,
+        ``"edges"``, ``"inv_var"`` or ``"inv_var_class"``.
+    n_classes : int or None, default None
+        The number of classes C (≥ 2), needed by ``"inv_var"``.
+    class_distribution : array-like or None, default None
+        The class probabilities, needed by ``"inv_var_class"``.
+
+    Returns
+    -------
+    numpy.ndarray
+        k_i of every item (0 where n < 2), the shape of ``n_annotations``.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``scheme``; ``"inv_var"`` without ``n_classes`` ≥ 2; ``"inv_var_class"``
+        without a ``class_distribution``, or with one that puts all mass on one class.
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). SPA: an inter-annotator agreement measure for
+    sparse annotations. arXiv:2208.06161
+
+    Examples
+    --------
+    >>> spa_weights([1, 2, 3, 4], "edges")  # n(n − 1)/2, 0 below two annotations
+    array([0., 1., 3., 6.])
+    >>> spa_weights([2, 3], "inv_var", n_classes=2)  # 1/Var[P]: Var = 1/4 and 1/12
+    array([ 4., 12.])
     """
     n = np.asarray(n_annotations, dtype=float)
     pairable = n >= 2
@@ -107,8 +166,38 @@ def spa_weights(n_annotations: Any, scheme: str = "flat", *, n_classes: int | No
 
 
 def item_agreement(data: AnnotationsLike, *, categories: Sequence[Any] | None = None) -> pd.Series:
-    r"""P_i = Σ_c n_ic(n_ic − 1)/(n_i(n_i − 1)) for every item with two or more annotations,
-    indexed by item label."""
+    r"""P_i = Σ_c n_ic(n_ic − 1)/(n_i(n_i − 1)) for every item with two or more annotations.
+
+    The observed agreement of each item: the share of its ordered pairs of annotations that
+    agree, indexed by item label.
+
+    Parameters
+    ----------
+    data : AnnotationsLike
+        The annotations (:func:`~kappalab.annotations.as_annotations`).
+    categories : sequence or None, default None
+        The categories in their order; None: those found in the data.
+
+    Returns
+    -------
+    pandas.Series
+        P_i of the items with two or more annotations, named ``"item_agreement"``.
+
+    Raises
+    ------
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`).
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). SPA: an inter-annotator agreement measure for
+    sparse annotations. arXiv:2208.06161
+
+    Examples
+    --------
+    >>> item_agreement([[1, 1, 2], [2, 2, 2], [1, None, None]]).round(4).tolist()  # 2/6, 6/6
+    [0.3333, 1.0]
+    """
     ann = as_annotations(data, categories=categories)
     m = ann.annotations_per_item_array
     pairable = m >= 2
@@ -130,7 +219,47 @@ class SparseAgreement(ItemSumCoefficient):
     of the weighted items, pooled for the chance agreement of :func:`spa_kappa`.
 
     Sample weights w_i multiply SPA's own weights (SPA = Σ w_i k_i P_i / Σ w_i k_i) and the
-    counts pooled into the estimated class distribution."""
+    counts pooled into the estimated class distribution.
+
+    Parameters
+    ----------
+    ann : Annotations
+        The data (:func:`kappalab.annotations.as_annotations`).
+    weights : str or array-like, default "flat"
+        A scheme of :func:`spa_weights` (``SCHEMES``) or one weight k_i ≥ 0 per item.
+    class_distribution : array-like or None, default None
+        The class probabilities for the inverse-variance weights and the chance agreement;
+        None: estimated from the pooled counts of the items that carry weight.
+    chance_corrected : bool, default False
+        Whether the value is SPA κ = (SPA − P_e)/(1 − P_e), P_e = Σ_c q_c².
+    sample_weight : array-like or None, default None
+        Item weights w_i ≥ 0, one per item of ``ann`` (in ``ann.items`` order).
+
+    Raises
+    ------
+    EmptyDataError
+        No item with two or more annotations.
+    InvalidParameterError
+        An unknown weighting scheme, invalid custom weights, class distribution or
+        ``sample_weight``.
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). SPA: an inter-annotator agreement measure for
+    sparse annotations. arXiv:2208.06161
+
+    Examples
+    --------
+    P = 1/3 and 1 on the two pairable items: SPA = 2/3; the pooled labels (2 of class 1, 4 of
+    class 2) give P_e = 20/36 and SPA κ = (2/3 − 5/9)/(4/9) = 1/4.
+
+    >>> from kappalab.annotations import as_annotations
+    >>> ann = as_annotations([[1, 1, 2], [2, 2, 2], [1, None, None]])
+    >>> round(SparseAgreement(ann).estimate().value, 4)
+    0.6667
+    >>> round(SparseAgreement(ann, chance_corrected=True).estimate().value, 4)
+    0.25
+    """
 
     name = "SPA"
 
