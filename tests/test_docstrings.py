@@ -1,4 +1,6 @@
-"""Every public estimator has a numpydoc docstring.
+"""Every public estimator has a complete numpydoc docstring, and every public function and
+class of the package (the names in its modules' ``__all__``) documents each parameter of its
+signature and has a running example.
 
 Parameters must document every parameter of the signature, and Returns, Raises, References
 and Examples must be there (the Examples run as doctests with the module). The keywords the
@@ -142,3 +144,47 @@ def test_references_give_the_dois():
         references = doc.split("References\n")[1].split("Examples\n")[0]
         absent = [doi for doi in expected if doi not in references]
         assert not absent, f"{name}: References lack {absent}"
+
+
+# ---------------------------------------------------------------------- every public name
+def public_definitions():
+    """(qualified name, object) of every function and class a kappalab module exports."""
+    import pkgutil
+
+    import kappalab
+
+    for info in pkgutil.walk_packages(kappalab.__path__, "kappalab."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name, None)
+            if (inspect.isfunction(obj) or inspect.isclass(obj)) and \
+                    obj.__module__ == info.name:
+                yield f"{info.name}.{name}", obj
+
+
+def signature_parameters(obj) -> list[str]:
+    """The named parameters a caller passes (no self, no *args or **kwargs)."""
+    target = obj.__init__ if inspect.isclass(obj) else obj
+    try:
+        parameters = inspect.signature(target).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in parameters if p.name not in ("self", "cls")
+            and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+
+PUBLIC = sorted(public_definitions())
+
+
+@pytest.mark.parametrize("qualname, obj", PUBLIC, ids=[name for name, _ in PUBLIC])
+def test_every_public_definition_documents_its_parameters_and_has_an_example(qualname, obj):
+    from numpydoc.docscrape import ClassDoc, FunctionDoc
+
+    doc = ClassDoc(obj) if inspect.isclass(obj) else FunctionDoc(obj)
+    documented = {name.strip() for p in doc["Parameters"] for name in p.name.split(",")}
+    missing = [p for p in signature_parameters(obj) if p not in documented]
+    assert not missing, f"{qualname}: Parameters does not document {missing}"
+    assert any(">>>" in line for line in doc["Examples"]), f"{qualname}: no Examples"
+    assert doc["Summary"], f"{qualname}: no summary line"
