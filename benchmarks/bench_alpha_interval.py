@@ -109,7 +109,7 @@ def time_estimator(ann, caches: timing.CacheResetter, repeat: int):
     """Best-of-``repeat`` time of the estimator on ``ann``, its caches dropped before each run."""
     import kappalab as kl
 
-    return timing.best_of(lambda: kl.krippendorff_alpha(ann, "interval"), repeat,
+    return timing.best_of(lambda: kl.krippendorff_alpha(ann, level="interval"), repeat,
                           setup=caches.reset)
 
 
@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         probe_caches = timing.CacheResetter(probe_ann)
         t_best, _, est = time_estimator(probe_ann, probe_caches, 3)
         dropped = probe_caches.reset()
-        peak = peak_traced_bytes(lambda: kl.krippendorff_alpha(probe_ann, "interval"))
+        peak = peak_traced_bytes(lambda: kl.krippendorff_alpha(probe_ann, level="interval"))
         err = float(est) - interval_alpha_reference(xp)
         ok &= abs(err) <= TOLERANCE
         probe.append((probe_ann.n_annotations, probe_ann.n_categories, t_best, peak))
@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(f"cProfile of the estimator at N = {probe_ann.n_annotations} (cumulative):")
         probe_caches.reset()
-        print(timing.profile_top(lambda: kl.krippendorff_alpha(probe_ann, "interval"), n=25))
+        print(timing.profile_top(lambda: kl.krippendorff_alpha(probe_ann, level="interval"), n=25))
 
     # ---- the full-size estimator, guarded
     if args.mem_limit_gb is None:
@@ -328,11 +328,11 @@ def main(argv: list[str] | None = None) -> int:
     kr_best, _, kr_value = timing.best_of(
         lambda: krippendorff.alpha(reliability_data=xs.T, level_of_measurement="interval"),
         small_repeat)
-    kl_best, _, kl_small = timing.best_of(lambda: kl.krippendorff_alpha(xs, "interval"),
+    kl_best, _, kl_small = timing.best_of(lambda: kl.krippendorff_alpha(xs, level="interval"),
                                           small_repeat)
     kr_peak = peak_traced_bytes(
         lambda: krippendorff.alpha(reliability_data=xs.T, level_of_measurement="interval"))
-    kl_peak = peak_traced_bytes(lambda: kl.krippendorff_alpha(xs, "interval"))
+    kl_peak = peak_traced_bytes(lambda: kl.krippendorff_alpha(xs, level="interval"))
     small_one, small_model = krippendorff_memory(args.small_items, v_small, args.raters)
     d_kr = abs(float(kl_small) - float(kr_value))
     d_ref = abs(float(kr_value) - small_ref)

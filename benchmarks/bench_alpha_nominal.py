@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ingest_best, _, ann = timing.best_of(lambda: kl.Annotations.from_wide(x), args.repeat)
     caches = timing.CacheResetter(ann)
     est_best, _, est2 = timing.best_of(
-        lambda: kl.krippendorff_alpha(ann, "nominal"), args.repeat, setup=caches.reset,
+        lambda: kl.krippendorff_alpha(ann, level="nominal"), args.repeat, setup=caches.reset,
     )
     assert abs(float(est2) - kl_value) <= TOLERANCE
     dropped = caches.reset()

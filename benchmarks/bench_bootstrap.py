@@ -78,10 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     values = np.where(np.isnan(x), np.nan, x + np.random.default_rng(3).normal(size=x.shape))
     cont = kl.Annotations.from_wide(values)
     cont_caches = timing.CacheResetter(cont)
-    cont_one, _, _ = timing.best_of(lambda: kl.krippendorff_alpha(cont, "interval"),
+    cont_one, _, _ = timing.best_of(lambda: kl.krippendorff_alpha(cont, level="interval"),
                                     args.repeat, setup=cont_caches.reset)
     cont_boot, _, _ = timing.best_of(
-        lambda: kl.krippendorff_alpha(cont, "interval", ci="bootstrap",
+        lambda: kl.krippendorff_alpha(cont, level="interval", ci="bootstrap",
                                       n_resamples=N_RESAMPLES, seed=1),
         max(1, args.repeat // 2), setup=cont_caches.reset)
 

@@ -54,15 +54,15 @@ def main(argv: list[str] | None = None) -> int:
         ax, ay, _ = kl.simulate.replications(args.items, rho=0.7, reliability=(0.5, 0.6),
                                              annotations_per_item=(3, 4), seed=1, **simulated)
         for ci in (None, "analytic"):
-            plain = kl.cross_kappa(ax, ay, level, ci=ci)  # warm both (caches of the data)
-            normalized = kl.normalized_cross_kappa(ax, ay, level, ci=ci)
+            plain = kl.cross_kappa(ax, ay, level=level, ci=ci)  # warm both (caches of the data)
+            normalized = kl.normalized_cross_kappa(ax, ay, level=level, ci=ci)
             # eq 13 from the two estimators' own numbers
-            irr = [float(kl.krippendorff_alpha(ann, level)) for ann in (ax, ay)]
+            irr = [float(kl.krippendorff_alpha(ann, level=level)) for ann in (ax, ay)]
             agree = abs(normalized.value - plain.value / np.sqrt(irr[0] * irr[1])) < 1e-12
             checks_ok &= agree and (ci is None or np.isfinite(normalized.se))
             cross_s, normalized_s = alternate(
-                lambda: kl.cross_kappa(ax, ay, level, ci=ci),
-                lambda: kl.normalized_cross_kappa(ax, ay, level, ci=ci), args.repeat)
+                lambda: kl.cross_kappa(ax, ay, level=level, ci=ci),
+                lambda: kl.normalized_cross_kappa(ax, ay, level=level, ci=ci), args.repeat)
             ratio = normalized_s / cross_s
             print(f"{level:8s} ci={str(ci):8s}  cross_kappa {fmt_time(cross_s):>10s}  "
                   f"normalized_cross_kappa {fmt_time(normalized_s):>10s}  ratio {ratio:.2f}"

@@ -40,7 +40,7 @@ ESTIMATORS = {
     "fleiss_kappa": (kl.fleiss_kappa, "alpha"),
     "conger_kappa": (kl.conger_kappa, "alpha"),
     "percent_agreement": (kl.percent_agreement, "p_o_pairable"),
-    "spa_flat": (lambda ann: kl.spa(ann, "flat"), "p_o_pairable"),
+    "spa_flat": (lambda ann: kl.spa(ann, scheme="flat"), "p_o_pairable"),
 }
 LIMIT_KEYS = {"krippendorff_alpha": "alpha_nominal", "fleiss_kappa": "fleiss_kappa",
               "conger_kappa": "conger_kappa", "percent_agreement": "percent_agreement",

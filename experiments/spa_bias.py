@@ -110,7 +110,7 @@ def run(args) -> pd.DataFrame:
                 missingness=missingness, mnar_strength=args.mnar_strength, seed=rng)
             for estimator, scheme in keys:
                 fn = kl.spa if estimator == "spa" else kl.spa_kappa
-                est = fn(ann, scheme)
+                est = fn(ann, scheme=scheme)
                 values[(estimator, scheme)].append(est.value)
                 ses[(estimator, scheme)].append(est.se)
         limits = spa_limits(truth)

@@ -98,7 +98,7 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
         if y is None:
             raise InvalidParameterError(
                 "xrr needs a table from xrr_report, or the two replications x and y")
-        report = xrr_report(report_or_x, y, level, n_splits=n_splits, seed=seed,
+        report = xrr_report(report_or_x, y, level=level, n_splits=n_splits, seed=seed,
                             categories=categories)
     values = report.set_index("quantity")["value"]
     missing = [q for q, _, _ in _XRR_BARS if q not in values.index]

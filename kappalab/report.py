@@ -24,7 +24,7 @@ _COLUMNS = ["coefficient", "value", "se", "ci_low", "ci_high", "observed", "expe
             "level", "n_items", "n_annotations", "n_raters", "note"]
 
 
-def agreement_report(data: AnnotationsLike, level: Any = "nominal", *,
+def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                      seed: Any = None, progress: bool | None = None) -> pd.DataFrame:
@@ -230,7 +230,7 @@ _XRR_COLUMNS = ["quantity", "value", "level", "n_items", "n_annotations", "descr
                 "note"]
 
 
-def xrr_report(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *,
+def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal",
                n_splits: int = 100,
                seed: Any = None, categories: Sequence[Any] | None = None) -> pd.DataFrame:
     r"""The cross-replication triangulation of Wong, Paritosh & Aroyo (2021), one row per
@@ -342,17 +342,17 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *
                         "n_items": n_items, "n_annotations": n_annotations,
                         "description": description, "note": note})
 
-    kx, kx_note = run(cross.cross_kappa, ax, ay, level)  # EmptyDataError: no common item
+    kx, kx_note = run(cross.cross_kappa, ax, ay, level=level)  # EmptyDataError: no common item
     common = AlignedReplications(ax, ay).items
     irr = {}
     for side, ann in (("X", ax), ("Y", ay)):
-        est, note = run(multirater.krippendorff_alpha, ann.subset_items(common), level)
+        est, note = run(multirater.krippendorff_alpha, ann.subset_items(common), level=level)
         irr[side] = est
         add(f"IRR_{side}", est.value, est.level, est.n_items, est.n_annotations,
             f"Krippendorff's alpha of replication {side} on the common items", note)
     add("kappa_x", kx.value, kx.level, kx.n_items, kx.n_annotations,
         "cross-replication reliability kappa_x (eqs 6-11)", kx_note)
-    nkx, note = run(cross.normalized_cross_kappa, ax, ay, level,
+    nkx, note = run(cross.normalized_cross_kappa, ax, ay, level=level,
                     irr=(irr["X"].value, irr["Y"].value))
     add("normalized_kappa_x", nkx.value, nkx.level, nkx.n_items, nkx.n_annotations,
         "kappa_x / sqrt(IRR_X * IRR_Y) (eq 13)", note)
@@ -362,14 +362,15 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *
                 ("reliability_x", "split-half reliability of X's mean scores (Spearman-Brown)"),
                 ("reliability_y", "split-half reliability of Y's mean scores (Spearman-Brown)")]
     try:
-        dc, note = run(disattenuation.disattenuated_correlation, ax, ay, "split_half",
+        dc, note = run(disattenuation.disattenuated_correlation, ax, ay, reliability="split_half",
                        n_splits=n_splits, seed=seed)
     except NonNumericError as error:
         for quantity, description in rho_rows:
             add(quantity, np.nan, "interval", np.nan, np.nan, description,
                 f"{quantity} is undefined: {error}")
     except EmptyDataError as error:  # a side has no item with two annotations to split
-        given, r_note = run(disattenuation.disattenuated_correlation, ax, ay, (1.0, 1.0))
+        given, r_note = run(disattenuation.disattenuated_correlation, ax, ay,
+                            reliability=(1.0, 1.0))
         n_ann = given.details["n_annotations_x"] + given.details["n_annotations_y"]
         (rho_name, rho_text), (r_name, r_text) = rho_rows[:2]
         add(rho_name, np.nan, "interval", given.n_items, n_ann, rho_text,

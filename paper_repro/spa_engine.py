@@ -158,7 +158,7 @@ def entropy(p: np.ndarray) -> np.ndarray:
 def weight_table(scheme: str, max_n: int, n_classes: int,
                  class_distribution: Any = None) -> np.ndarray:
     """k(n) for n = 0..max_n (0 for n < 2), from :func:`kappalab.spa_weights`."""
-    return kl.spa_weights(np.arange(max_n + 1), scheme, n_classes=n_classes,
+    return kl.spa_weights(np.arange(max_n + 1), scheme=scheme, n_classes=n_classes,
                           class_distribution=class_distribution)
 
 

@@ -97,7 +97,7 @@ def test_alpha_is_irrcac_times_small_sample_factor_on_complete_data(level, irr_w
     N = x.size
     reference = (CAC(pd.DataFrame(x), weights=irr_weights, categories=[1, 2, 3, 4],
                             digits=15)).krippendorff()["est"]
-    est = kl.krippendorff_alpha(x, level, ci="analytic")
+    est = kl.krippendorff_alpha(x, level=level, ci="analytic")
     assert est.value == pytest.approx(reference["coefficient_value"], abs=1e-12)
     assert est.se == pytest.approx((1 - 1 / N) * reference["se"], rel=1e-10)
 
@@ -139,8 +139,8 @@ def test_spa_standard_error_is_the_weighted_spread_formula():
     spa = (k * p_i).sum() / k.sum()
     n = used.sum()
     expected = np.sqrt(n / (n - 1) * (k ** 2 * (p_i - spa) ** 2).sum()) / k.sum()
-    assert kl.spa(x, "edges").se == pytest.approx(expected, rel=1e-10)
-    assert kl.spa(x, "edges", ci="analytic").se == pytest.approx(expected, rel=1e-10)
+    assert kl.spa(x, scheme="edges").se == pytest.approx(expected, rel=1e-10)
+    assert kl.spa(x, scheme="edges", ci="analytic").se == pytest.approx(expected, rel=1e-10)
 
 
 # ------------------------------------------------------------------ identities
@@ -164,14 +164,15 @@ def test_identities_carry_over_to_the_standard_errors():
 def test_invariant_to_item_order_and_category_relabelling(seed, level):
     x = ratings(seed, n_items=30)
     rng = np.random.default_rng(seed)
-    se = kl.krippendorff_alpha(x, level, ci="analytic").se
+    se = kl.krippendorff_alpha(x, level=level, ci="analytic").se
     shuffled = x[rng.permutation(x.shape[0])][:, rng.permutation(x.shape[1])]
-    assert kl.krippendorff_alpha(shuffled, level, ci="analytic").se == pytest.approx(se, rel=1e-10)
+    shuffled_se = kl.krippendorff_alpha(shuffled, level=level, ci="analytic").se
+    assert shuffled_se == pytest.approx(se, rel=1e-10)
     if level == "nominal":  # any relabelling of nominal categories
         relabelled = np.where(np.isnan(x), np.nan, rng.permutation(4)[np.nan_to_num(x).astype(int)])
         assert kl.krippendorff_alpha(relabelled, ci="analytic").se == pytest.approx(se, rel=1e-10)
     else:  # interval: any affine map of the values
-        assert kl.krippendorff_alpha(3 * x - 7, level, ci="analytic").se == pytest.approx(
+        assert kl.krippendorff_alpha(3 * x - 7, level=level, ci="analytic").se == pytest.approx(
             se, rel=1e-6)
 
 
@@ -211,7 +212,7 @@ def test_symmetric_intervals_stop_at_one():
     """Krippendorff (2011)'s data: α = 0.849 on 11 pairable items, SE ≈ 0.13, so θ̂ + t·SE > 1."""
     ann = kl.datasets.load("krippendorff_2011")
     for ci in ("analytic", "jackknife"):
-        est = kl.krippendorff_alpha(ann, "interval", ci=ci)
+        est = kl.krippendorff_alpha(ann, level="interval", ci=ci)
         half = student_t.ppf(0.975, est.n_items - 1) * est.se
         assert est.value + half > 1 and est.ci == (pytest.approx(est.value - half), 1.0)
     # normalized κx may exceed 1: no cap

@@ -304,7 +304,7 @@ def test_one_annotation_nominal_is_cohen_kappa():
         if len(set(x) | set(y)) < 2:  # Cohen's κ undefined (one category overall)
             continue
         expected = cohen_kappa_score(x, y)
-        got = kl.cross_kappa(x[:, None], y[:, None], "nominal")
+        got = kl.cross_kappa(x[:, None], y[:, None], level="nominal")
         assert got.value == pytest.approx(expected, abs=TOL), seed
         assert got.n_items == len(x)
         compared += 1
@@ -320,7 +320,7 @@ def test_one_annotation_interval_is_quadratic_weighted_kappa():
         if len(set(x) | set(y)) < 2:
             continue
         expected = cohen_kappa_score(x, y, weights="quadratic", labels=list(range(K)))
-        got = kl.cross_kappa(x[:, None], y[:, None], "interval")
+        got = kl.cross_kappa(x[:, None], y[:, None], level="interval")
         assert got.value == pytest.approx(expected, abs=TOL), seed
         compared += 1
     assert compared >= MIN_COMPARED
@@ -337,7 +337,7 @@ def test_eq9_10_brute_force_with_missing_data(level):
         if D is None or not brute_is_defined(xs, ys, D):
             continue  # no common item, or every annotation in one category (d_e = 0)
         expected, d_o, d_e = brute_eq9_10(xs, ys, D)
-        got = kl.cross_kappa(X, Y, level)
+        got = kl.cross_kappa(X, Y, level=level)
         assert got.value == pytest.approx(expected, rel=1e-11, abs=TOL), (level, seed)
         assert got.observed_disagreement == pytest.approx(d_o, rel=1e-11, abs=TOL)
         assert got.expected_disagreement == pytest.approx(d_e, rel=1e-11, abs=TOL)
@@ -360,7 +360,7 @@ def test_eq9_10_reduce_to_eq7_8_on_complete_data(level):
         k78, o78, e78 = brute_eq7_8(X, Y, D)
         k910, o910, e910 = brute_eq9_10(xs, ys, D)
         assert (k910, o910, e910) == pytest.approx((k78, o78, e78), rel=1e-12, abs=TOL)
-        assert kl.cross_kappa(X, Y, level).value == pytest.approx(k78, rel=1e-11, abs=TOL)
+        assert kl.cross_kappa(X, Y, level=level).value == pytest.approx(k78, rel=1e-11, abs=TOL)
         compared += 1
     assert compared >= MIN_COMPARED
 
@@ -374,12 +374,12 @@ def test_custom_distance_matrix_and_callable():
         if not common_items(xs, ys) or not brute_is_defined(xs, ys, absolute):
             continue
         expected = brute_eq9_10(xs, ys, absolute)[0]
-        got = kl.cross_kappa(X, Y, lambda a, b: np.abs(a - b)).value
+        got = kl.cross_kappa(X, Y, level=lambda a, b: np.abs(a - b)).value
         assert got == pytest.approx(expected, rel=1e-11, abs=TOL), seed
         # the same distance as a K × K matrix over the sorted union of both category sets
         union = np.unique(np.concatenate([X[~np.isnan(X)], Y[~np.isnan(Y)]]))
         matrix = np.abs(union[:, None] - union[None, :])
-        assert kl.cross_kappa(X, Y, matrix).value == pytest.approx(expected, rel=1e-11,
+        assert kl.cross_kappa(X, Y, level=matrix).value == pytest.approx(expected, rel=1e-11,
                                                                      abs=TOL)
         compared += 1
     assert compared >= MIN_COMPARED
@@ -413,7 +413,7 @@ def test_hand_computed_case_with_missing_data():
     #   d_o = 0.3·0 + 0.3·1/2 + 0.4·2/3 = 0.15 + 0.26667 = 5/12
     #   N_X = (3, 2, 1), N_Y = (2, 1, 1): agreeing cross pairs 3·2 + 2·1 + 1·1 = 9 of 24
     #   d_e = 15/24 = 5/8;  κx = 1 − (5/12)/(5/8) = 1 − 2/3 = 1/3
-    est = kl.cross_kappa(ax, ay, "nominal")
+    est = kl.cross_kappa(ax, ay, level="nominal")
     assert est.value == pytest.approx(1 / 3, abs=TOL)
     assert est.observed_disagreement == pytest.approx(5 / 12, abs=TOL)
     assert est.expected_disagreement == pytest.approx(5 / 8, abs=TOL)
@@ -425,7 +425,7 @@ def test_hand_computed_case_with_missing_data():
     #   d_o = 0.3·1/2 + 0.4·5/3 = 0.15 + 0.66667 = 49/60
     #   Σ_{x,y}(x − y)² = SΣx² + RΣy² − 2ΣxΣy = 4·20 + 6·15 − 2·10·7 = 30; d_e = 30/24 = 5/4
     #   κx = 1 − (49/60)/(5/4) = 1 − 196/300 = 26/75 = 0.346667
-    est = kl.cross_kappa(ax, ay, "interval")
+    est = kl.cross_kappa(ax, ay, level="interval")
     assert est.value == pytest.approx(26 / 75, abs=TOL)
     assert est.observed_disagreement == pytest.approx(49 / 60, abs=TOL)
     assert est.expected_disagreement == pytest.approx(5 / 4, abs=TOL)
@@ -439,7 +439,7 @@ def test_hand_computed_case_with_missing_data():
     #   cross pairs: (1,2): 3·1 + 2·2 = 7; (1,3): 3·1 + 1·2 = 5; (2,3): 2·1 + 1·1 = 3
     #   d_e = (16·7 + 42.25·5 + 6.25·3)/24 = (112 + 211.25 + 18.75)/24 = 342/24 = 14.25
     #   κx = 1 − (133/15)/14.25 = 1 − 28/45 = 17/45 = 0.377778
-    est = kl.cross_kappa(ax, ay, "ordinal")
+    est = kl.cross_kappa(ax, ay, level="ordinal")
     assert est.value == pytest.approx(17 / 45, abs=TOL)
     assert est.expected_disagreement == pytest.approx(14.25, abs=1e-10)
 
@@ -462,7 +462,7 @@ def test_symmetry(level):
         if not common_items(xs, ys) or not brute_is_defined(xs, ys,
                                                             distance_for_level(level, xs, ys)):
             continue
-        xy, yx = kl.cross_kappa(X, Y, level), kl.cross_kappa(Y, X, level)
+        xy, yx = kl.cross_kappa(X, Y, level=level), kl.cross_kappa(Y, X, level=level)
         assert yx.value == pytest.approx(xy.value, abs=TOL), seed
         assert yx.details["n_items_dropped_x"] == xy.details["n_items_dropped_y"]
         compared += 1
@@ -483,14 +483,14 @@ def test_permutation_invariance(level):
         items = rng.permutation(X.shape[0])  # the same item permutation on both sides
         Xp = X[items][:, rng.permutation(X.shape[1])]  # raters permuted within each side
         Yp = Y[items][:, rng.permutation(Y.shape[1])]
-        assert kl.cross_kappa(Xp, Yp, level).value == pytest.approx(
-            kl.cross_kappa(X, Y, level).value, abs=TOL)
+        assert kl.cross_kappa(Xp, Yp, level=level).value == pytest.approx(
+            kl.cross_kappa(X, Y, level=level).value, abs=TOL)
         # items matched by label, not position: Y given in another item order (long form,
         # where an item without annotations on a side is simply absent from that side)
         labels = [f"item{i}" for i in range(X.shape[0])]
         long_y = wide_to_long(Y, labels).sample(frac=1.0, random_state=seed)
         got = kl.cross_kappa(kl.Annotations.from_long(wide_to_long(X, labels)),
-                             kl.Annotations.from_long(long_y), level)
+                             kl.Annotations.from_long(long_y), level=level)
         assert got.value == pytest.approx(expected, abs=TOL)
         compared += 1
     assert compared >= MIN_COMPARED
@@ -509,7 +509,7 @@ def test_relabelling_categories_nominal():
         mapping = {v: str(n) for v, n in zip(VALUE_POOL, names)}  # order-scrambling bijection
         ax = kl.Annotations.from_long(wide_to_long(X, mapping=mapping))
         ay = kl.Annotations.from_long(wide_to_long(Y, mapping=mapping))
-        assert kl.cross_kappa(ax, ay, "nominal").value == pytest.approx(expected, abs=TOL)
+        assert kl.cross_kappa(ax, ay, level="nominal").value == pytest.approx(expected, abs=TOL)
         compared += 1
     assert compared >= MIN_COMPARED
 
@@ -525,7 +525,7 @@ def test_perfect_agreement_is_one(level):
     X[rng.random(X.shape) < 0.3] = np.nan
     X[:, 0] = truth  # every item keeps one annotation on each side
     Y[:, 1] = np.where(rng.random(n) < 0.5, np.nan, truth)
-    assert kl.cross_kappa(X, Y, level).value == pytest.approx(1.0, abs=TOL)
+    assert kl.cross_kappa(X, Y, level=level).value == pytest.approx(1.0, abs=TOL)
 
 
 # ============================================================================ 5. alignment
@@ -536,7 +536,7 @@ def test_items_on_one_side_only_are_dropped_and_counted():
     y_labels = list(range(3, 15))     # items 3..14: common 3..9 (7 items)
     ax = kl.Annotations.from_long(wide_to_long(X, x_labels))
     ay = kl.Annotations.from_long(wide_to_long(Y, y_labels))
-    est = kl.cross_kappa(ax, ay, "nominal")
+    est = kl.cross_kappa(ax, ay, level="nominal")
     assert est.n_items == 7
     assert est.details["n_items_dropped_x"] == 3   # items 0, 1, 2
     assert est.details["n_items_dropped_y"] == 5   # items 10..14
@@ -581,8 +581,8 @@ def test_ordinal_marginals_use_only_items_annotated_on_both_sides():
                                                     "value": [1, 2, 3, 3]}))
     long_y = kl.Annotations.from_long(pd.DataFrame({"item": [0, 1, 2], "rater": "b",
                                                     "value": [1, 3, 2]}))
-    assert kl.cross_kappa(long_x, long_y, "ordinal").value == pytest.approx(0.5, abs=TOL)
-    assert kl.cross_kappa(X, Y, "ordinal").value == pytest.approx(0.5, abs=TOL)
+    assert kl.cross_kappa(long_x, long_y, level="ordinal").value == pytest.approx(0.5, abs=TOL)
+    assert kl.cross_kappa(X, Y, level="ordinal").value == pytest.approx(0.5, abs=TOL)
 
 
 def test_normalized_irr_uses_only_items_annotated_on_both_sides():
@@ -593,7 +593,7 @@ def test_normalized_irr_uses_only_items_annotated_on_both_sides():
     X = np.array([[1, 1], [2, 2], [1, 2], [2, 2]], dtype=float)
     Y = np.array([[1, 1], [2, 2], [2, 1], [np.nan, np.nan]])
     assert krippendorff_package_alpha(X[:3], "nominal") == pytest.approx(4 / 9, abs=TOL)
-    est = kl.normalized_cross_kappa(X, Y, "nominal")
+    est = kl.normalized_cross_kappa(X, Y, level="nominal")
     assert est.details["irr_x"] == pytest.approx(4 / 9, abs=TOL)
 
 
@@ -606,7 +606,7 @@ def test_different_category_sets_are_aligned(level):
     X[rng.random(X.shape) < 0.25] = np.nan
     xs, ys = side_lists(X), side_lists(Y)
     expected = brute_eq9_10(xs, ys, distance_for_level(level, xs, ys))[0]
-    assert kl.cross_kappa(X, Y, level).value == pytest.approx(expected, abs=TOL)
+    assert kl.cross_kappa(X, Y, level=level).value == pytest.approx(expected, abs=TOL)
 
 
 def test_different_string_category_sets_are_aligned():
@@ -669,7 +669,7 @@ def test_continuous_values_every_value_distinct():
     Y = 0.7 * mu[:, None] + rng.normal(scale=1.1, size=(n, 2)) + 5.0
     X[rng.random(X.shape) < 0.2] = np.nan
     Y[rng.random(Y.shape) < 0.2] = np.nan
-    est = kl.cross_kappa(X, Y, "interval")
+    est = kl.cross_kappa(X, Y, level="interval")
     assert est.details["moment_path"] is True
     assert est.value == pytest.approx(_direct_continuous_kx(X, Y), rel=1e-10)
 
@@ -684,7 +684,7 @@ def test_continuous_values_beyond_matrix_size():
     x, y = mu + rng.normal(size=n), mu + rng.normal(size=n)
     d_o = np.mean((x - y) ** 2)
     d_e = np.mean(x ** 2) + np.mean(y ** 2) - 2 * x.mean() * y.mean()
-    assert kl.cross_kappa(x[:, None], y[:, None], "interval").value == pytest.approx(
+    assert kl.cross_kappa(x[:, None], y[:, None], level="interval").value == pytest.approx(
         1 - d_o / d_e, rel=1e-10)
 
 
@@ -695,7 +695,7 @@ def test_no_integer_overflow_independent_binary_data():
     rng = np.random.default_rng(51)
     n = 300_000
     x, y = (rng.random(n) < 0.4).astype(int), (rng.random(n) < 0.4).astype(int)
-    est = kl.cross_kappa(x[:, None], y[:, None], "nominal")
+    est = kl.cross_kappa(x[:, None], y[:, None], level="nominal")
     assert est.value == pytest.approx(cohen_kappa_score(x, y), abs=1e-12)
     assert est.n_annotations == 2 * n
     core = CrossKappa(kl.Annotations.from_wide(x[:, None]),
@@ -746,7 +746,7 @@ def test_kx_against_population_truth_100k_items(level, kwargs):
 def _normalized_with_se(ann_x, ann_y, level, categories=None):
     """normalized κx from kappalab, and its jackknife SE with κx from the spine and each
     side's α written out above (all over the common items, in the same row order)."""
-    est = kl.normalized_cross_kappa(ann_x, ann_y, level)
+    est = kl.normalized_cross_kappa(ann_x, ann_y, level=level)
     core = CrossKappa(ann_x, ann_y, level)
     items = core.aligned.items
     kx_reps = core.combine(leave_group_out(core.item_stats()))["value"]
@@ -840,7 +840,7 @@ def test_normalized_default_irr_is_krippendorff_alpha_on_common_items():
         kx = brute_eq9_10(xs, ys, nominal_D)[0]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedCoefficientWarning)
-            got = kl.normalized_cross_kappa(X, Y, "nominal")
+            got = kl.normalized_cross_kappa(X, Y, level="nominal")
         assert got.details["irr_x"] == pytest.approx(irr_x, abs=1e-10)
         assert got.details["irr_y"] == pytest.approx(irr_y, abs=1e-10)
         assert got.details["cross_kappa"] == pytest.approx(kx, abs=TOL)
@@ -859,7 +859,7 @@ def test_normalized_nan_with_warning_when_an_irr_is_not_positive():
     Y = np.array([[1, 1], [2, 2], [1, 2], [2, 2]], dtype=float)
     assert krippendorff_package_alpha(X, "nominal") == pytest.approx(1 - 1 / (4 / 7))
     with pytest.warns(UndefinedCoefficientWarning, match="IRR"):
-        est = kl.normalized_cross_kappa(X, Y, "nominal")
+        est = kl.normalized_cross_kappa(X, Y, level="nominal")
     assert math.isnan(est.value)
     X2, Y2, _, _ = _small_pair()
     for irr in [(0.5, -0.2), (0.0, 0.5), (-0.1, -0.3)]:
@@ -870,7 +870,7 @@ def test_normalized_nan_with_warning_when_an_irr_is_not_positive():
 def test_normalized_irr_as_numbers():
     X, Y, xs, ys = _small_pair()
     kx = brute_eq9_10(xs, ys, nominal_D)[0]
-    est = kl.normalized_cross_kappa(X, Y, "nominal", irr=(0.36, 0.64))
+    est = kl.normalized_cross_kappa(X, Y, level="nominal", irr=(0.36, 0.64))
     assert est.value == pytest.approx(kx / math.sqrt(0.36 * 0.64), abs=TOL)  # √(.2304) = .48
     assert est.details["irr_x"] == 0.36 and est.details["irr_y"] == 0.64
 
@@ -885,7 +885,7 @@ def test_normalized_irr_callable():
         seen.append(ann.n_items)
         return 0.25 if len(seen) == 1 else 0.81
 
-    est = kl.normalized_cross_kappa(X, Y, "nominal", irr=irr)
+    est = kl.normalized_cross_kappa(X, Y, level="nominal", irr=irr)
     assert seen == [len(items), len(items)]  # each side, restricted to the common items
     assert est.value == pytest.approx(kx / math.sqrt(0.25 * 0.81), abs=TOL)  # / 0.45
 
@@ -896,7 +896,7 @@ def test_normalized_irr_callable():
     ax_, ay_ = krippendorff_package_alpha(Xc, "interval"), krippendorff_package_alpha(Yc,
                                                                                     "interval")
     if ax_ > 0 and ay_ > 0:
-        est = kl.normalized_cross_kappa(X, Y, "nominal", irr=interval_alpha)
+        est = kl.normalized_cross_kappa(X, Y, level="nominal", irr=interval_alpha)
         assert est.value == pytest.approx(kx / math.sqrt(ax_ * ay_), rel=1e-10)
 
 
@@ -985,5 +985,5 @@ def test_normalized_combine_does_not_reduce_the_parts_again():
     for part in core.cores:  # any further reduction of a part would fail
         part.unweighted_totals = part.totals = None
     value = core.combine(np.vstack([totals, totals]))["value"]
-    assert value[0] == value[1] == kl.normalized_cross_kappa(ax, ay, "interval").value
+    assert value[0] == value[1] == kl.normalized_cross_kappa(ax, ay, level="interval").value
     np.testing.assert_array_equal(core.totals(), totals)

@@ -247,7 +247,7 @@ def test_disattenuated_correlation_recovers_the_true_correlation(method):
         ax, ay, truth = simulate.replications(
             20_000, level="interval", rho=0.7, reliability=(0.4, 0.6),
             annotations_per_item=(4, 4), only_x=3, only_y=2, seed=100 + rep)
-        res = disattenuated_correlation(ax, ay, method, n_splits=8, seed=rep)
+        res = disattenuated_correlation(ax, ay, reliability=method, n_splits=8, seed=rep)
         assert res.n_items == 20_000
         assert res.details["n_items_dropped_x"] == 3 and res.details["n_items_dropped_y"] == 2
         rhos.append(res.rho)
@@ -321,7 +321,7 @@ def binary_replications():
 
 def test_xrr_report_values(binary_replications):
     ax, ay, truth = binary_replications
-    report = xrr_report(ax, ay, "nominal", n_splits=30, seed=7)
+    report = xrr_report(ax, ay, level="nominal", n_splits=30, seed=7)
     assert list(report.columns) == ["quantity", "value", "level", "n_items", "n_annotations",
                                     "description", "note"]
     v = report.set_index("quantity")["value"]
@@ -436,9 +436,9 @@ def test_disattenuated_jackknife_replicates_are_leave_one_item_out(reliability):
 
     x, y = _replication_pair(1)
     n = x.shape[0]
-    est = disattenuated_correlation(x, y, reliability, ci="jackknife")
+    est = disattenuated_correlation(x, y, reliability=reliability, ci="jackknife")
     loo = np.array([disattenuated_correlation(np.delete(x, i, 0), np.delete(y, i, 0),
-                                              reliability).rho for i in range(n)])
+                                              reliability=reliability).rho for i in range(n)])
     # the jackknife standard error of those recomputed values
     expected = np.sqrt((n - 1) / n * ((loo - loo.mean()) ** 2).sum())
     assert est.se == pytest.approx(expected, rel=1e-9)

@@ -100,9 +100,9 @@ def test_every_gradient_equals_a_high_precision_derivative(seed):
 # ---------------------------------------------------------------------- scale of the values
 def interval_estimates(x, y, ci="analytic"):
     return {
-        "alpha": kl.krippendorff_alpha(x, "interval", ci=ci),
-        "iota": kl.janson_olsson_iota(x, "interval", ci=ci),
-        "kx": kl.cross_kappa(x, y, "interval", ci=ci),
+        "alpha": kl.krippendorff_alpha(x, level="interval", ci=ci),
+        "iota": kl.janson_olsson_iota(x, level="interval", ci=ci),
+        "kx": kl.cross_kappa(x, y, level="interval", ci=ci),
         "fleiss quadratic": kl.fleiss_kappa(x, weights="quadratic", ci=ci),
         "conger quadratic": kl.conger_kappa(x, weights="quadratic", ci=ci),
         "light quadratic": kl.light_kappa(x, weights="quadratic", ci=ci),
@@ -134,8 +134,8 @@ def test_interval_se_is_invariant_to_affine_maps_of_the_values(factor, shift):
 def test_ratio_se_is_invariant_to_scaling(factor):
     x, _ = continuous(1)
     x = np.exp(x)  # positive values
-    reference = kl.krippendorff_alpha(x[:30], "ratio", ci="analytic")
-    scaled = kl.krippendorff_alpha(factor * x[:30], "ratio", ci="analytic")
+    reference = kl.krippendorff_alpha(x[:30], level="ratio", ci="analytic")
+    scaled = kl.krippendorff_alpha(factor * x[:30], level="ratio", ci="analytic")
     assert scaled.value == pytest.approx(reference.value, rel=1e-9)
     assert scaled.se == pytest.approx(reference.se, rel=1e-9)
 
@@ -145,11 +145,11 @@ def test_prices_have_a_finite_standard_error():
     rng = np.random.default_rng(0)
     prices = rng.uniform(1e5, 1e6, 300)
     x = prices[:, None] * rng.lognormal(0, 0.2, (300, 3))
-    est = kl.krippendorff_alpha(x, "interval", ci="analytic")
-    small = kl.krippendorff_alpha(x / 1e5, "interval", ci="analytic")
+    est = kl.krippendorff_alpha(x, level="interval", ci="analytic")
+    small = kl.krippendorff_alpha(x / 1e5, level="interval", ci="analytic")
     assert np.isfinite(est.se) and np.isfinite(est.ci).all()
     assert est.se == pytest.approx(small.se, rel=1e-9)
-    jack = kl.krippendorff_alpha(x, "interval", ci="jackknife")
+    jack = kl.krippendorff_alpha(x, level="interval", ci="jackknife")
     assert est.se == pytest.approx(jack.se, rel=0.15)
 
 

@@ -185,14 +185,14 @@ def test_krippendorff_package_alpha(level):
             continue
         theirs = krippendorff.alpha(reliability_data=d.wide.T, level_of_measurement=level,
                                     value_domain=d.values)
-        ours = kl.krippendorff_alpha(d.wide, level, categories=d.categories)
+        ours = kl.krippendorff_alpha(d.wide, level=level, categories=d.categories)
         cmp.check(seed, "alpha", ours.value, theirs)
         # the same through counts (raters unknown) on both sides
         table = counts_table(d.wide, d.values)
         theirs = krippendorff.alpha(value_counts=table, level_of_measurement=level,
                                     value_domain=d.values)
         ours = kl.krippendorff_alpha(kl.Annotations.from_counts(table, categories=d.categories),
-                                     level)
+                                     level=level)
         cmp.check(seed, "alpha from counts", ours.value, theirs)
     cmp.finish()
 
@@ -373,7 +373,7 @@ def test_irrcac_further_weights_with_missing():
         _compare_kappa_family(cmp, d, weights, ("fleiss", "gwet", "bp", "conger"))
         if weights in ("bipolar", "circular") and len(d.pairable_values()) >= 2:
             theirs = quiet(_irrcac(d, weights).krippendorff)["est"]["coefficient_value"]
-            ours = kl.krippendorff_alpha(d.wide, weights, categories=d.categories)
+            ours = kl.krippendorff_alpha(d.wide, level=weights, categories=d.categories)
             cmp.check(seed, f"alpha {weights}", ours.value, theirs)
     cmp.finish()
 
@@ -394,7 +394,7 @@ def test_irrcac_krippendorff_with_missing(weights):
             cmp.skip(seed, "fewer than two distinct pairable values: D_e = 0")
             continue
         theirs = quiet(_irrcac(d, weights).krippendorff)["est"]["coefficient_value"]
-        ours = kl.krippendorff_alpha(d.wide, level, categories=d.categories)
+        ours = kl.krippendorff_alpha(d.wide, level=level, categories=d.categories)
         cmp.check(seed, f"alpha {level}", ours.value, theirs)
     cmp.finish()
 
@@ -469,7 +469,7 @@ def test_nltk_annotation_task_complete():
         cmp.check(seed, "multi_kappa", kl.conger_kappa(d.wide).value, task.multi_kappa())
         cmp.check(seed, "alpha nominal", kl.krippendorff_alpha(d.wide).value, task.alpha())
         itask = _task(d, interval_distance)
-        cmp.check(seed, "alpha interval", kl.krippendorff_alpha(d.wide, "interval").value,
+        cmp.check(seed, "alpha interval", kl.krippendorff_alpha(d.wide, level="interval").value,
                   itask.alpha())
         cmp.check(seed, "weighted_kappa interval",
                   kl.light_kappa(d.wide, weights="quadratic").value, itask.weighted_kappa())
@@ -488,6 +488,6 @@ def test_nltk_alpha_with_missing():
             cmp.skip(seed, "fewer than two distinct pairable values (nltk returns 1)")
             continue
         cmp.check(seed, "alpha nominal", kl.krippendorff_alpha(d.wide).value, _task(d).alpha())
-        cmp.check(seed, "alpha interval", kl.krippendorff_alpha(d.wide, "interval").value,
+        cmp.check(seed, "alpha interval", kl.krippendorff_alpha(d.wide, level="interval").value,
                   _task(d, interval_distance).alpha())
     cmp.finish()

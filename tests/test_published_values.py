@@ -74,7 +74,7 @@ def test_worked_example_krippendorff_alpha_is_0_5782_not_the_papers_0_563(worked
     α = 1 − (16/60)/(550/870) = 1 − 13920/33000 = 0.578181…, which is also what the
     `krippendorff` package and irrCAC return (cross-checked in test_oracles.py).
     """
-    est = kl.krippendorff_alpha(worked, "nominal")
+    est = kl.krippendorff_alpha(worked, level="nominal")
 
     # --- hand arithmetic from the raw data (no kappalab) --------------------------------------
     df = _dataset("worked_example.csv")
@@ -121,7 +121,7 @@ def kripp2011() -> kl.Annotations:
     [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849), ("ratio", 0.797)],
 )
 def test_krippendorff_2011_published_alphas(kripp2011, level, published):
-    est = kl.krippendorff_alpha(kripp2011, level)
+    est = kl.krippendorff_alpha(kripp2011, level=level)
     assert round(est.value, 3) == published
     # unit 12 has one value: 11 pairable units, 40 pairable values
     assert est.n_items == 11
@@ -134,7 +134,7 @@ def test_krippendorff_2011_nominal_by_hand(kripp2011):
     # D_e = (1600 − 384)/(40·39) = 1216/1560. Disagreeing coincidences (his o_ck, c ≠ k):
     # unit 2 (2,2,3,2): 2·3/3 = 2; unit 6 (1,2,3,4): 12/3 = 4; unit 8 (1,1,2,1): 2·3/3 = 2;
     # total 8, D_o = 8/40. α = 1 − (8/40)/(1216/1560) = 1 − 12480/48640 = 0.743421…
-    est = kl.krippendorff_alpha(kripp2011, "nominal")
+    est = kl.krippendorff_alpha(kripp2011, level="nominal")
     assert est.observed_disagreement == pytest.approx(8 / 40, abs=1e-15)
     assert est.expected_disagreement == pytest.approx(1216 / 1560, abs=1e-15)
     assert est.value == pytest.approx(1 - 12480 / 48640, abs=1e-12)

@@ -69,7 +69,7 @@ def test_report_with_bca_intervals_on_many_scores_from_many_raters():
     report = kl.agreement_report(x, level="interval", ci="bootstrap-bca", n_resamples=200,
                                  seed=1).set_index("coefficient")
     assert np.isfinite(report["se"]).all() and (report["ci_low"] < report["value"]).all()
-    alpha = kl.krippendorff_alpha(x, "interval", ci="bootstrap-bca", n_resamples=200, seed=1)
+    alpha = kl.krippendorff_alpha(x, level="interval", ci="bootstrap-bca", n_resamples=200, seed=1)
     assert report.loc["Krippendorff's alpha", "ci_low"] == alpha.ci[0]
 
 

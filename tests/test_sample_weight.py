@@ -383,7 +383,8 @@ def test_bootstrap_draws_items_with_their_weights():
     core = alpha_core(kl.Annotations.from_wide(x), "interval", w)
     replicates = replicate_values(core, "bootstrap", n_resamples=20, seed=7)
     draws = np.random.default_rng(7).integers(0, n, size=(20, n))
-    direct = [kl.krippendorff_alpha(x[d], "interval", sample_weight=w[d]).value for d in draws]
+    direct = [kl.krippendorff_alpha(x[d], level="interval", sample_weight=w[d]).value
+              for d in draws]
     np.testing.assert_allclose(replicates, direct, atol=1e-12)
 
 

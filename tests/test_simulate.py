@@ -99,11 +99,11 @@ def pair_indicators(pairs: np.ndarray, K: int) -> np.ndarray:
 
 # the estimators, on the item-sum spine (docs/architecture.md): (public function, core factory)
 ESTIMATORS = {
-    "alpha_nominal": (lambda a: kl.krippendorff_alpha(a, "nominal"), lambda a: (
+    "alpha_nominal": (lambda a: kl.krippendorff_alpha(a, level="nominal"), lambda a: (
         distance_for(a, "nominal"), "pooled", "annotation")),
-    "alpha_ordinal": (lambda a: kl.krippendorff_alpha(a, "ordinal"), lambda a: (
+    "alpha_ordinal": (lambda a: kl.krippendorff_alpha(a, level="ordinal"), lambda a: (
         distance_for(a, "ordinal"), "pooled", "annotation")),
-    "alpha_interval": (lambda a: kl.krippendorff_alpha(a, "interval"), lambda a: (
+    "alpha_interval": (lambda a: kl.krippendorff_alpha(a, level="interval"), lambda a: (
         distance_for(a, "interval"), "pooled", "annotation")),
     "fleiss_kappa": (kl.fleiss_kappa, lambda a: (weights_for(a, None), "item_marginal", "item")),
     "conger_kappa": (kl.conger_kappa, lambda a: (weights_for(a, None), "rater_marginal",
@@ -734,11 +734,11 @@ def test_ordinal_replication_truths_are_at_the_ordinal_level():
         n, level="ordinal", rho=0.7, reliability=(0.6, 0.4), shift=0.5,
         annotations_per_item=((1, 5), 2), seed=41)
     for level, suffix in (("ordinal", ""), ("nominal", "_nominal")):
-        report = kl.xrr_report(ann_x, ann_y, level, n_splits=2, seed=0).set_index("quantity")
-        ses = {"IRR_X": kl.krippendorff_alpha(ann_x, level, ci="jackknife").se,
-               "IRR_Y": kl.krippendorff_alpha(ann_y, level, ci="jackknife").se,
-               "kappa_x": kl.cross_kappa(ann_x, ann_y, level, ci="jackknife").se,
-               "normalized_kappa_x": kl.normalized_cross_kappa(ann_x, ann_y, level,
+        report = kl.xrr_report(ann_x, ann_y, level=level, n_splits=2, seed=0).set_index("quantity")
+        ses = {"IRR_X": kl.krippendorff_alpha(ann_x, level=level, ci="jackknife").se,
+               "IRR_Y": kl.krippendorff_alpha(ann_y, level=level, ci="jackknife").se,
+               "kappa_x": kl.cross_kappa(ann_x, ann_y, level=level, ci="jackknife").se,
+               "normalized_kappa_x": kl.normalized_cross_kappa(ann_x, ann_y, level=level,
                                                                ci="jackknife").se}
         truths = {"IRR_X": f"irr_x{suffix}", "IRR_Y": f"irr_y{suffix}", "kappa_x": f"kx{suffix}",
                   "normalized_kappa_x": f"normalized_kx{suffix}"}

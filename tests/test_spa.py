@@ -146,16 +146,16 @@ def test_normalised_inv_var_weights_equal_normalised_edges_weights():
     n = np.arange(0, 31)
     edges = np.where(n >= 2, n * (n - 1) / 2, 0.0)
     for C in range(2, 11):
-        inv_var = kl.spa_weights(n, "inv_var", n_classes=C)
+        inv_var = kl.spa_weights(n, scheme="inv_var", n_classes=C)
         np.testing.assert_allclose(inv_var / inv_var.sum(), edges / edges.sum(), rtol=1e-12)
-        uniform = kl.spa_weights(n, "inv_var_class", class_distribution=np.full(C, 1 / C))
+        uniform = kl.spa_weights(n, scheme="inv_var_class", class_distribution=np.full(C, 1 / C))
         np.testing.assert_allclose(uniform / uniform.sum(), edges / edges.sum(), rtol=1e-12)
 
 
 def test_inv_var_class_weights_are_inverse_enumerated_variances():
     p = [0.7, 0.2, 0.1]
     n = np.arange(2, 9)
-    got = kl.spa_weights(n, "inv_var_class", class_distribution=p)
+    got = kl.spa_weights(n, scheme="inv_var_class", class_distribution=p)
     np.testing.assert_allclose(got, [1 / enumerated_variance(int(m), p) for m in n], rtol=1e-10)
     # skewed p: the normalised weights are no longer edges (B = 4(b − a²) > 0)
     edges = n * (n - 1) / 2
@@ -168,11 +168,11 @@ def test_named_weights_by_hand_and_singletons_get_zero_weight():
     expected = {"flat": [0, 0, 1, 1, 1], "annotations": [0, 0, 2, 3, 5],
                 "annotations_m1": [0, 0, 1, 2, 4], "edges": [0, 0, 1, 3, 10]}
     for scheme, k in expected.items():
-        np.testing.assert_array_equal(kl.spa_weights(n, scheme), k)
+        np.testing.assert_array_equal(kl.spa_weights(n, scheme=scheme), k)
     # uniform over 3 classes: Var = 2·2/(9 n(n−1)) → weight 9n(n−1)/4: 4.5, 13.5, 45
-    np.testing.assert_allclose(kl.spa_weights(n, "inv_var", n_classes=3),
+    np.testing.assert_allclose(kl.spa_weights(n, scheme="inv_var", n_classes=3),
                                [0, 0, 4.5, 13.5, 45], rtol=1e-12)
-    k = kl.spa_weights(n, "inv_var_class", class_distribution=[0.8, 0.2])
+    k = kl.spa_weights(n, scheme="inv_var_class", class_distribution=[0.8, 0.2])
     assert k[0] == k[1] == 0 and (k[2:] > 0).all()
 
 
@@ -183,15 +183,16 @@ def test_singleton_items_do_not_change_spa_under_any_scheme():
     singles[np.arange(6), np.arange(6) % base.shape[1]] = [0, 1, 2, 2, 1, 0]
     both = np.vstack([base, singles])
     for scheme in SCHEMES:
-        a = kl.spa(base, scheme, categories=[0, 1, 2])
-        b = kl.spa(both, scheme, categories=[0, 1, 2])
+        a = kl.spa(base, scheme=scheme, categories=[0, 1, 2])
+        b = kl.spa(both, scheme=scheme, categories=[0, 1, 2])
         assert b.value == pytest.approx(a.value, abs=1e-14), scheme
         assert b.n_items == a.n_items == base.shape[0]
         assert b.details["n_items_dropped"] == 6
     # a custom weight given to a one-annotation item is ignored (its weight is 0)
     k = np.ones(both.shape[0])
     k[-6:] = 100.0
-    assert kl.spa(both, k).value == pytest.approx(kl.spa(base, "flat").value, abs=1e-14)
+    flat = kl.spa(base, scheme="flat").value
+    assert kl.spa(both, scheme=k).value == pytest.approx(flat, abs=1e-14)
 
 
 # ============================================================================ hand example
@@ -235,15 +236,15 @@ def test_hand_example_every_scheme():
     den = k[3] + k[2] + k[5] + k[2]
     expected["inv_var_class"] = num / den
     for scheme, value in expected.items():
-        est = kl.spa(ann, scheme)
+        est = kl.spa(ann, scheme=scheme)
         assert est.value == pytest.approx(float(value), abs=1e-14), scheme
         assert est.n_items == 4 and est.n_annotations == 12
         assert est.details["n_items_dropped"] == 1
-    assert kl.spa(ann, "inv_var_class").details["class_distribution"] == pytest.approx(
+    assert kl.spa(ann, scheme="inv_var_class").details["class_distribution"] == pytest.approx(
         (1 / 3, 7 / 12, 1 / 12))
     # flat SE: √(Σ(P_i − 29/60)²/(4·3)); deviations −9/60, 31/60, 7/60, −29/60:
     # Σ squares = (81 + 961 + 49 + 841)/3600 = 1932/3600 → se² = 1932/43200
-    assert kl.spa(ann, "flat").se == pytest.approx(math.sqrt(1932 / 43200), rel=1e-12)
+    assert kl.spa(ann, scheme="flat").se == pytest.approx(math.sqrt(1932 / 43200), rel=1e-12)
     # spa_kappa, flat: P_e = a = 11/24; (29/60 − 11/24)/(1 − 11/24) = (3/120)/(13/24) = 3/65
     kappa = kl.spa_kappa(ann)
     assert kappa.value == pytest.approx(3 / 65, abs=1e-14)
@@ -252,7 +253,7 @@ def test_hand_example_every_scheme():
 
 def test_custom_weights_by_hand():
     # weights 2, 1, 1, (ignored), 4 on P = 1/3, 1, 3/5, –, 0: (2/3 + 1 + 3/5)/8 = (34/15)/8
-    est = kl.spa(HAND, [2, 1, 1, 7, 4])
+    est = kl.spa(HAND, scheme=[2, 1, 1, 7, 4])
     assert est.value == pytest.approx(34 / 120, abs=1e-14)
     assert est.details["weights"] == "custom"
 
@@ -264,7 +265,7 @@ def test_equal_annotations_every_scheme_is_the_joint_probability_of_agreement(m)
         wide = random_sparse(100 * m + seed, n_items=35, n_raters=8, per_item=m)
         joint = np.mean([pair_agreement(labels) for labels in item_labels(wide)])
         for scheme in SCHEMES:
-            assert kl.spa(wide, scheme).value == pytest.approx(joint, abs=1e-13), (m, scheme)
+            assert kl.spa(wide, scheme=scheme).value == pytest.approx(joint, abs=1e-13), (m, scheme)
 
 
 # ============================================================================ Krippendorff
@@ -301,7 +302,7 @@ def test_annotation_weights_equal_one_minus_krippendorff_observed_disagreement()
         alpha = kl.krippendorff_alpha(wide, level="nominal")
         assert alpha.value == pytest.approx(ref_alpha, abs=1e-12)
         assert alpha.observed_disagreement == pytest.approx(d_o, abs=1e-12)
-        assert kl.spa(wide, "annotations").value == pytest.approx(1 - d_o, abs=1e-12), seed
+        assert kl.spa(wide, scheme="annotations").value == pytest.approx(1 - d_o, abs=1e-12), seed
 
 
 # ============================================================================ spa_kappa
@@ -316,7 +317,7 @@ def test_spa_kappa_by_hand_from_pooled_labels(scheme):
         spa_value = (k * P).sum() / k.sum()
         pooled = np.bincount(np.concatenate(labels), minlength=3) / n.sum()
         p_e = (pooled ** 2).sum()
-        est = kl.spa_kappa(wide, scheme)
+        est = kl.spa_kappa(wide, scheme=scheme)
         assert est.observed == pytest.approx(spa_value, abs=1e-13)
         assert est.expected == pytest.approx(p_e, abs=1e-13)
         assert est.value == pytest.approx((spa_value - p_e) / (1 - p_e), abs=1e-13)
@@ -326,25 +327,25 @@ def test_spa_kappa_by_hand_from_pooled_labels(scheme):
 def test_no_pairable_item_is_a_clear_error():
     for scheme in SCHEMES:
         with pytest.raises(EmptyDataError, match="two or more annotations"):
-            kl.spa([[0, nan], [1, nan], [nan, 2]], scheme)
+            kl.spa([[0, nan], [1, nan], [nan, 2]], scheme=scheme)
     with pytest.raises(EmptyDataError, match="two or more annotations"):
         kl.spa_kappa([[0, nan], [nan, 1]])
 
 
 def test_bad_custom_weights_are_clear_errors():
     with pytest.raises(InvalidParameterError, match="one entry per item"):
-        kl.spa(HAND, [1, 1, 1])
+        kl.spa(HAND, scheme=[1, 1, 1])
     with pytest.raises(InvalidParameterError, match="one entry per item"):
-        kl.spa(HAND, np.ones(6))
+        kl.spa(HAND, scheme=np.ones(6))
     for bad in ([1, -1, 1, 1, 1], [1, nan, 1, 1, 1], [1, np.inf, 1, 1, 1]):
         with pytest.raises(InvalidParameterError, match="non-negative"):
-            kl.spa(HAND, bad)
+            kl.spa(HAND, scheme=bad)
     with pytest.raises(InvalidParameterError, match="unknown SPA weighting"):
-        kl.spa(HAND, "equal")
+        kl.spa(HAND, scheme="equal")
     with pytest.raises(InvalidParameterError):
-        kl.spa(HAND, "inv_var_class", class_distribution=[0.5, 0.5])  # 3 categories
+        kl.spa(HAND, scheme="inv_var_class", class_distribution=[0.5, 0.5])  # 3 categories
     with pytest.raises(ValueError):  # InvalidParameterError is a ValueError
-        kl.spa(HAND, [1, 1])
+        kl.spa(HAND, scheme=[1, 1])
 
 
 # ============================================================================ simulation
@@ -365,7 +366,7 @@ def mcar_runs():
                                           annotations_per_item=(1, 6), missingness="mcar",
                                           seed=rng)
         for s in SCHEMES:
-            est = kl.spa(ann, s)
+            est = kl.spa(ann, scheme=s)
             values[s].append(est.value)
             ses[s].append(est.se)
     return truth, {s: np.array(v) for s, v in values.items()}, {s: np.array(v) for s, v in
@@ -408,7 +409,7 @@ def test_biased_under_mnar():
     for _ in range(150):
         ann, truth = simulate.annotations(200, seed=rng, **kw)
         for s in limits:
-            values[s].append(kl.spa(ann, s).value)
+            values[s].append(kl.spa(ann, scheme=s).value)
     # the simulation module's own truths agree with the limits derived here
     assert truth.p_o == pytest.approx(P_TRUE, abs=1e-12)
     assert truth.p_o_pairable == pytest.approx(limits["flat"], abs=1e-12)
@@ -424,20 +425,20 @@ def test_biased_under_mnar():
 def test_all_zero_weights_are_undefined_with_a_warning():
     from kappalab.errors import UndefinedCoefficientWarning
     with pytest.warns(UndefinedCoefficientWarning, match="weight 0"):
-        est = kl.spa([[0, 0], [1, 1]], [0, 0])
+        est = kl.spa([[0, 0], [1, 1]], scheme=[0, 0])
     assert np.isnan(est.value)
 
 
 @pytest.mark.parametrize("scheme", ["inv_var", "inv_var_class"])
 def test_one_category_gives_perfect_agreement_under_inverse_variance_weights(scheme):
     # every item agrees surely: P_i = 1, so SPA = 1 whatever the weights
-    est = kl.spa([[1, 1], [1, 1], [1, 1]], scheme)
+    est = kl.spa([[1, 1], [1, 1], [1, 1]], scheme=scheme)
     assert est.value == 1.0 and est.details["weights_used"] == "edges"
 
 
 def test_chance_agreement_pools_only_weighted_items():
     # only item 0 (labels 0, 0) carries weight: pooled p = (1, 0), P_e = 1
-    est = kl.spa([[0, 0], [1, 1], [0, 1]], [1, 0, 0])
+    est = kl.spa([[0, 0], [1, 1], [0, 1]], scheme=[1, 0, 0])
     assert est.expected == 1.0 and est.n_items == 1
 
 
@@ -445,7 +446,7 @@ def test_spa_item_weighting_is_scheme_and_weights_is_refused():
     """weights= means category agreement weights everywhere; SPA's is scheme=."""
     x = [[1, 1, 2], [2, 2, 2], [1, 2, None], [3, 3, None]]
     by_name = kl.spa(x, scheme="edges")
-    assert by_name.value == kl.spa(x, "edges").value
+    assert by_name.value == kl.spa(x, scheme="edges").value
     for function in (kl.spa, kl.spa_kappa):
         with pytest.raises(InvalidParameterError, match="scheme="):
             function(x, weights="edges")

@@ -22,7 +22,7 @@ def continuous_table(seed=0, n_items=60, n_raters=4, missing=0.25):
 def test_continuous_interval_alpha_matches_krippendorff(seed):
     x = continuous_table(seed)
     expected = krippendorff.alpha(reliability_data=x.T, level_of_measurement="interval")
-    assert float(kl.krippendorff_alpha(x, "interval")) == pytest.approx(expected, abs=1e-12)
+    assert float(kl.krippendorff_alpha(x, level="interval")) == pytest.approx(expected, abs=1e-12)
 
 
 def test_continuous_values_round_trip_through_the_wide_view():
@@ -43,7 +43,7 @@ def test_small_integer_fast_path_equals_the_sorting_path(n_categories):
     np.testing.assert_array_equal(fast.wide.to_numpy(dtype=float), x)
     for level in ("nominal", "ordinal", "interval"):
         expected = krippendorff.alpha(reliability_data=x.T, level_of_measurement=level)
-        assert float(kl.krippendorff_alpha(fast, level)) == pytest.approx(expected, abs=1e-10)
+        assert float(kl.krippendorff_alpha(fast, level=level)) == pytest.approx(expected, abs=1e-10)
 
 
 def test_long_wide_and_counts_inputs_agree():
@@ -55,15 +55,16 @@ def test_long_wide_and_counts_inputs_agree():
     counts = kl.Annotations.from_counts(wide.counts)
     expected = krippendorff.alpha(reliability_data=x.T, level_of_measurement="interval")
     for ann in (wide, long, counts):
-        assert float(kl.krippendorff_alpha(ann, "interval")) == pytest.approx(expected, abs=1e-12)
+        alpha = float(kl.krippendorff_alpha(ann, level="interval"))
+        assert alpha == pytest.approx(expected, abs=1e-12)
 
 
 def test_changing_the_callers_array_after_ingest_changes_nothing():
     x = continuous_table(2)
     ann = kl.Annotations.from_wide(x)
-    before = float(kl.krippendorff_alpha(ann, "interval"))
+    before = float(kl.krippendorff_alpha(ann, level="interval"))
     x[:] = 0.0
-    assert float(kl.krippendorff_alpha(ann, "interval")) == before
+    assert float(kl.krippendorff_alpha(ann, level="interval")) == before
     y = np.array([[1.0, 1.0], [2.0, 2.0], [1.0, 2.0]])
     small = kl.Annotations.from_wide(y)
     y[:] = 1.0
@@ -74,9 +75,9 @@ def test_changing_the_callers_array_after_ingest_changes_nothing():
 def test_a_matrix_over_too_many_distinct_values_is_refused_clearly():
     x = np.random.default_rng(0).normal(size=(12_000, 2))  # 24 000 distinct values
     ann = kl.Annotations.from_wide(x)
-    assert np.isfinite(float(kl.krippendorff_alpha(ann, "interval")))  # O(N): no matrix
+    assert np.isfinite(float(kl.krippendorff_alpha(ann, level="interval")))  # O(N): no matrix
     with pytest.raises(InvalidParameterError, match="24000 distinct values"):
-        kl.krippendorff_alpha(ann, "ratio")
+        kl.krippendorff_alpha(ann, level="ratio")
     with pytest.raises(InvalidParameterError, match="distinct values"):
         kl.brennan_prediger(ann, weights="linear")  # needs Σ w over the K × K matrix
     # quadratic weights have an interval form: Σ_kl (v_k − v_l)² = 2KΣv² − 2(Σv)², no matrix;

@@ -45,7 +45,7 @@ def test_jackknife_replicates_are_leave_one_item_out(level):
     x = table(1)
     replicates = replicate_values(alpha_core(x, level), "jackknife")
     pairable = np.flatnonzero((~np.isnan(x)).sum(axis=1) >= 2)
-    direct = [float(kl.krippendorff_alpha(np.delete(x, i, axis=0), level)) for i in pairable]
+    direct = [float(kl.krippendorff_alpha(np.delete(x, i, axis=0), level=level)) for i in pairable]
     np.testing.assert_allclose(replicates, direct, atol=1e-12)
 
 
@@ -56,7 +56,7 @@ def test_bootstrap_replicates_are_the_coefficient_of_resampled_items():
     replicates = replicate_values(alpha_core(x, "interval"), "bootstrap", n_resamples=30,
                                   seed=7)
     draws = np.random.default_rng(7).integers(0, n, size=(30, n))
-    direct = [float(kl.krippendorff_alpha(x[d], "interval")) for d in draws]
+    direct = [float(kl.krippendorff_alpha(x[d], level="interval")) for d in draws]
     np.testing.assert_allclose(replicates, direct, atol=1e-12)
 
 
@@ -92,7 +92,7 @@ def test_cross_kappa_resamples_items_in_pairs():
     replicates = replicate_values(core, "bootstrap", n_resamples=20, seed=11)
     draws = np.random.default_rng(11).integers(0, x.shape[0], size=(20, x.shape[0]))
     # a bootstrap sample repeats items: relabel them so both sides keep the pairing
-    direct = [float(kl.cross_kappa(x[d], y[d], "interval")) for d in draws]
+    direct = [float(kl.cross_kappa(x[d], y[d], level="interval")) for d in draws]
     np.testing.assert_allclose(replicates, direct, atol=1e-12)
 
 
@@ -176,13 +176,13 @@ def test_normalized_cross_kappa_resamples_kx_and_both_alphas_together():
     core = NormalizedCrossKappa(kx, *_irrs(ax, ay, kx.aligned.items, "interval", "alpha"))
     replicates = replicate_values(core, "jackknife")
     direct = [float(kl.normalized_cross_kappa(np.delete(x, i, axis=0), np.delete(y, i, axis=0),
-                                              "interval")) for i in range(x.shape[0])]
+                                              level="interval")) for i in range(x.shape[0])]
     np.testing.assert_allclose(replicates, direct, atol=1e-12)
-    est = kl.normalized_cross_kappa(x, y, "interval", ci="bootstrap", n_resamples=300, seed=2)
+    est = kl.normalized_cross_kappa(x, y, level="interval", ci="bootstrap", n_resamples=300, seed=2)
     assert est.ci[0] <= est.value <= est.ci[1]
     # given IRRs are constants: the interval is κx's, divided by √(IRR_X IRR_Y)
-    fixed = kl.normalized_cross_kappa(x, y, "interval", irr=(0.25, 0.64), ci="jackknife")
-    plain = kl.cross_kappa(x, y, "interval", ci="jackknife")
+    fixed = kl.normalized_cross_kappa(x, y, level="interval", irr=(0.25, 0.64), ci="jackknife")
+    plain = kl.cross_kappa(x, y, level="interval", ci="jackknife")
     assert fixed.se == pytest.approx(plain.se / 0.4, rel=1e-12)
     with pytest.raises(InvalidParameterError, match="callable irr"):
         kl.normalized_cross_kappa(x, y, irr=lambda ann: 0.5, ci="bootstrap")

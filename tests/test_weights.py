@@ -162,7 +162,7 @@ def test_ordinal_weights_are_gwets_and_the_ordinal_level_krippendorffs():
     other = kl.gwet_ac(ann, weights=1 - kripp / kripp.max()).value
     assert abs(other - 0.898939769907511) > 0.01
     # level="ordinal" is still Krippendorff's (published 0.815)
-    assert round(kl.krippendorff_alpha(ann, "ordinal").value, 3) == 0.815
+    assert round(kl.krippendorff_alpha(ann, level="ordinal").value, 3) == 0.815
 
 
 def test_ordinal_weights_need_only_the_order_of_label_categories():
@@ -324,7 +324,7 @@ def test_multi_rater_coefficients_refuse_an_asymmetric_matrix(function):
 def test_alpha_and_iota_refuse_an_asymmetric_distance_matrix(function):
     delta = 1 - ASYMMETRIC
     with pytest.raises(InvalidParameterError, match="needs a symmetric weight or distance"):
-        function(two_raters(3), delta)
+        function(two_raters(3), level=delta)
 
 
 def test_rounding_level_asymmetry_counts_as_symmetric():
@@ -351,7 +351,7 @@ def test_weights_callable_returning_nan_or_inf_is_refused(bad):
 def test_distance_callable_returning_nan_is_refused():
     with pytest.raises(InvalidParameterError, match="the distance callable returned nan"):
         kl.krippendorff_alpha([[1, 2], [2, 3], [3, 3]],
-                              lambda a, b: np.where(a > b, np.nan, (a - b) ** 2))
+                              level=lambda a, b: np.where(a > b, np.nan, (a - b) ** 2))
 
 
 def test_named_metrics_record_no_asymmetry():

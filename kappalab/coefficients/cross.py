@@ -237,7 +237,7 @@ def _cross_distance(a: AlignedReplications, distance: Any,
                              marginals=marginals)
 
 
-def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *,
+def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal",
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None,
                 n_resamples: int = 2000, confidence: float = 0.95,
@@ -446,7 +446,8 @@ class NormalizedCrossKappa(ItemSumCoefficient):
                                           for k in ("cross_kappa", "irr_x", "irr_y")})
 
 
-def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, level: Any = "nominal", *,
+def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
+                           level: Any = "nominal",
                            irr: str | Callable | tuple[float, float] = "alpha",
                            categories: Sequence[Any] | None = None, sample_weight: Any = None,
                            ci: str | None = None,
@@ -590,7 +591,7 @@ def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
     return tuple(float(irr(ann.subset_items(common))) for ann in (x, y))
 
 
-def reference_agreement(ann: AnnotationsLike, reference: Any, level: Any = "nominal", *,
+def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: Any = "nominal",
                         categories: Sequence[Any] | None = None, sample_weight: Any = None,
                         ci: str | None = None,
                         n_resamples: int = 2000, confidence: float = 0.95,

@@ -641,7 +641,7 @@ def _spearman_brown_parts(core: _SpearmanBrownAlpha) -> dict[str, Any]:
 
 
 def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
-                              reliability: Any = "split_half", *,
+                              *, reliability: Any = "split_half",
                               n_splits: int = 100, seed: Any = None,
                               categories: Sequence[Any] | None = None, ci: str | None = None,
                               n_resamples: int = 2000, confidence: float = 0.95,

@@ -558,7 +558,7 @@ def agreement_estimate(data: AnnotationsLike, *, categories: Sequence[Any] | Non
 
 
 # ---------------------------------------------------------------------- named coefficients
-def krippendorff_alpha(data: AnnotationsLike, level: Any = "nominal", *,
+def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                        seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -856,7 +856,7 @@ def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
                               progress=progress)
 
 
-def janson_olsson_iota(data: AnnotationsLike, level: Any = "nominal", *,
+def janson_olsson_iota(data: AnnotationsLike, *, level: Any = "nominal",
                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                        seed: Any = None, progress: bool | None = None) -> Estimate:

@@ -89,7 +89,7 @@ def item_agreement_variance(n: Any, class_distribution: Any) -> np.ndarray:
     return np.where(n >= 2, variance, np.inf)
 
 
-def spa_weights(n_annotations: Any, scheme: str = "flat", *, n_classes: int | None = None,
+def spa_weights(n_annotations: Any, *, scheme: str = "flat", n_classes: int | None = None,
                 class_distribution: Any = None) -> np.ndarray:
     r"""SPA's item weights k_i for items with ``n_annotations`` annotations.
 
@@ -128,9 +128,9 @@ def spa_weights(n_annotations: Any, scheme: str = "flat", *, n_classes: int | No
 
     Examples
     --------
-    >>> spa_weights([1, 2, 3, 4], "edges")  # n(n − 1)/2, 0 below two annotations
+    >>> spa_weights([1, 2, 3, 4], scheme="edges")  # n(n − 1)/2, 0 below two annotations
     array([0., 1., 3., 6.])
-    >>> spa_weights([2, 3], "inv_var", n_classes=2)  # 1/Var[P]: Var = 1/4 and 1/12
+    >>> spa_weights([2, 3], scheme="inv_var", n_classes=2)  # 1/Var[P]: Var = 1/4 and 1/12
     array([ 4., 12.])
     """
     n = np.asarray(n_annotations, dtype=float)
@@ -287,7 +287,7 @@ class SparseAgreement(ItemSumCoefficient):
             self.fallback = "edges"
             weights = "edges"
         if isinstance(weights, str):
-            self.k = spa_weights(m, weights, n_classes=ann.n_categories,
+            self.k = spa_weights(m, scheme=weights, n_classes=ann.n_categories,
                                  class_distribution=self.class_distribution)
         else:
             self.k = _custom_weights(weights, ann.n_items, self.pairable)
@@ -373,7 +373,7 @@ class SparseAgreement(ItemSumCoefficient):
         return replace(est, se=analytic_interval(self).se)
 
 
-def spa(data: AnnotationsLike, scheme: Any = "flat", *, class_distribution: Any = None,
+def spa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any = None,
         categories: Sequence[Any] | None = None, sample_weight: Any = None,
         ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
         seed: Any = None, progress: bool | None = None, weights: Any = None) -> Estimate:
@@ -480,7 +480,7 @@ def spa(data: AnnotationsLike, scheme: Any = "flat", *, class_distribution: Any 
         ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
 
 
-def spa_kappa(data: AnnotationsLike, scheme: Any = "flat", *, class_distribution: Any = None,
+def spa_kappa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any = None,
               categories: Sequence[Any] | None = None, sample_weight: Any = None,
               ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
               seed: Any = None, progress: bool | None = None, weights: Any = None) -> Estimate:
