@@ -52,7 +52,11 @@ from .errors import (
     warn,
 )
 
-__all__ = ["Annotations", "AnnotationsLike", "DENSE_COUNT_CELLS", "as_annotations"]
+__all__ = ["Annotations", "AnnotationsLike", "DENSE_COUNT_CELLS", "DUPLICATE_POLICIES",
+           "as_annotations", "separate_submissions", "submission_numbers"]
+
+#: what ``Annotations.from_long(duplicates=...)`` does with a rater's repeated submission
+DUPLICATE_POLICIES = ("raise", "first", "last", "separate")
 
 #: items × categories cells beyond which count tables are kept sparse (128 MiB of int64)
 DENSE_COUNT_CELLS = 1 << 24
@@ -196,6 +200,7 @@ class Annotations:
         value: str = "value",
         *,
         categories: Sequence[Any] | None = None,
+        duplicates: str = "raise",
     ) -> "Annotations":
         """One row per annotation, with item, rater and value columns.
 
@@ -221,6 +226,10 @@ class Annotations:
             raise InvalidParameterError(
                 f"from_long expects a pandas DataFrame, got {type(df).__name__}"
             )
+        if duplicates not in DUPLICATE_POLICIES:
+            raise InvalidParameterError(
+                f"unknown duplicates policy {duplicates!r}; choose one of "
+                f"{', '.join(map(repr, DUPLICATE_POLICIES))}")
         names = {"item": item, "rater": rater, "value": value}
         for role, name in list(names.items()):
             if name is None:
@@ -284,7 +293,23 @@ class Annotations:
         item_codes, items = key_codes(names["item"])
         if names["rater"] is not None:
             rater_codes, raters = key_codes(names["rater"])
-            reject_duplicate_pairs(item_codes, rater_codes, items, raters)
+            if duplicates == "raise":
+                reject_duplicate_pairs(item_codes, rater_codes, items, raters)
+            else:
+                occurrence, count = submission_numbers(item_codes, rater_codes, len(raters))
+                repeated = occurrence < count - 1 if duplicates == "last" else occurrence > 0
+                if duplicates == "separate" and repeated.any():
+                    rater_codes, raters = separate_submissions(rater_codes, raters,
+                                                               occurrence)
+                elif repeated.any():
+                    warn(f"dropped {int(repeated.sum())} repeated submission(s) of an (item, "
+                         f"rater) pair, keeping the {duplicates} of each",
+                         DroppedAnnotationsWarning)
+                    rows = np.flatnonzero(keep) if keep is not None else np.arange(len(df))
+                    keep = np.zeros(len(df), dtype=bool)
+                    keep[rows[~repeated]] = True
+                    item_codes, items = key_codes(names["item"])
+                    rater_codes, raters = key_codes(names["rater"])
             raters = pd.Index(raters, name="rater")
         else:
             rater_codes, raters = None, None
@@ -825,6 +850,83 @@ class Annotations:
             f"Annotations(items={self.n_items}, raters={raters}, "
             f"annotations={self.n_annotations}, categories={preview(self.categories)})"
         )
+
+
+# ---------------------------------------------------------------------- repeated submissions
+def submission_numbers(item_codes: np.ndarray, rater_codes: np.ndarray,
+                       n_raters: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each annotation's submission number within its (item, rater) pair, in row order, and
+    the pair's number of submissions.
+
+    Parameters
+    ----------
+    item_codes, rater_codes : numpy.ndarray
+        Item and rater code of each annotation.
+    n_raters : int
+        The number of rater codes.
+
+    Returns
+    -------
+    occurrence : numpy.ndarray
+        0 for the pair's first submission, 1 for its second, …
+    count : numpy.ndarray
+        How many submissions the annotation's pair has.
+
+    Examples
+    --------
+    >>> occurrence, count = submission_numbers(np.array([0, 0, 0]), np.array([0, 1, 0]), 2)
+    >>> occurrence.tolist(), count.tolist()
+    ([0, 0, 1], [2, 1, 2])
+    """
+    key = item_codes.astype(np.int64) * n_raters + rater_codes
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    starts = np.flatnonzero(np.r_[True, sorted_key[1:] != sorted_key[:-1]])
+    sizes = np.diff(np.r_[starts, sorted_key.size])
+    group = np.repeat(np.arange(starts.size), sizes)
+    occurrence, count = np.empty_like(key), np.empty_like(key)
+    occurrence[order] = np.arange(key.size) - starts[group]
+    count[order] = sizes[group]
+    return occurrence, count
+
+
+def separate_submissions(rater_codes: np.ndarray, raters: pd.Index,
+                         occurrence: np.ndarray) -> tuple[np.ndarray, pd.Index]:
+    """Rater codes and labels that make a rater's k-th submission (k ≥ 2) to an item the
+    rater ``"<rater> (submission k)"``.
+
+    Parameters
+    ----------
+    rater_codes : numpy.ndarray
+        The rater code of each annotation.
+    raters : pandas.Index
+        The rater labels.
+    occurrence : numpy.ndarray
+        Each annotation's submission number within its (item, rater) pair, from 0
+        (:func:`submission_numbers`).
+
+    Returns
+    -------
+    codes : numpy.ndarray
+        The new rater code of each annotation.
+    labels : pandas.Index
+        The rater labels: the original ones, then one per (rater, later submission).
+
+    Examples
+    --------
+    >>> codes, labels = separate_submissions(np.array([0, 1, 0]), pd.Index(["a", "b"]),
+    ...                                      np.array([0, 0, 1]))
+    >>> codes.tolist(), list(labels)
+    ([0, 1, 2], ['a', 'b', 'a (submission 2)'])
+    """
+    later = occurrence > 0
+    pairs = rater_codes[later].astype(np.int64) * (int(occurrence.max()) + 1) + occurrence[later]
+    unique_pairs, inverse = np.unique(pairs, return_inverse=True)
+    codes = rater_codes.astype(np.intp, copy=True)
+    codes[later] = len(raters) + inverse.ravel()
+    base, k = np.divmod(unique_pairs, int(occurrence.max()) + 1)
+    extra = [f"{raters[b]} (submission {n + 1})" for b, n in zip(base, k)]
+    return codes, pd.Index(list(raters) + extra, dtype=object)
 
 
 # ---------------------------------------------------------------------- coercion

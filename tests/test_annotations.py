@@ -971,3 +971,44 @@ class TestFastPathsAgreeWithObjects:
         assert float(kl.cohen_kappa(pd.Series(ya), pd.Series(yb), weights="ordinal")
                      ) == pytest.approx(float(kl.cohen_kappa(a, b, weights="ordinal")))
         assert float(kl.cohen_kappa(a, b, weights="linear")) == pytest.approx(expected)
+
+
+# ---------------------------------------------------------------------- repeated submissions
+TWICE = pd.DataFrame({"item": [1, 1, 1, 2, 2, 3, 3, 3],
+                      "rater": ["a", "b", "a", "a", "b", "a", "b", "b"],
+                      "value": [1, 2, 2, 1, 1, 2, 2, 1]})  # a on 1 twice, b on 3 twice
+
+
+def test_repeated_submissions_raise_by_default():
+    with pytest.raises(DuplicateAnnotationError, match="2 \\(item, rater\\) pair"):
+        kl.Annotations.from_long(TWICE)
+
+
+@pytest.mark.parametrize("policy, rows", [("first", [0, 1, 3, 4, 5, 6]),
+                                          ("last", [1, 2, 3, 4, 5, 7])])
+def test_first_or_last_submission_equals_the_deduplicated_table(policy, rows):
+    with pytest.warns(DroppedAnnotationsWarning, match="dropped 2 repeated submission"):
+        ann = kl.Annotations.from_long(TWICE, duplicates=policy)
+    by_hand = kl.Annotations.from_long(TWICE.iloc[rows])
+    assert ann.n_annotations == 6 and ann.n_raters == 2
+    assert kl.krippendorff_alpha(ann).value == kl.krippendorff_alpha(by_hand).value
+    assert kl.conger_kappa(ann).value == kl.conger_kappa(by_hand).value
+
+
+def test_separate_submissions_count_as_their_own_raters():
+    """Krippendorff's α counts every submitted label as a coder: by hand with the repeated
+    submissions relabelled as new raters."""
+    ann = kl.Annotations.from_long(TWICE, duplicates="separate")
+    relabelled = TWICE.assign(rater=["a", "b", "a (submission 2)", "a", "b", "a", "b",
+                                     "b (submission 2)"])
+    by_hand = kl.Annotations.from_long(relabelled)
+    assert ann.n_annotations == 8 and sorted(ann.raters) == sorted(by_hand.raters)
+    assert kl.krippendorff_alpha(ann).value == pytest.approx(
+        kl.krippendorff_alpha(by_hand).value, abs=1e-15)
+    assert kl.conger_kappa(ann).value == pytest.approx(kl.conger_kappa(by_hand).value,
+                                                       abs=1e-15)
+
+
+def test_unknown_duplicates_policy():
+    with pytest.raises(InvalidParameterError, match="unknown duplicates policy"):
+        kl.Annotations.from_long(TWICE, duplicates="mean")
