@@ -39,9 +39,12 @@ import numpy as np
 import pandas as pd
 
 from .annotations import Annotations
-from .errors import EmptyDataError
+from .errors import EmptyDataError, InvalidParameterError, SharedRatersWarning, warn
 
-__all__ = ["AlignedReplications", "union_categories"]
+__all__ = ["AlignedReplications", "SHARED_RATERS", "shared_raters", "union_categories"]
+
+#: what the cross-replication estimators do when both replications name the same raters
+SHARED_RATERS = ("warn", "ignore")
 
 
 def union_categories(x: Annotations, y: Annotations) -> tuple[pd.Index, np.ndarray, np.ndarray]:
@@ -81,6 +84,62 @@ def union_categories(x: Annotations, y: Annotations) -> tuple[pd.Index, np.ndarr
     except TypeError:  # mixed types: keep X's order, then Y's new categories
         pass
     return union, union.get_indexer(x.categories), union.get_indexer(y.categories)
+
+
+def shared_raters(x: Annotations, y: Annotations, policy: str = "warn") -> pd.Index:
+    """The rater ids that annotate in both replications, with a warning (``policy="warn"``).
+
+    Replications that share raters are not independent: the shared raters carry their own
+    habits into both sides, so κx (and more so normalized κx, which may then exceed 1) rises
+    above what independent replications would show. Raters labelled by position (a table's
+    default columns 0, 1, …) are not compared, since equal positions name unrelated people.
+
+    Parameters
+    ----------
+    x, y : Annotations
+        The two replications.
+    policy : {"warn", "ignore"}, default "warn"
+        ``"warn"``: a :class:`~kappalab.errors.SharedRatersWarning` with the count;
+        ``"ignore"`` when equal ids are unrelated labels.
+
+    Returns
+    -------
+    pandas.Index
+        The shared rater ids (empty when raters are unknown or positional).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``policy``.
+
+    Examples
+    --------
+    >>> import warnings, pandas as pd
+    >>> x = Annotations.from_long(pd.DataFrame({"item": [1, 1], "rater": ["ann", "bo"],
+    ...                                         "value": [1, 2]}))
+    >>> y = Annotations.from_long(pd.DataFrame({"item": [1, 1], "rater": ["bo", "cy"],
+    ...                                         "value": [2, 2]}))
+    >>> list(shared_raters(x, y, policy="ignore"))
+    ['bo']
+    """
+    if policy not in SHARED_RATERS:
+        raise InvalidParameterError(
+            f"unknown shared_raters policy {policy!r}; choose one of "
+            f"{', '.join(map(repr, SHARED_RATERS))}")
+    positional = (x.raters is None or y.raters is None
+                  or isinstance(x.raters, pd.RangeIndex) or isinstance(y.raters, pd.RangeIndex))
+    if positional:
+        return pd.Index([])
+    active_x = x.raters[np.bincount(x.codes()[1], minlength=len(x.raters)) > 0]
+    active_y = y.raters[np.bincount(y.codes()[1], minlength=len(y.raters)) > 0]
+    shared = active_x.intersection(active_y)
+    if len(shared) and policy == "warn":
+        warn(f"{len(shared)} rater id(s) annotate in both replications (e.g. "
+             f"{list(shared[:3])}): replications that share raters are not independent, and "
+             "κx and normalized κx then carry those raters' habits into both sides (normalized "
+             "κx may exceed 1); pass shared_raters='ignore' if the ids are unrelated labels",
+             SharedRatersWarning)
+    return shared
 
 
 class AlignedReplications:

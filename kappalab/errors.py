@@ -51,6 +51,10 @@ class UndefinedCoefficientWarning(RuntimeWarning):
     """A coefficient is undefined on the data (e.g. all annotations in one category)."""
 
 
+class SharedRatersWarning(UserWarning):
+    """Two replications share rater ids: they are not independent replications."""
+
+
 class PairwiseMeanWarning(UserWarning):
     """A mean over rater pairs (Light's κ) on data where most pairs share few items."""
 

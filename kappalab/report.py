@@ -232,7 +232,8 @@ _XRR_COLUMNS = ["quantity", "value", "level", "n_items", "n_annotations", "descr
 
 def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal",
                n_splits: int = 100,
-               seed: Any = None, categories: Sequence[Any] | None = None) -> pd.DataFrame:
+               seed: Any = None, categories: Sequence[Any] | None = None,
+               shared_raters: str = "warn") -> pd.DataFrame:
     r"""The cross-replication triangulation of Wong, Paritosh & Aroyo (2021), one row per
     quantity.
 
@@ -281,6 +282,12 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal"
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
         still counts (in K, and in the values of value-based weights).
+    shared_raters : {"warn", "ignore"}, default "warn"
+        Replications that share rater ids are not independent (the shared raters carry their
+        habits into both sides, and normalized κx may exceed 1): "warn" gives a
+        :class:`~kappalab.errors.SharedRatersWarning` with their count
+        (:func:`kappalab.alignment.shared_raters`), and the κx rows say so in ``note``;
+        "ignore" when equal ids are unrelated labels.
 
     Returns
     -------
@@ -321,12 +328,15 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal"
     >>> round(float(rows["kappa_x"]), 4), int(rows["items_common"])  # d_o = (1/3)(2/4) = 1/6
     (0.6667, 3)
     """
-    from .alignment import AlignedReplications
+    from .alignment import AlignedReplications, shared_raters as shared_raters_of
     from .coefficients import cross, disattenuation
     from .errors import EmptyDataError, NonNumericError
 
     ax = as_annotations(x, categories=categories)
     ay = as_annotations(y, categories=categories)
+    shared = shared_raters_of(ax, ay, shared_raters)
+    shared_note = (f"{len(shared)} rater id(s) annotate in both replications: they are not "
+                   "independent" if len(shared) else "")
     records: list[dict[str, Any]] = []
 
     def run(function, *args, **kwargs):
@@ -342,7 +352,8 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal"
                         "n_items": n_items, "n_annotations": n_annotations,
                         "description": description, "note": note})
 
-    kx, kx_note = run(cross.cross_kappa, ax, ay, level=level)  # EmptyDataError: no common item
+    kx, kx_note = run(cross.cross_kappa, ax, ay, level=level,  # EmptyDataError: no common item
+                      shared_raters="ignore")  # checked once above
     common = AlignedReplications(ax, ay).items
     irr = {}
     for side, ann in (("X", ax), ("Y", ay)):
@@ -351,11 +362,13 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal"
         add(f"IRR_{side}", est.value, est.level, est.n_items, est.n_annotations,
             f"Krippendorff's alpha of replication {side} on the common items", note)
     add("kappa_x", kx.value, kx.level, kx.n_items, kx.n_annotations,
-        "cross-replication reliability kappa_x (eqs 6-11)", kx_note)
+        "cross-replication reliability kappa_x (eqs 6-11)",
+        "; ".join(n for n in (kx_note, shared_note) if n))
     nkx, note = run(cross.normalized_cross_kappa, ax, ay, level=level,
-                    irr=(irr["X"].value, irr["Y"].value))
+                    irr=(irr["X"].value, irr["Y"].value), shared_raters="ignore")
     add("normalized_kappa_x", nkx.value, nkx.level, nkx.n_items, nkx.n_annotations,
-        "kappa_x / sqrt(IRR_X * IRR_Y) (eq 13)", note)
+        "kappa_x / sqrt(IRR_X * IRR_Y) (eq 13)",
+        "; ".join(n for n in (note, shared_note) if n))
 
     rho_rows = [("rho_xy", "Spearman-corrected correlation of item mean scores (eq 12)"),
                 ("r_xy", "Pearson correlation of item mean scores"),

@@ -36,6 +36,10 @@ from kappalab.coefficients.cross import CrossKappa
 from kappalab.errors import (AnnotationError, EmptyDataError, InvalidParameterError,
                              UndefinedCoefficientWarning)
 
+# The long tables here are built from wide ones: each side's raters are its columns 0..R-1,
+# unrelated people who share a number, not shared raters (that case is tested at the end).
+pytestmark = pytest.mark.filterwarnings("ignore::kappalab.errors.SharedRatersWarning")
+
 TOL = 1e-12
 N_DRAWS = 40        # random datasets tried per check
 MIN_COMPARED = 30   # ... of which at least this many must be non-degenerate and compared
@@ -987,3 +991,28 @@ def test_normalized_combine_does_not_reduce_the_parts_again():
     value = core.combine(np.vstack([totals, totals]))["value"]
     assert value[0] == value[1] == kl.normalized_cross_kappa(ax, ay, level="interval").value
     np.testing.assert_array_equal(core.totals(), totals)
+
+
+# ---------------------------------------------------------------------- shared raters
+def test_replications_that_share_raters_warn_with_the_count():
+    """Rater ids on both sides make the replications dependent: a warning with the count,
+    silenced by shared_raters='ignore'; raters labelled by position are never compared."""
+    x = kl.Annotations.from_long(pd.DataFrame({"item": [1, 1, 2, 2, 3, 3],
+                                               "rater": ["ann", "bo"] * 3,
+                                               "value": [1, 1, 2, 2, 1, 2]}))
+    y = kl.Annotations.from_long(pd.DataFrame({"item": [1, 1, 2, 2, 3, 3],
+                                               "rater": ["bo", "cy"] * 3,
+                                               "value": [1, 2, 2, 2, 1, 1]}))
+    with pytest.warns(kl.errors.SharedRatersWarning, match=r"1 rater id\(s\).*'bo'"):
+        warned = kl.cross_kappa(x, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", kl.errors.SharedRatersWarning)
+        quiet = kl.cross_kappa(x, y, shared_raters="ignore")
+        kl.normalized_cross_kappa(x, y, shared_raters="ignore")
+        kl.cross_kappa([[1, 1], [2, 2], [1, 2]], [[1, 2], [2, 2], [1, 1]])  # positional
+    assert warned.value == quiet.value
+    with pytest.warns(kl.errors.SharedRatersWarning):
+        report = kl.xrr_report(x, y, n_splits=2, seed=0).set_index("quantity")
+    assert "not independent" in report.loc["normalized_kappa_x", "note"]
+    with pytest.raises(kl.errors.InvalidParameterError, match="shared_raters"):
+        kl.cross_kappa(x, y, shared_raters="maybe")

@@ -31,7 +31,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..alignment import AlignedReplications
+from ..alignment import AlignedReplications, shared_raters as shared_raters_of
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import CategoryDistance, category_distance
 from ..errors import InvalidParameterError
@@ -241,7 +241,8 @@ def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None,
                 n_resamples: int = 2000, confidence: float = 0.95,
-                seed: Any = None, progress: bool | None = None) -> Estimate:
+                seed: Any = None, progress: bool | None = None,
+                shared_raters: str = "warn") -> Estimate:
     r"""κx, the cross-replication reliability of Wong, Paritosh & Aroyo (2021), eqs 6–11.
 
     ``x`` and ``y`` are the two replications (Annotations, or anything
@@ -300,6 +301,12 @@ def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal
     progress : bool or None, optional
         A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
         (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    shared_raters : {"warn", "ignore"}, default "warn"
+        Replications that share rater ids are not independent (the shared raters carry their
+        habits into both sides, and normalized κx may exceed 1): "warn" gives a
+        :class:`~kappalab.errors.SharedRatersWarning` with their count
+        (:func:`kappalab.alignment.shared_raters`); "ignore" when equal ids are unrelated
+        labels. Raters labelled by position are never compared.
 
     Returns
     -------
@@ -341,9 +348,9 @@ def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal
     >>> round(float(kl.cross_kappa(x, y)), 4)  # d_o = (3·0 + 3·0 + 3·½)/9, d_e = 9/18
     0.6667
     """
-    core = CrossKappa(as_annotations(x, categories=categories),
-                      as_annotations(y, categories=categories), level,
-                      sample_weight=sample_weight)
+    ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
+    core = CrossKappa(ax, ay, level, sample_weight=sample_weight)
+    shared_raters_of(ax, ay, shared_raters)
     # resampling draws common items: both replications keep their pairing
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
                          progress=progress)
@@ -452,7 +459,8 @@ def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
                            categories: Sequence[Any] | None = None, sample_weight: Any = None,
                            ci: str | None = None,
                            n_resamples: int = 2000, confidence: float = 0.95,
-                           seed: Any = None, progress: bool | None = None) -> Estimate:
+                           seed: Any = None, progress: bool | None = None,
+                           shared_raters: str = "warn") -> Estimate:
     r"""Normalized κx (eq 13): κx / √(IRR_X · IRR_Y), an experimental-similarity measure.
 
     ``irr="alpha"`` (default) uses Krippendorff's α of each replication with the same distance,
@@ -511,6 +519,12 @@ def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
     progress : bool or None, optional
         A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
         (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    shared_raters : {"warn", "ignore"}, default "warn"
+        Replications that share rater ids are not independent (the shared raters carry their
+        habits into both sides, and normalized κx may exceed 1): "warn" gives a
+        :class:`~kappalab.errors.SharedRatersWarning` with their count
+        (:func:`kappalab.alignment.shared_raters`); "ignore" when equal ids are unrelated
+        labels. Raters labelled by position are never compared.
 
     Returns
     -------
@@ -555,6 +569,7 @@ def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
     """
     ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
     kx = CrossKappa(ax, ay, level, sample_weight=sample_weight)
+    shared_raters_of(ax, ay, shared_raters)
     if callable(irr) and ci is not None:
         raise InvalidParameterError(
             "ci= resamples the IRRs with the items, which needs irr='alpha' or a pair of "
