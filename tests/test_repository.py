@@ -24,14 +24,13 @@ ROOT = Path(__file__).resolve().parents[1]
 SCANNED_SUFFIXES = {".py", ".md", ".csv", ".toml", ".txt", ".cfg", ".ini", ".yml", ".yaml"}
 SKIPPED_PARTS = {".git", ".venv", "__pycache__", "results", "build", ".hypothesis"}
 
-# the patterns are assembled so that this file does not match them itself
-DESIGN_DOCUMENT = "DESIGN" + ".md"
-OUTSIDE = re.compile(
-    r"(?<![\w.~-])/(?:work|home|Users)/"  # an absolute path of a development machine
-    r"|\.\./" + "shared"  # a folder beside the clone
-    r"|" + re.escape(DESIGN_DOCUMENT)  # a design document that is not in the repository
-    + r"|\b[Ii]ssue #?\d+,? " + "§")  # a section of an issue, kept outside the repository
-
+#: a development machine's absolute path, a path out of the clone (``../``), or a section of an
+#: issue kept outside the repository
+OUTSIDE = re.compile(r"(?<![\w.~-])/(?:work|home|Users)/|(?<![\w.])\.\./[A-Za-z_]"
+                     r"|\b[Ii]ssue #?\d+,? \u00a7")
+#: a project document named in a file, in capitals like ``CONTRIBUTING.md`` (generated tables
+#: are lower case): it must be in the repository
+MARKDOWN_NAME = re.compile(r"(?<![\w/.-])([A-Z][A-Z_-]*\.md)\b")
 
 def repository_files() -> list[Path]:
     try:
@@ -66,15 +65,29 @@ def test_no_file_points_outside_the_repository():
     assert not found, "references outside the repository:\n" + "\n".join(found)
 
 
-def test_the_pattern_catches_what_it_is_for():
-    for line in ("see " + DESIGN_DOCUMENT + " §1", "/wo" + "rk/shared/papers/x.txt",
-                 "KAPPALAB_DATA=../" + "shared/data", "open('/ho" + "me/me/data.csv')",
-                 "(iss" + "ue #11 §2.7)", "Iss" + "ue 4 §4."):
+def test_every_markdown_document_a_file_names_is_in_the_repository():
+    present = {path.name for path in repository_files() if path.suffix == ".md"}
+    missing = []
+    for path in repository_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), 1):
+            missing += [f"{path.relative_to(ROOT)}:{number}: {name}"
+                        for name in MARKDOWN_NAME.findall(line) if name not in present]
+    assert not missing, "documents named but not in the repository:\n" + "\n".join(missing)
+
+
+def test_the_patterns_catch_what_they_are_for():
+    outside = ["/" + "work/data/papers/x.txt", "KAPPALAB_DATA=.." + "/data",
+               "open('/" + "home/me/data.csv')", "(iss" + "ue #11 \u00a72.7)",
+               "Iss" + "ue 4 \u00a74."]
+    for line in outside:
         assert OUTSIDE.search(line), line
     for line in ("crowd-kit's task/worker/label columns", "docs/architecture.md",
-                 "https://repository.upenn.edu/asc_papers/43", "DESIGNS = {}",
-                 "a known issue with §4 of the paper"):
+                 "https://repository.upenn.edu/asc_papers/43", "a known issue with \u00a74",
+                 "x = a/b", "1..3"):
         assert not OUTSIDE.search(line), line
+    named = "NOTES" + chr(46) + "md"  # a document that is not in the repository
+    assert MARKDOWN_NAME.findall(f"see {named}, xrr_fig7.md and docs/a.md") == [named]
 
 
 # ---------------------------------------------------------------------- cited documents
