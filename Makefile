@@ -15,11 +15,15 @@ demo: $(BIN)/python
 
 # `make test`: install kappalab with its test oracles, then run the whole suite.
 # irrCAC pins scipy==1.12 (numpy<2); installed without its pins it runs correctly here.
+# The real-data tests read the original files from KAPPALAB_DATA (kappalab.datasets.fetch):
+# a shared data folder beside the clone when there is one; else they skip, saying why.
+SHARED_DATA := $(wildcard $(abspath ../shared/data))
+
 test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	$(BIN)/python -m pip install --quiet --no-deps irrCAC
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(if $(SHARED_DATA),KAPPALAB_DATA=$${KAPPALAB_DATA:-$(SHARED_DATA)}) $(BIN)/python -m pytest
 
 # experiments/, paper_repro/ and benchmarks/ are packages: their modules run with
 # `python -m package.module` from the repository root (tests/test_script_layout.py checks

@@ -1,4 +1,5 @@
-"""Small bundled datasets, each with its provenance on the first line of its CSV.
+"""Small bundled datasets, each with its provenance on the first line of its CSV, and
+public annotation datasets fetched from their original source (:func:`fetch`).
 
 >>> from kappalab import datasets
 >>> sorted(datasets.available())
@@ -13,8 +14,10 @@ import pandas as pd
 
 from ..annotations import Annotations
 from ..errors import InvalidParameterError
+from .real import RealDataset, data_folder, fetch, fetchable
 
-__all__ = ["available", "load", "load_frame", "provenance"]
+__all__ = ["available", "load", "load_frame", "provenance",
+           "RealDataset", "data_folder", "fetch", "fetchable"]
 
 # raters in fleiss_1971 are positions within a patient, not persons
 _RATERS_KNOWN = {"worked_example": True, "krippendorff_2011": True, "fleiss_1971": False}
