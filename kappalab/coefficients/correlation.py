@@ -517,12 +517,13 @@ def inter_annotator_correlation(data: AnnotationsLike, *, average: str = "mean",
                 f"{LEAVE_ONE_OUT_CELLS:.3g}; use ci='analytic' (exact gradient, "
                 "O(annotations)) or ci='bootstrap', which cost the annotations, not "
                 "items × annotators")
-    parts = core.combine(core.totals())
-    n_valid = int(np.asarray(parts["n_valid"]))
+    totals = core.totals()
+    n_valid = int(np.asarray(core.combine(totals)["n_valid"]))
     shared = core.shared_item_counts()
     excluded = int((shared > 0).sum()) - n_valid
     if n_valid and excluded:
-        few = int(((shared > 0) & (shared < core.min_items)).sum())
+        n_r = totals[:core.R]  # the (weighted) count of each annotator's shared items
+        few = int(((shared > 0) & (n_r < core.min_items - 1e-9)).sum())
         warn(f"{excluded} of {int((shared > 0).sum())} annotators have no defined "
              f"correlation with the mean of the others and are left out of the "
              f"{core.name}: {few} share fewer than {core.min_items} items with other "
