@@ -401,8 +401,8 @@ def inter_annotator_correlation(data: AnnotationsLike, *, average: str = "mean",
     acceleration of ``"bootstrap-bca"``) costs items × 6R cells and is refused above
     :data:`LEAVE_ONE_OUT_CELLS`.
 
-    The value does not change under an affine map a + b·x (b > 0) of all ratings; b < 0
-    leaves it unchanged too, since both x_r and the others' mean change sign.
+    The value does not change under any affine map a + b·x (b ≠ 0) of all ratings: x_r and
+    the others' mean change together (both signs flip when b < 0).
 
     Parameters
     ----------
