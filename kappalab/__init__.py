@@ -26,6 +26,7 @@ from .coefficients.disattenuation import (
     disattenuated_correlation,
     split_half_reliability,
 )
+from .coefficients.correlation import InterAnnotatorCorrelation, inter_annotator_correlation
 from .coefficients.sparse import (
     item_agreement,
     item_agreement_variance,
@@ -46,6 +47,7 @@ __all__ = [
     "DisattenuatedCorrelation",
     "SplitHalfReliability",
     "Estimate",
+    "InterAnnotatorCorrelation",
     "agreement_report",
     "alignment",
     "bennett_s",
@@ -60,6 +62,7 @@ __all__ = [
     "errors",
     "fleiss_kappa",
     "gwet_ac",
+    "inter_annotator_correlation",
     "item_agreement",
     "item_agreement_variance",
     "janson_olsson_iota",

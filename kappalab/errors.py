@@ -59,6 +59,11 @@ class PairwiseMeanWarning(UserWarning):
     """A mean over rater pairs (Light's κ) on data where most pairs share few items."""
 
 
+class ExcludedRatersWarning(UserWarning):
+    """Raters left out of a mean over raters (the inter-annotator correlation) because their
+    own value is undefined (too few shared items, constant ratings)."""
+
+
 class DroppedAnnotationsWarning(UserWarning):
     """Rows with a missing value were dropped on ingest."""
 

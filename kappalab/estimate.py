@@ -348,9 +348,16 @@ def _comparable(other: object) -> float | None:
     return other if _is_number(other) else None
 
 
+def _is_pandas(x: Any) -> bool:
+    """Whether ``x`` is a pandas Series or DataFrame (without importing pandas)."""
+    return type(x).__module__.split(".")[0] == "pandas" and hasattr(x, "equals") \
+        and hasattr(x, "index")
+
+
 def same_values(a: Any, b: Any) -> bool:
     """Equality of result fields (an Estimate's, a simulation Truth's): NaN equals NaN,
-    arrays element-wise, mappings key-wise, sequences item-wise.
+    arrays element-wise, mappings key-wise, sequences item-wise, pandas Series and
+    DataFrames by ``equals`` (values, NaN in the same places, index and name).
 
     Parameters
     ----------
@@ -371,6 +378,10 @@ def same_values(a: Any, b: Any) -> bool:
     False
     >>> same_values({"x": float("nan"), "y": (1, 2.0)}, {"x": float("nan"), "y": (1, 2)})
     True
+    >>> import pandas as pd
+    >>> same_values(pd.Series([0.5, np.nan], index=["a", "b"]),
+    ...             pd.Series([0.5, np.nan], index=["a", "b"]))
+    True
     """
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return a.keys() == b.keys() and all(same_values(a[k], b[k]) for k in a)
@@ -386,6 +397,9 @@ def same_values(a: Any, b: Any) -> bool:
         return type(a) is type(b) and len(a) == len(b) and all(map(same_values, a, b))
     if isinstance(a, numbers.Real) and isinstance(b, numbers.Real):
         return bool(a == b) or (math.isnan(float(a)) and math.isnan(float(b)))
+    if _is_pandas(a) or _is_pandas(b):  # a Series or DataFrame in details (per-rater values)
+        return type(a) is type(b) and bool(a.equals(b)) and bool(a.index.equals(b.index)) \
+            and getattr(a, "name", None) == getattr(b, "name", None)
     try:
         return bool(a == b)
     except (TypeError, ValueError):

@@ -28,6 +28,7 @@ ESTIMATORS = {
     "kappalab.coefficients.cross": ["cross_kappa", "normalized_cross_kappa",
                                     "reference_agreement"],
     "kappalab.coefficients.sparse": ["spa", "spa_kappa"],
+    "kappalab.coefficients.correlation": ["inter_annotator_correlation"],
     "kappalab.coefficients.disattenuation": ["split_half_reliability",
                                              "disattenuated_correlation"],
     "kappalab.report": ["agreement_report", "xrr_report"],

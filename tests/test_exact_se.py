@@ -12,6 +12,7 @@ import pytest
 import kappalab as kl
 from kappalab.coefficients.base import complex_step_gradient
 from kappalab.coefficients.cross import CrossKappa, NormalizedCrossKappa
+from kappalab.coefficients.correlation import InterAnnotatorCorrelationCore
 from kappalab.coefficients.disattenuation import SplitHalfCoefficient
 from kappalab.coefficients.multirater import (CHANCE_MODELS, ChanceCorrectedAgreement,
                                               alpha_core, distance_for, weights_for)
@@ -32,7 +33,7 @@ def ratings(seed, n_items=12, n_raters=4, n_categories=4, missing=0.25):
 
 def cores(seed):
     """Every core on small data with missing cells: each chance model × distance, κx,
-    normalized κx, SPA, SPA κ, Light's κ, split-half."""
+    normalized κx, SPA, SPA κ, Light's κ, split-half, the inter-annotator correlation."""
     x = ratings(seed)
     ann = kl.Annotations.from_wide(x)
     distances = {"nominal": distance_for(ann, "nominal"),
@@ -63,6 +64,7 @@ def cores(seed):
     rng = np.random.default_rng(seed)
     scores = kl.Annotations.from_wide(rng.normal(size=(12, 4)) + rng.normal(size=(12, 1)))
     yield "split-half", SplitHalfCoefficient(scores, 3, rng)  # 12 items, 3 splits
+    yield "inter-annotator correlation", InterAnnotatorCorrelationCore(ann)
 
 
 def high_precision_gradient(core, totals, digits=40):

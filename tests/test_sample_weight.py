@@ -112,6 +112,9 @@ ESTIMATORS = {
     "spa-edges": _plain(kl.spa, scheme="edges"),
     "spa-inv-var-class": _plain(kl.spa, scheme="inv_var_class"),
     "spa-kappa": _plain(kl.spa_kappa, scheme="annotations"),
+    "inter-annotator-correlation": _plain(kl.inter_annotator_correlation),
+    "inter-annotator-correlation-fisher": _plain(kl.inter_annotator_correlation,
+                                                 average="fisher"),
 }
 
 

@@ -127,7 +127,7 @@ def test_bad_options():
 
 ESTIMATORS = [kl.krippendorff_alpha, kl.fleiss_kappa, kl.conger_kappa, kl.janson_olsson_iota,
               kl.gwet_ac, kl.brennan_prediger, kl.percent_agreement, kl.light_kappa, kl.spa,
-              kl.spa_kappa]
+              kl.spa_kappa, kl.inter_annotator_correlation]
 
 
 @pytest.mark.parametrize("ci", ["analytic", "bootstrap", "bayesian-bootstrap", "jackknife"])
