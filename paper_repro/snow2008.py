@@ -25,8 +25,8 @@ For each task (``kappalab.datasets.fetchable()``: ``snow2008-rte`` … ``snow200
 3. **Inter-annotator correlation** (Snow et al.'s ITA for the affect tasks): per rater, the
    Pearson correlation of the rater's ratings with the mean of the other raters' ratings on
    the same items, averaged over the raters with ≥ 3 such items and nonzero variance
-   (:func:`inter_annotator_correlation_table`; brute force for now — a library estimator
-   will take its place), with an item bootstrap interval, beside interval α and what
+   (``kl.inter_annotator_correlation`` through :func:`inter_annotator_correlation_table`),
+   with an item bootstrap interval, beside interval α and what
    separates them: the mean pairwise Pearson correlation of two raters, its Spearman–Brown
    step-up to "one rater against the mean of k others", and α with each rater's offset
    removed. ``snow2008_correlation.csv``, ``snow2008_raters.csv``.
@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -94,46 +95,11 @@ def wide_values(data: kl.Annotations) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- 3. correlation
-def per_rater_correlations(wide: pd.DataFrame, weights: np.ndarray | None = None
-                           ) -> pd.DataFrame:
-    """Per rater: Pearson r of the rater's ratings with the mean of the others' on the same
-    items, over the items the rater labelled that someone else labelled too. ``weights``
-    (B × items, bootstrap counts) gives B weighted versions at once (an item counted k times)."""
-    x = wide.to_numpy()
-    present = np.isfinite(x)
-    values = np.where(present, x, 0.0)
-    total, count = values.sum(axis=1), present.sum(axis=1)
-    w = np.ones((1, len(wide))) if weights is None else np.asarray(weights, dtype=float)
-    rows = []
-    for j, rater in enumerate(wide.columns):
-        use = present[:, j] & (count > 1)
-        xr = values[use, j]
-        others = (total[use] - xr) / (count[use] - 1)
-        wu = w[:, use]
-        n = wu.sum(axis=1)
-        distinct = (wu > 0).sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mx, my = (wu @ xr) / n, (wu @ others) / n
-            sxx = wu @ (xr * xr) / n - mx**2
-            syy = wu @ (others * others) / n - my**2
-            sxy = wu @ (xr * others) / n - mx * my
-            r = sxy / np.sqrt(sxx * syy)
-        ok = (distinct >= MIN_SHARED_ITEMS) & (sxx > 1e-12) & (syy > 1e-12)
-        rows.append({"rater": rater, "n_items": int(use.sum()),
-                     "r": np.where(ok, r, np.nan)})
-    return pd.DataFrame(rows)
-
-
 def inter_annotator_correlation_table(dataset, *, n_resamples: int = 0, confidence: float = 0.95,
                                       seed=None) -> tuple[dict, pd.DataFrame]:
-    """Snow et al.'s inter-annotator correlation of one task, by brute force.
-
-    Per rater r: the Pearson correlation between r's ratings and the mean of the other raters'
-    ratings of the same items; the statistic is its average over the raters with at least
-    ``MIN_SHARED_ITEMS`` such items and nonzero variance on both sides. With
-    ``n_resamples`` > 0 the items are resampled (bootstrap percentile interval).
-
-    This is the one place to swap in ``kl.inter_annotator_correlation`` when it is merged.
+    """Snow et al.'s inter-annotator correlation of one task: ``kl.inter_annotator_correlation``
+    over the raters with at least ``MIN_SHARED_ITEMS`` shared items and nonzero variance, with
+    an item bootstrap percentile interval when ``n_resamples`` > 0.
 
     Returns
     -------
@@ -142,21 +108,20 @@ def inter_annotator_correlation_table(dataset, *, n_resamples: int = 0, confiden
     per_rater : pandas.DataFrame
         ``rater``, ``n_items``, ``r`` (NaN for a rater left out).
     """
-    wide = wide_values(dataset.annotations)
-    per_rater = per_rater_correlations(wide)
-    per_rater["r"] = per_rater["r"].map(lambda v: float(np.asarray(v).ravel()[0]))
-    value = float(per_rater["r"].mean())
-    summary = {"value": value, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan,
-               "n_raters_used": int(per_rater["r"].notna().sum()), "n_raters": len(per_rater)}
-    if n_resamples > 0:
-        rng = np.random.default_rng(seed)
-        counts = rng.multinomial(len(wide), np.full(len(wide), 1 / len(wide)), n_resamples)
-        boot = np.vstack(per_rater_correlations(wide, counts)["r"].to_numpy())  # raters × B
-        replicates = np.nanmean(boot, axis=0)
-        tail = (1 - confidence) / 2
-        summary.update(se=float(np.std(replicates, ddof=1)),
-                       ci_low=float(np.quantile(replicates, tail)),
-                       ci_high=float(np.quantile(replicates, 1 - tail)))
+    options = dict(ci="bootstrap", n_resamples=n_resamples, confidence=confidence,
+                   seed=seed) if n_resamples > 0 else {}
+    with warnings.catch_warnings():  # the raters left out are counted in the summary
+        warnings.simplefilter("ignore", kl.errors.ExcludedRatersWarning)
+        est = quietly(kl.inter_annotator_correlation, dataset.annotations,
+                      min_items=MIN_SHARED_ITEMS, **options)
+    low, high = est.ci if est.ci is not None else (np.nan, np.nan)
+    summary = {"value": float(est), "se": np.nan if est.se is None else float(est.se),
+               "ci_low": float(low), "ci_high": float(high),
+               "n_raters_used": int(est.details["n_raters_used"]),
+               "n_raters": len(est.per_rater)}
+    per_rater = pd.DataFrame({"rater": est.per_rater.index,
+                              "n_items": est.shared_items.to_numpy().astype(int),
+                              "r": est.per_rater.to_numpy()})
     return summary, per_rater
 
 
