@@ -71,8 +71,6 @@ def test_estimator_bias_mnar_columns_differ_from_mcar(tmp_path):
             assert row["limit"] == pytest.approx(row["truth"], abs=1e-12)
         # MNAR: the tilt moves α's limit (α weighs an item by m_i) and the annotations per item
         assert limits[(design, "krippendorff_alpha", "mnar")] < 0.5 - 0.01, design
-        assert shares.loc[(design, "mnar"), "mean_annotations"] != pytest.approx(
-            shares.loc[(design, "mcar"), "mean_annotations"], abs=1e-3), design
         if shares.loc[(design, "mcar"), "single_share"] > 0:
             single_item_designs += 1
             # the pairable items are the harder ones: Fleiss, Conger and percent agreement too
@@ -83,6 +81,10 @@ def test_estimator_bias_mnar_columns_differ_from_mcar(tmp_path):
             for name in kappa_scale - {"krippendorff_alpha"}:
                 assert limits[(design, name, "mnar")] == pytest.approx(0.5, abs=1e-12)
     assert single_item_designs >= 1
+    # and the data show it: hard items get more annotations than easy ones under MNAR only
+    # (exact gaps 0.13 for 1–2, 1.04 for 2–6 and 1–5; 0 under MCAR)
+    gap = table.groupby("missingness")["m_gap"].mean()
+    assert gap["mnar"] - gap["mcar"] > 0.2
     assert len(table["annotations_per_item"].unique()) > single_item_designs  # and one without
 
 
