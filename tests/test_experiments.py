@@ -47,6 +47,47 @@ def test_estimator_bias_quick(tmp_path):
     assert (table["rmse"] >= table["bias"].abs() - 1e-12).all()
 
 
+def test_estimator_bias_mnar_columns_differ_from_mcar(tmp_path):
+    """Every MNAR column is a different design from its MCAR counterpart, not a copy.
+
+    With a fixed number of annotations per item the MNAR tilt p(m | i) ∝ p₀(m) exp{s m (h_i − h̄)}
+    has nothing to tilt: the counts, and so every estimator's limit, are those of MCAR. Each
+    design must let m vary, and one must include single-annotation items, where the items that
+    Fleiss' κ and percent agreement keep (the pairable ones) are no longer a random sample.
+    """
+    run_quick("estimator_bias", tmp_path)
+    table = pd.read_csv(tmp_path / "estimator_bias.csv")
+    cells = table.drop_duplicates(["missingness", "annotations_per_item", "estimator"])
+    limits = cells.set_index(["annotations_per_item", "estimator", "missingness"])["limit"]
+    shares = table.drop_duplicates(["missingness", "annotations_per_item"]).set_index(
+        ["annotations_per_item", "missingness"])
+    kappa_scale = {"krippendorff_alpha", "fleiss_kappa", "conger_kappa"}
+    single_item_designs = 0
+    for design in table["annotations_per_item"].unique():
+        # MCAR: every limit is the item-population truth
+        for name in set(table["estimator"]):
+            row = cells[(cells["missingness"] == "mcar") & (cells["annotations_per_item"] == design)
+                        & (cells["estimator"] == name)].iloc[0]
+            assert row["limit"] == pytest.approx(row["truth"], abs=1e-12)
+        # MNAR: the tilt moves α's limit (α weighs an item by m_i) and the annotations per item
+        assert limits[(design, "krippendorff_alpha", "mnar")] < 0.5 - 0.01, design
+        if shares.loc[(design, "mcar"), "single_share"] > 0:
+            single_item_designs += 1
+            # the pairable items are the harder ones: Fleiss, Conger and percent agreement too
+            for name in ("fleiss_kappa", "conger_kappa"):
+                assert limits[(design, name, "mnar")] < 0.5 - 0.01, (design, name)
+            assert limits[(design, "percent_agreement", "mnar")] < 0.73 - 0.005, design
+        else:  # every item pairable: only α (annotation-weighted) is off
+            for name in kappa_scale - {"krippendorff_alpha"}:
+                assert limits[(design, name, "mnar")] == pytest.approx(0.5, abs=1e-12)
+    assert single_item_designs >= 1
+    # and the data show it: hard items get more annotations than easy ones under MNAR only
+    # (exact gaps 0.13 for 1–2, 1.04 for 2–6 and 1–5; 0 under MCAR)
+    gap = table.groupby("missingness")["m_gap"].mean()
+    assert gap["mnar"] - gap["mcar"] > 0.2
+    assert len(table["annotations_per_item"].unique()) > single_item_designs  # and one without
+
+
 def test_kappa_paradox_quick(tmp_path):
     run_quick("kappa_paradox", tmp_path)
     table = pd.read_csv(tmp_path / "kappa_paradox.csv")
