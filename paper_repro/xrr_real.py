@@ -24,8 +24,8 @@ itself (``ci="bootstrap"``, paired across the two sides). SG1 and SG2 share five
 whose labels on these sentences are (nearly) the same in both files: the cross pairs of κx then
 include an annotator paired with herself, so κx exceeds what independent replications would
 give and normalized κx exceeds 1. The pair is recomputed with the shared annotators removed from
-one side (SG1 keeps its other three; SG2 keeps whoever of its annotators is not shared, which on
-these sentences is almost nobody — reported as too small).
+one side (SG1 keeps its other three; SG2 keeps its one annotator on these sentences who is not
+in SG1, about one annotation per sentence — reported as too small).
 
 (b2) **Fig. 7 on real pools.** MBIC's workers are split into disjoint pools by one
 characteristic at a time — political ideology (left < 0, centre 0, right > 0; or terciles with
@@ -39,14 +39,21 @@ their Pearson r over all pairs with a bootstrap interval over the pairs, per cha
 per label, and the spread of the values across pairs against their standard errors (how much of
 the scatter is sampling noise).
 
+To see how much of the correlation across pairs is shared sampling error, both measures are
+also recomputed on the same bootstrap samples of sentences (``--paired-boot`` replicates per
+pair): the correlation of their errors, and the share of the observed covariance across pairs
+that the mean error covariance accounts for.
+
 Outputs in ``--out`` (default ``results/paper_repro``): ``xrr_real_crowd_experts.csv`` (b1, one
-row per label, pair and quantity), ``xrr_real_pools.csv`` (every pool: raters, annotations,
-kept or dropped), ``xrr_real_fig7.csv`` (b2, one row per pair of pools and label),
-``xrr_real_fig7_summary.csv`` (Pearson r: all pairs, per characteristic, per label),
+row per label, pair and quantity), ``xrr_real_pool_irr.csv`` (each pool's α),
+``xrr_real_shared.csv`` (SG1 and SG2's shared annotators), ``xrr_real_sg1_annotators.csv``
+(each SG1 annotator's category shares), ``xrr_real_pools.csv`` (every MBIC pool: raters,
+annotations, kept or dropped), ``xrr_real_fig7.csv`` (b2, one row per pair of pools and label),
+``xrr_real_fig7_summary.csv`` (Pearson r: all pairs, per label, per characteristic),
 ``xrr_real.png`` and ``xrr_real.md``.
 
 Run: ``python -m paper_repro.xrr_real [--quick] [--out DIR] [--seed S] [--splits N]
-[--resamples B] [--ideology sign|terciles]``.
+[--resamples B] [--paired-boot B] [--ideology sign|terciles]``.
 """
 
 from __future__ import annotations
@@ -677,7 +684,9 @@ def main(argv: list[str] | None = None) -> int:
         "kappalab says so with a SharedRatersWarning (xrr_report's note column). With the "
         "shared annotators removed from SG1 (SG1 keeps its other three annotators; the two "
         f"sides are then disjoint) normalized κx is {cut_text}. Removing them from SG2 instead "
-        "leaves SG2 almost no annotations on these sentences (see the notes). The disjoint "
+        "leaves SG2 about one annotation per sentence (its one annotator on these sentences "
+        "who is not in SG1), too few for an IRR or a split-half reliability (see the notes). "
+        "The disjoint "
         "variant need not fall below 1 either: SG1's remaining panel is three fixed "
         "annotators who differ systematically (the per-annotator category shares below; for "
         "opinion one of them almost never uses the middle category). α of a fixed panel counts "
