@@ -1,8 +1,10 @@
 """The papers' figures and tables, reproduced on simulated stand-ins: cross-replication
 reliability (Wong, Paritosh & Aroyo 2021: ``xrr_cases``, ``xrr_fig7``, helpers in
 ``paper_repro.reporting``) and sparse probability of agreement (Nørregaard & Derczynski 2022:
-``spa_fig4`` to ``spa_fig7_table1``, helpers in ``paper_repro.spa_engine``). Each is a module
-run from the repository root, ``python -m paper_repro.<name> [--quick]`` (``make repro`` runs
-them all); outputs go to ``results/paper_repro/`` (``--out`` to change). See
-``paper_repro/README.md``. Not part of the kappalab wheel.
+``spa_fig4`` to ``spa_fig7_table1``, helpers in ``paper_repro.spa_engine``); and the
+cross-replication analysis on real rater pools (``xrr_real``: MBIC's crowd and BABE's experts,
+read with ``kappalab.datasets.fetch``). Each is a module run from the repository root,
+``python -m paper_repro.<name> [--quick]`` (``make repro`` runs them all); outputs go to
+``results/paper_repro/`` (``--out`` to change). See ``paper_repro/README.md``. Not part of the
+kappalab wheel.
 """
