@@ -718,7 +718,13 @@ def main(argv: list[str] | None = None) -> int:
                pairs["rho_xy"], pairs["rho_xy_low"], pairs["rho_xy_high"])]}
     )[["label", "characteristic", "pool_x", "pool_y", "irr_x", "irr_y", "kx", "normalized κx",
        "ρ_xy", "n_items_rho"]], digits=3)
+    off = pairs[(pairs["normalized_kx_high"] < 1) | (pairs["normalized_kx_low"] > 1)]
+    off_text = ("; ".join(f"{r.label}, {r.pool_x} vs {r.pool_y}: "
+                          f"{ci_text(r.normalized_kx, r.normalized_kx_low, r.normalized_kx_high)}"
+                          f" (IRRs {r.irr_x:.3f}, {r.irr_y:.3f})" for r in off.itertuples())
+                or "none")
     reading = (
+        f"Pool pairs whose normalized κx interval excludes 1: {off_text}. "
         f"Pearson r of normalized κx vs ρ_xy over the {int(overall['n_pairs'])} pool pairs: "
         f"{overall['pearson_r']:.3f} (95 % bootstrap over pairs {overall['r_low']:.3f} to "
         f"{overall['r_high']:.3f}); the paper reports {PAPER_CORRELATION} on IRep. With the "
