@@ -29,7 +29,7 @@ test: $(BIN)/python
 # `python -m package.module` from the repository root (tests/test_script_layout.py checks
 # that these lists name every runnable module)
 EXPERIMENTS := estimator_bias interval_coverage kappa_paradox spa_bias
-REPRO       := spa_fig4 spa_fig5 spa_fig6 spa_fig7_table1 xrr_cases xrr_fig7 snow2008
+REPRO       := spa_fig4 spa_fig5 spa_fig6 spa_fig7_table1 xrr_cases xrr_fig7 xrr_real snow2008
 
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
@@ -41,11 +41,13 @@ experiments: $(BIN)/python
 	for module in $(EXPERIMENTS); do \
 		echo "== experiments.$$module"; $(BIN)/python -m experiments.$$module || exit 1; done
 
-# the papers' figures and tables, reproduced on simulated stand-ins (snow2008: on the paper's
-# own data, read from KAPPALAB_DATA as `make test` does): results/paper_repro/
+# the papers' figures and tables, reproduced on simulated stand-ins, and (xrr_real, snow2008)
+# on the real MBIC, BABE and Snow et al. files, read from KAPPALAB_DATA as in `make test`:
+# results/paper_repro/
 repro: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[experiments]"
-	for module in $(REPRO); do echo "== paper_repro.$$module"; \
+	for module in $(REPRO); do \
+		echo "== paper_repro.$$module"; \
 		$(if $(SHARED_DATA),KAPPALAB_DATA=$${KAPPALAB_DATA:-$(SHARED_DATA)}) \
 		$(BIN)/python -m paper_repro.$$module || exit 1; done
 

@@ -117,6 +117,16 @@ def write_markdown(path: Path, title: str, sections: Sequence[str]) -> None:
     path.write_text("\n".join(text))
 
 
+def write_markdown_with_note(path: Path, title: str, sections: Sequence[str], *,
+                             note: str) -> None:
+    """As :func:`write_markdown`, with ``note`` in place of the simulated-data note (for the
+    scripts that read real data)."""
+    text = [f"# {title}", "", f"> {note}", "", f"Paper: {PAPER}.", ""]
+    for section in sections:
+        text += [section.rstrip(), ""]
+    path.write_text("\n".join(text))
+
+
 def pearson(a: np.ndarray, b: np.ndarray) -> float:
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     keep = np.isfinite(a) & np.isfinite(b)
