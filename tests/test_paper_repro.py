@@ -261,4 +261,6 @@ def test_fig7_design_sweep(fig7):
     assert np.allclose(medians.to_numpy(), design["r_median"].to_numpy(), atol=1e-12)
     text = (out / "xrr_fig7.md").read_text()
     assert "Design sweep" in text and "falls short" in text
+    # 3 × 2 × 2 designs: 2·2·2 steps up the IRR floor, 3·2 up items, 3·2 up annotations = 20
+    assert "Of the 20 one-factor steps toward less noise" in text
     assert "Design sweep" in stdout
