@@ -215,9 +215,10 @@ def caption(name: str, comp: pd.DataFrame, result: dict) -> str:
     js = list(c.index)
     shown = sorted({js[0], best, js[-1]})
     parts = ", ".join(f"j={j}: {c.j_within[j]:.2f}+{c.j_between[j]:.2f}" for j in shown)
-    text = (f"At fixed N (N/j items): N·Var ≈ j·W_j + j·B — pair noise within items W_j (falls "
-            f"with j) + spread of the items' agreement between items B (×j: rises). "
-            f"Data, j·W+j·B: {parts} → N·Var {move}; lowest at j = {best}.")
+    text = (f"Variance at a fixed N {move.replace('rises', 'RISES')} (lowest at j = {best}). "
+            f"At fixed N there are N/j items: N·Var ≈ j·W_j + j·B — pair noise within items "
+            f"W_j (×j: falls with j) + spread of the items' agreement between items B (×j: "
+            f"rises). These data, j·W_j + j·B_j: {parts}.")
     if best < js[-1] - 1:
         kinds = result.get("item_kinds") or []
         why = (" (the stand-in's items are half easy, mean agreement "
@@ -266,7 +267,7 @@ def plot_fig6(frame: pd.DataFrame, results: dict, components: dict, path, *, rou
     fig.suptitle(f"Fig. 6: variance of SPA over {rounds} random subsampling rounds — "
                  f"{title_note}", fontsize=10)
     fig.text(0.01, 0.005, "\n".join(textwrap.wrap(footer, 190)), fontsize=7, va="bottom")
-    fig.subplots_adjust(left=0.07, right=0.98, top=1 - 0.1 / nrows, bottom=0.26 / nrows + 0.03,
+    fig.subplots_adjust(left=0.07, right=0.98, top=1 - 0.14 / nrows, bottom=0.26 / nrows + 0.03,
                         hspace=0.7, wspace=0.22)
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -345,7 +345,7 @@ def write_outputs(results: dict[str, dict], out: Path, *, stem: str = "spa",
         plot_fig7(curves, results, paths[key], quantity=quantity, note=note,
                   title=f"Fig. 7: variance of SPA per weighting scheme {what}, {rounds} rounds "
                         f"of random addition — {title_note}")
-    paths["markdown"].write_text(f"# SPA Table 1 and Fig. 7 — {data}\n\n"
+    paths["markdown"].write_text(f"# SPA Table 1 and Fig. 7 ({data})\n\n"
                                  + table1_markdown(table, results, note=note, data=data))
     return paths
 
