@@ -332,7 +332,11 @@ def markdown_report(results: dict, summaries: dict, components: dict, rounds: in
                 "differ less in agreement relative to their pair noise.",
                 "W_j and B_j below are exact for these data (multivariate hypergeometric "
                 "moments of a random j-subset of each item's annotations; B_j over the items "
-                "with ≥ j annotations), and their sum predicts the measured variance: "
+                "with ≥ j annotations), and their sum predicts the measured variance. On the "
+                "data W_j is the noise of which j of an item's m annotations are drawn (0 at "
+                "j = m) and B_j the spread of the items' full-data agreement (noise of their m "
+                "annotations included); the model columns separate the population's pair "
+                "noise from the spread of the items' true agreement. "
                 "`measured/predicted` should be 1 within about ±"
                 f"{2 * np.sqrt(2 / max(rounds - 1, 1)):.0%} (2 SE of a variance over "
                 f"{rounds} rounds)."]
