@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import time
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
@@ -180,13 +181,21 @@ def item_agreement_spread(truth: simulate.Truth, j: int) -> tuple[float, float]:
     of its annotations: items easy or hard (½ each) with θ_i ~ Dirichlet(τ_i π), and given θ the
     j annotations iid, P̂ a U-statistic of order 2 with Var = (4(j−2)ζ₁ + 2ζ₂)/(j(j−1)),
     ζ₁ = b − a², ζ₂ = a(1 − a). Variance = E[within] + Var(a) (between items)."""
+    mean, within, between = item_agreement_components(truth, j)
+    return mean, within + between
+
+
+def item_agreement_components(truth: simulate.Truth, j: int) -> tuple[float, float, float]:
+    """(mean, within, between) of :func:`item_agreement_spread`: ``within`` = E over items of
+    the pair noise of j annotations given θ_i, ``between`` = Var(Σθ_c²), the spread of the
+    items' true agreement (the same for every j)."""
     pi = np.asarray(truth.prevalence, dtype=float)
     moments = [dirichlet_agreement_moments(tau * pi) for tau in truth.details["class_tau"]]
     e_a = np.mean([m[0] for m in moments])
     within = np.mean([(4 * (j - 2) * (b - a2) + 2 * (a - a2)) / (j * (j - 1))
                       for a, b, a2 in moments])
     between = np.mean([m[2] for m in moments]) - e_a ** 2
-    return float(e_a), float(within + between)
+    return float(e_a), float(within), float(between)
 
 
 
@@ -209,8 +218,17 @@ class Dataset:
     labels: np.ndarray
     m: np.ndarray
     n_classes: int
-    truth: simulate.Truth
+    truth: simulate.Truth | None
     spec: dict[str, Any]
+
+    @classmethod
+    def from_annotations(cls, ann: kl.Annotations, name: str) -> "Dataset":
+        """Any (real) dataset: ``ann``'s items × categories, raters ignored; no population
+        truth (``truth`` None: no model theory, no oracle weights)."""
+        labels, m = padded_labels(ann)
+        return cls(name, labels, m, n_classes=len(ann.categories), truth=None,
+                   spec={"title": name, "n_items": ann.n_items, "n_categories":
+                         len(ann.categories), "n_items_simulated": None})
 
     @property
     def n_items(self) -> int:
@@ -249,9 +267,17 @@ class Dataset:
     def describe(self) -> str:
         counts = np.bincount(self.m)
         share = ", ".join(f"{k}: {c / self.n_items:.0%}" for k, c in enumerate(counts) if c)
-        return (f"{self.name}: {self.n_items} items, {self.n_classes} classes, "
-                f"{self.n_annotations} annotations ({share} of items by annotations), "
-                f"true P = {self.truth.p_o:.4f}, reliability {self.spec['reliability']}")
+        text = (f"{self.name}: {self.n_items} items, {self.n_classes} classes, "
+                f"{self.n_annotations} annotations ({share} of items by annotations)")
+        if self.truth is None:
+            return text
+        return f"{text}, true P = {self.truth.p_o:.4f}, reliability {self.spec['reliability']}"
+
+    def shape(self) -> str:
+        """One line: items, classes, annotations and their range per item."""
+        m = self.m[self.m > 0]
+        return (f"{self.n_items} items, {self.n_classes} classes, {self.n_annotations} "
+                f"annotations, {m.min()}–{m.max()} per item")
 
 
 def dataset_names() -> list[str]:
@@ -265,7 +291,10 @@ def dataset_seed(name: str, seed: int) -> list[int]:
 
 
 def subsampling_rng(name: str, seed: int) -> np.random.Generator:
-    return np.random.default_rng([seed, list(DATASETS).index(name), 1])
+    """The subsampling generator of dataset ``name`` (a stand-in's index, or a CRC of any other
+    name, so that every dataset gets its own stream from one ``seed``)."""
+    key = list(DATASETS).index(name) if name in DATASETS else zlib.crc32(name.encode())
+    return np.random.default_rng([seed, key, 1])
 
 
 def run_per_dataset(task: Callable[[str], Any], names: Sequence[str], jobs: int) -> dict[str, Any]:
@@ -313,6 +342,63 @@ def padded_labels(ann: kl.Annotations) -> tuple[np.ndarray, np.ndarray]:
     labels = np.full((ann.n_items, max(int(m.max()), 1)), -1, dtype=np.int64)
     labels[item, slot] = code
     return labels, m
+
+
+# ============================================================================== components
+def falling(n: np.ndarray, r: int) -> np.ndarray:
+    """The falling factorial n(n − 1)…(n − r + 1), elementwise (0 when n < r)."""
+    n = np.asarray(n, dtype=float)
+    out = np.ones_like(n)
+    for k in range(r):
+        out = out * np.maximum(n - k, 0.0)
+    return out
+
+
+def subset_agreement_components(ds: Dataset, j: int) -> dict[str, float]:
+    """Exact variance components of "j annotations per item" on the data themselves.
+
+    Over the items with ≥ j annotations (``eligible`` of them), an item's agreement from a
+    uniformly random j of its m annotations, P̂_j, has mean P_i (the item's agreement from all
+    m) and, given the item, a variance w_i from the multivariate hypergeometric factorial
+    moments E[k_c^(r)] = j^(r) n_c^(r)/m^(r) and E[k_c^(2) k_d^(2)] = j^(4) n_c^(2) n_d^(2)/m^(4)
+    (c ≠ d), with (k^(2))² = k^(4) + 4k^(3) + 2k^(2). Returns ``within`` = mean w_i (pair noise:
+    which j annotations) and ``between`` = the population variance of P_i over the eligible
+    items (the items' agreement differs). SPA of n eligible items drawn without replacement,
+    each with its own random j-subset, then has variance exactly
+    (within + between·(eligible − n)/(eligible − 1))/n: see :func:`constant_j_variance`."""
+    keep = ds.m >= j
+    lab = ds.labels[keep]
+    m = ds.m[keep].astype(float)
+    rows = np.repeat(np.arange(lab.shape[0]), lab.shape[1])
+    flat = lab.ravel()
+    ok = flat >= 0
+    counts = np.bincount(rows[ok] * ds.n_classes + flat[ok],
+                         minlength=lab.shape[0] * ds.n_classes).reshape(-1, ds.n_classes)
+
+    def ratio(r):  # j^(r)/m^(r) (0 when j < r)
+        top = falling(np.array(float(j)), r)
+        return np.where(top > 0, top / np.where(top > 0, falling(m, r), 1.0), 0.0)
+
+    n2, n3, n4 = falling(counts, 2), falling(counts, 3), falling(counts, 4)
+    full = n2.sum(axis=1) / falling(m, 2)  # P_i
+    pairs = n2.sum(axis=1)
+    cross = pairs ** 2 - (n2 ** 2).sum(axis=1)  # Σ_{c≠d} n_c^(2) n_d^(2)
+    second = (ratio(4) * (n4.sum(axis=1) + cross) + 4 * ratio(3) * n3.sum(axis=1)
+              + 2 * ratio(2) * pairs) / falling(np.array(float(j)), 2) ** 2
+    within = np.maximum(second - full ** 2, 0.0)
+    return {"j": j, "eligible": int(keep.sum()), "mean": float(full.mean()),
+            "within": float(within.mean()), "between": float(full.var())}
+
+
+def constant_j_variance(components: dict[str, float], n_items: np.ndarray) -> np.ndarray:
+    """Exact variance of SPA over ``n_items`` random eligible items with j random annotations
+    each (``components`` from :func:`subset_agreement_components`): the within part has no
+    finite-population factor (each item's j-subset is drawn independently), the between part
+    has (E − n)/(E − 1)."""
+    n = np.asarray(n_items, dtype=float)
+    e = components["eligible"]
+    fpc = (e - n) / max(e - 1, 1)
+    return (components["within"] + components["between"] * fpc) / n
 
 
 # ============================================================================== engine
