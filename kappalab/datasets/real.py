@@ -377,8 +377,13 @@ def read_source(source: str, data_home: str | os.PathLike | None = None
 
     Examples
     --------
-    >>> read_source("snow2008")["rte"].shape  # doctest: +SKIP
+    >>> tables = read_source("snow2008")  # doctest: +SKIP
+    >>> tables["rte"].shape  # doctest: +SKIP
     (8000, 5)
+    >>> read_source("atlantis")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kappalab.errors.InvalidParameterError: unknown source file 'atlantis'; known: snow2008, ...
     """
     path = source_path(source, data_home)
     return {key: table.copy() for key, table in
