@@ -19,6 +19,9 @@ FLOORS = {
     "coefficients": 3,
     # what is built on the coefficients
     "report": 4, "simulate": 4, "datasets": 4,
+    # what researchers report beside the coefficient: raters and items, comparisons,
+    # interpretation, planning
+    "diagnostics": 4, "comparison": 4, "interpretation": 4, "planning": 4,
     "bayes": 5, "plots": 5, "cli": 6, "__init__": 7, "__main__": 7,
 }
 
