@@ -137,7 +137,11 @@ def analyse(ds: Dataset, *, rounds: int, points: int, min_items: int,
 
 
 def log_interp(x: np.ndarray, xp: np.ndarray, fp: np.ndarray) -> np.ndarray:
+    """fp(x) interpolated linearly in log-log over the positive fp (NaN outside them, and
+    everywhere when there are none: a real dataset has no model variance)."""
     keep = fp > 0
+    if not keep.any():
+        return np.full(np.shape(x), np.nan)
     return np.exp(np.interp(np.log(x), np.log(xp[keep]), np.log(fp[keep]), left=np.nan,
                             right=np.nan))
 
