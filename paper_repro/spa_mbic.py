@@ -45,7 +45,9 @@ tabulates both.
 
 Outputs in ``--out`` (default ``results/paper_repro``): ``spa_mbic_fig6.png``,
 ``spa_mbic_fig6.csv`` (the curves of both panels: dataset, curve, j, annotations used, items,
-variance, mean SPA, exact data variance), ``spa_mbic_fig6_components.png`` and
+variance, mean SPA, exact data variance), ``spa_mbic_fig6_scaled.png`` (N·Var against N per
+curve: the constant-j curves overlap in Fig. 6, scaled by N their order in j shows),
+``spa_mbic_fig6_components.png`` and
 ``spa_mbic_fig6_components.csv`` (per j: W_j, B_j, predicted and measured N·Var at one N),
 ``spa_mbic_fig7.png`` (Var − Var_flat), ``spa_mbic_fig7_relative.png``, ``spa_mbic_fig7.csv``,
 ``spa_mbic_table1.csv``, ``spa_mbic_table1.md`` (real data) and ``spa_mbic.md`` (the summary:
@@ -58,8 +60,10 @@ Run: ``python -m paper_repro.spa_mbic [--quick] [--out DIR] [--seed S] [--rounds
 from __future__ import annotations
 
 import sys
+import textwrap
 import time
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -214,6 +218,44 @@ def comparison_frame(real: dict, standin: dict, table_real: pd.DataFrame,
 
 
 # ============================================================================== reporting
+def plot_scaled(frame: pd.DataFrame, path, *, rounds: int, note: str) -> None:
+    """N·Var[SPA] against N per curve, real beside the stand-in: the variance falls about like
+    1/N, so multiplying by N separates the curves that overlap in Fig. 6 and shows their
+    order in j at every N (the exact N·Var for the data dotted under the measured)."""
+    names = [REAL, STAND_IN]
+    fig, axes = plt.subplots(1, 2, figsize=(14.5, 6.2), sharey=True)
+    for ax, name in zip(axes, names):
+        sub = frame[frame.dataset == name]
+        js = sorted(int(j) for j in sub.j.dropna().unique())
+        colours = plt.cm.viridis(np.linspace(0, 0.9, max(len(js), 1)))
+        styles = ["-", "--", "-.", (0, (1, 1))]
+        for k, (j, colour) in enumerate(zip(js, colours)):
+            g = sub[(sub.j == j) & (sub.variance > 1e-20)]
+            ax.plot(g.annotations_used, g.annotations_used * g.variance, ls=styles[k % 4],
+                    color=colour, lw=1.6, label=f"{j} per item")
+            ax.plot(g.annotations_used, g.annotations_used * g.data_variance, ":",
+                    color=colour, lw=0.9)
+        g = sub[sub.curve.str.startswith("sparse") & (sub.variance > 1e-20)]
+        ax.plot(g.annotations_used, g.annotations_used * g.variance, "k-", lw=2.6,
+                label="sparse (random)", zorder=5)
+        ax.set_xscale("log")
+        ax.set_xlabel("annotations used N (items with ≥ 2 annotations)")
+        ax.set_title(name, fontsize=10)
+        ax.grid(True, color="0.9", lw=0.6)
+    axes[0].set_ylabel("N × variance of SPA over rounds")
+    axes[0].set_ylim(bottom=0)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=7, fontsize=8.5, frameon=False,
+               bbox_to_anchor=(0.5, 0.06))
+    fig.suptitle(f"Fig. 6 rescaled: N·Var[SPA] over {rounds} rounds (dotted: exact for the "
+                 "data, (W_j + B_j·fpc)·N/n); lower is better at a given N; the curves fall to "
+                 "0 where all eligible items are used", fontsize=10)
+    fig.text(0.01, 0.005, "\n".join(textwrap.wrap(note, 220)), fontsize=7, va="bottom")
+    fig.subplots_adjust(left=0.06, right=0.99, top=0.92, bottom=0.25, wspace=0.05)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def fig6_findings(fig6: dict, name: str) -> dict:
     """The ordering in j of N·Var (exact for the data and measured) and sparse vs constant 2."""
     comp = fig6["components"][name]
@@ -242,7 +284,8 @@ def summary_markdown(*, args, notes, ann: kl.Annotations, fig6: dict, real7: dic
         for name in (REAL, STAND_IN):
             v = variance_at(frame, name, x)
             probe_rows.append({"N": x, "dataset": name, **{
-                k.replace("constant ", "j="): v[k] for k in v}})
+                k.replace("constant ", "j="): f"{v[k]:.3e}" if v[k] == v[k] else ""
+                for k in v}})
     probes = pd.DataFrame(probe_rows)
     wide = table_real[~table_real.oracle.astype(bool)][
         ["scheme", "area_variance", "area_minus_flat", "area_minus_flat_se",
@@ -276,7 +319,7 @@ def summary_markdown(*, args, notes, ann: kl.Annotations, fig6: dict, real7: dic
         f"{stand_f6['ratio_range'][0]:.3f}–{stand_f6['ratio_range'][1]:.3f}):",
         markdown_table(fig6_table(fig6, STAND_IN)),
         "Measured variance at a few N (log-log interpolation; blank where a curve does not "
-        "reach N):",
+        "reach N; a curve bends down before its end, where all its eligible items are used):",
         markdown_table(probes, digits=3),
         "## Fig. 7 / Table 1 (real MBIC): each scheme against flat",
         markdown_table(wide, digits=4),
@@ -383,6 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     spa_fig6.plot_fig6(frame, fig6["results"], fig6["components"], out / "spa_mbic_fig6.png",
                        rounds=args.rounds, title_note="real MBIC bias labels (left) and its "
                        "simulated stand-in (right)", footer=note + COMPARE_NOTE)
+    plot_scaled(frame, out / "spa_mbic_fig6_scaled.png", rounds=args.rounds,
+                note=note + COMPARE_NOTE)
     spa_fig6.plot_components(fig6["components"], out / "spa_mbic_fig6_components.png",
                              rounds=args.rounds, title_note="real MBIC and its stand-in")
     paths = fig7.write_outputs({REAL: real7}, out, stem="spa_mbic", data="real data",
@@ -414,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
               f"  rank {int(r.rank)}")
     print("\n" + verdict_text(verdict))
     print(f"paper: {fig7.PAPER_CONCLUSION}")
-    wrote = [out / f"spa_mbic_fig6{x}" for x in (".png", ".csv", "_components.png",
+    wrote = [out / f"spa_mbic_fig6{x}" for x in (".png", ".csv", "_scaled.png", "_components.png",
                                                  "_components.csv")] + list(paths.values())
     print(f"\n{args.rounds} rounds; wrote " + ", ".join(str(p) for p in wrote + [md])
           + f" in {timings['total'][0]:.1f} s wall, {timings['total'][1]:.1f} s CPU")
