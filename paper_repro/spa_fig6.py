@@ -137,7 +137,11 @@ def analyse(ds: Dataset, *, rounds: int, points: int, min_items: int,
 
 
 def log_interp(x: np.ndarray, xp: np.ndarray, fp: np.ndarray) -> np.ndarray:
+    """fp(x) interpolated linearly in log-log over the positive fp (NaN outside them, and
+    everywhere when there are none: a real dataset has no model variance)."""
     keep = fp > 0
+    if not keep.any():
+        return np.full(np.shape(x), np.nan)
     return np.exp(np.interp(np.log(x), np.log(xp[keep]), np.log(fp[keep]), left=np.nan,
                             right=np.nan))
 
@@ -303,11 +307,15 @@ def plot_components(components: dict, path, *, rounds: int, title_note: str = SH
         ax.xaxis.get_major_locator().set_params(integer=True)
     for ax in axes.ravel()[len(names):]:
         ax.set_visible(False)
-    handles, labels = axes.ravel()[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    legend = {}  # every panel's entries (a real dataset's panel has no model lines)
+    for ax in axes.ravel()[:len(names)]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            legend.setdefault(label, handle)
+    fig.legend(list(legend.values()), list(legend), loc="lower center", ncol=3, fontsize=8,
+               frameon=False)
     fig.suptitle("Fig. 6, why: N·Var = j·W_j + j·B_j — pair noise falls with j, the between-item "
                  f"term rises — {title_note}", fontsize=10)
-    fig.subplots_adjust(left=0.08, right=0.98, top=0.92, bottom=0.1 + 0.08 / nrows,
+    fig.subplots_adjust(left=0.08, right=0.98, top=1 - 0.16 / nrows, bottom=0.04 + 0.2 / nrows,
                         hspace=0.35, wspace=0.2)
     fig.savefig(path, dpi=120)
     plt.close(fig)
