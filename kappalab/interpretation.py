@@ -42,7 +42,13 @@ from .errors import InvalidParameterError, MissingValueError
 from .estimate import Estimate
 from .validation import check_confidence
 
-__all__ = ["Benchmark", "InterpretationScale", "SCALES", "benchmark", "interpretation_scale"]
+__all__ = ["BOUNDARY_TOLERANCE", "Benchmark", "InterpretationScale", "SCALES", "benchmark",
+           "interpretation_scale"]
+
+
+#: how close to a band boundary a value counts as on it (far below any reported precision,
+#: far above the rounding error of a coefficient computed in double precision)
+BOUNDARY_TOLERANCE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -108,7 +114,9 @@ class InterpretationScale:
 
         A value is in band k when it is above k boundaries, "above" meaning ``>`` for a
         boundary that belongs to the band below and ``≥`` for one that belongs to the band
-        above.
+        above. A value within :data:`BOUNDARY_TOLERANCE` of a boundary counts as on it, so
+        that a coefficient equal to a boundary in exact arithmetic (0.6 = (0.8 − 0.5)/(1 − 0.5))
+        is not moved across it by rounding error.
 
         Parameters
         ----------
@@ -128,7 +136,8 @@ class InterpretationScale:
         """
         values = np.asarray(values, dtype=float)[..., None]
         cuts = np.asarray(self.cuts, dtype=float)
-        above = np.where(np.asarray(self.boundary_in_upper), values >= cuts, values > cuts)
+        above = np.where(np.asarray(self.boundary_in_upper),
+                         values >= cuts - BOUNDARY_TOLERANCE, values > cuts + BOUNDARY_TOLERANCE)
         return above.sum(axis=-1)
 
     def interval(self, band: int) -> str:
