@@ -89,7 +89,9 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
         ``"krippendorff"``; :func:`kappalab.benchmark`): adds the column ``band``, the band each
         value falls in, and with ``ci=`` the column ``certain_band``, the highest band reached
         with certainty ``confidence`` given the standard error (Gwet 2014). None where the
-        value (or its standard error) is undefined. None (default): no such column.
+        value (or its standard error) is undefined. None (default): no such column. Every
+        row is banded, percent agreement too, although the scales were proposed for
+        chance-corrected coefficients.
 
     Returns
     -------

@@ -305,3 +305,36 @@ def test_report_band_uses_the_report_confidence():
     expected = kl.benchmark((row.value, row.se), confidence=0.5).certain_band
     assert row.certain_band == expected == "Moderate"  # P(κ ≥ 0.4) = 0.81 ≥ 0.5 > P(κ ≥ 0.6)
     assert isinstance(low, pd.DataFrame)
+
+
+# ------------------------------------------------------------------ the command line
+def test_the_command_line_bands_the_report(tmp_path, capsys):
+    import json
+
+    from kappalab.cli import main
+
+    path = tmp_path / "wide.csv"
+    # items × 3 raters; Fleiss' κ by hand: p = (7, 9, 5)/21, P_o = 5/7, κ = 160/286 = 0.5594
+    pd.DataFrame([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2], [1, 2, 1], [3, 3, 3], [2, 2, 2]],
+                 index=[f"i{k}" for k in range(7)]).to_csv(path)
+    assert main(["report", str(path), "--wide", "--format", "json",
+                 "--benchmark", "fleiss"]) == 0
+    rows = {r["coefficient"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["Fleiss' kappa"]["value"] == pytest.approx(160 / 286, abs=1e-12)
+    assert rows["Fleiss' kappa"]["band"] == "Intermediate to Good"  # 0.4 ≤ 0.5594 ≤ 0.75
+    assert rows["percent agreement"]["band"] == "Intermediate to Good"  # P_o = 5/7 = 0.714
+    # the command line's default interval is analytic: the certain band is irrCAC's first
+    # cumulative probability ≥ 0.95
+    fleiss = rows["Fleiss' kappa"]
+    cumulative = irrcac_benchmark.Benchmark(fleiss["value"], fleiss["se"]).fleiss()["CumProb"]
+    first = next(i for i, p in enumerate(cumulative) if p >= 0.95)
+    assert fleiss["certain_band"] == ["Excellent", "Intermediate to Good", "Poor"][first]
+
+
+def test_the_command_line_refuses_an_unknown_scale(capsys):
+    from kappalab.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["demo", "--benchmark", "cohen"])
+    assert exit_info.value.code == 2
+    assert "--benchmark" in capsys.readouterr().err
