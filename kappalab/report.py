@@ -84,7 +84,7 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
     progress : bool or None, optional
         A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
         (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
-    benchmark : str, optional
+    benchmark : str or InterpretationScale, optional
         An interpretation scale (``"landis-koch"``, ``"fleiss"``, ``"altman"``,
         ``"krippendorff"``; :func:`kappalab.benchmark`): adds the column ``band``, the band each
         value falls in, and with ``ci=`` the column ``certain_band``, the highest band reached
