@@ -35,6 +35,7 @@ from .coefficients.sparse import (
     spa_weights,
 )
 from .estimate import Estimate
+from .interpretation import Benchmark, benchmark
 from .kernels import spearman_brown
 from .report import agreement_report, xrr_report
 from .uncertainty import bootstrap
@@ -44,12 +45,14 @@ __version__ = _metadata.version("kappalab")
 
 __all__ = [
     "Annotations",
+    "Benchmark",
     "DisattenuatedCorrelation",
     "SplitHalfReliability",
     "Estimate",
     "InterAnnotatorCorrelation",
     "agreement_report",
     "alignment",
+    "benchmark",
     "bennett_s",
     "bootstrap",
     "brennan_prediger",

@@ -30,6 +30,7 @@ import pandas as pd
 from .annotations import Annotations
 from .distances import LEVELS
 from .errors import AnnotationError, DroppedAnnotationsWarning
+from .interpretation import SCALES
 from .progress import elapsed, track
 from .report import NOT_COMPUTED, agreement_report
 from .uncertainty import CI_METHODS
@@ -317,7 +318,7 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
 def _report_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options of :func:`~kappalab.report.agreement_report` given on the command line."""
     return {"ci": None if args.ci == "none" else args.ci, "n_resamples": args.n_resamples,
-            "confidence": args.confidence, "seed": args.seed,
+            "confidence": args.confidence, "seed": args.seed, "benchmark": args.benchmark,
             "progress": False}  # the command line shows its own progress line
 
 
@@ -499,6 +500,9 @@ def build_parser() -> argparse.ArgumentParser:
                              help="confidence level of the intervals")
         command.add_argument("--n-resamples", default=2000, type=_whole(1),
                              help="replicates of the bootstrap methods")
+        command.add_argument("--benchmark", default=None, choices=list(SCALES),
+                             help="interpretation scale: adds each value's band and, with "
+                                  "--ci, the band reached with --confidence certainty")
         command.add_argument("--seed", default=0, type=_whole(0),
                              help="seed of the resampling methods (same seed, same output)")
         command.add_argument("--quiet", "-q", action="store_true",

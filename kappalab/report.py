@@ -12,6 +12,7 @@ from .annotations import AnnotationsLike, as_annotations
 from .coefficients import multirater, pairwise
 from .errors import (AnnotationError, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
+from .interpretation import benchmark as benchmark_value, interpretation_scale
 from .uncertainty import parse_ci
 from .validation import check_confidence, check_count, check_sample_weight, make_rng
 
@@ -27,7 +28,8 @@ _COLUMNS = ["coefficient", "value", "se", "ci_low", "ci_high", "observed", "expe
 def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                     seed: Any = None, progress: bool | None = None) -> pd.DataFrame:
+                     seed: Any = None, progress: bool | None = None,
+                     benchmark: Any = None) -> pd.DataFrame:
     r"""A table of every coefficient that applies to ``data``.
 
     ``level`` is Krippendorff's metric for α and Janson–Olsson's ι, and names the weights of
@@ -82,20 +84,29 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
     progress : bool or None, optional
         A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
         (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    benchmark : str or InterpretationScale, optional
+        An interpretation scale (``"landis-koch"``, ``"fleiss"``, ``"altman"``,
+        ``"krippendorff"``; :func:`kappalab.benchmark`): adds the column ``band``, the band each
+        value falls in, and with ``ci=`` the column ``certain_band``, the highest band reached
+        with certainty ``confidence`` given the standard error (Gwet 2014). None where the
+        value (or its standard error) is undefined. None (default): no such column. Every
+        row is banded, percent agreement too, although the scales were proposed for
+        chance-corrected coefficients.
 
     Returns
     -------
     pandas.DataFrame
         One row per coefficient, columns ``coefficient``, ``value``, ``se``, ``ci_low``,
         ``ci_high``, ``observed``, ``expected``, ``level``, ``n_items``, ``n_annotations``,
-        ``n_raters`` and ``note``.
+        ``n_raters`` (then ``band`` and ``certain_band`` with ``benchmark=``) and ``note``.
 
     Raises
     ------
     InvalidParameterError
         A ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown
-        ``ci``, ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``
-        (checked once, before any row; a fault of one coefficient is its row's ``note``).
+        ``ci``, ``n_resamples`` < 2, ``confidence`` outside (0, 1), an invalid ``seed`` or an
+        unknown ``benchmark`` scale (checked once, before any row; a fault of one coefficient
+        is its row's ``note``).
     AnnotationError
         Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`),
         e.g. :class:`~kappalab.errors.EmptyDataError` or
@@ -122,7 +133,13 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
     Conger's kappa: 0.5676
     Janson-Olsson iota: 0.5676
     Light's kappa: 0.5634
+    >>> banded = kl.agreement_report(kl.datasets.load("worked_example"), benchmark="landis-koch")
+    >>> banded.set_index("coefficient").loc[["Fleiss' kappa", "Gwet's AC1"], "band"].tolist()
+    ['Moderate', 'Substantial']
     """
+    scale = None if benchmark is None else interpretation_scale(benchmark)
+    if scale is not None:
+        check_confidence(confidence)  # the certainty of the band reached
     if ci is not None:  # bad interval options fail once, before any row
         parse_ci(ci)
         check_count(n_resamples, "n_resamples", minimum=2)
@@ -193,7 +210,33 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
             "n_raters": np.nan if est.n_raters is None else est.n_raters,
             "note": "; ".join(dict.fromkeys(notes)),
         })
-    return pd.DataFrame.from_records(records, columns=_COLUMNS)
+    report = pd.DataFrame.from_records(records, columns=_COLUMNS)
+    if scale is not None:
+        _add_bands(report, scale, confidence, with_certainty=ci is not None)
+    return report
+
+
+def _add_bands(report: pd.DataFrame, scale: Any, confidence: float, *,
+               with_certainty: bool) -> None:
+    """The columns of ``benchmark=``, before ``note``: each value's band and, with an interval,
+    the band reached with certainty ``confidence`` (None where the value or SE is undefined)."""
+    bands, certain = [], []
+    for value, se in zip(report["value"], report["se"]):
+        if not np.isfinite(value):
+            bands.append(None)
+            certain.append(None)
+            continue
+        bands.append(benchmark_value(float(value), scale).band)
+        try:
+            certain.append(benchmark_value((float(value), float(se)), scale,
+                                           confidence=confidence).certain_band
+                           if np.isfinite(se) else None)
+        except AnnotationError:  # no probability on [-1, 1] for a value far outside it
+            certain.append(None)
+    position = report.columns.get_loc("note")
+    report.insert(position, "band", bands)
+    if with_certainty:
+        report.insert(position + 1, "certain_band", certain)
 
 
 def _report_weights(level: Any) -> Any:
