@@ -36,6 +36,7 @@ from .coefficients.sparse import (
 )
 from .estimate import Estimate
 from .kernels import spearman_brown
+from .planning import SampleSizePlan, plan
 from .report import agreement_report, xrr_report
 from .uncertainty import bootstrap
 from . import alignment, datasets, distances, errors, kernels, plots, simulate, uncertainty
@@ -45,6 +46,7 @@ __version__ = _metadata.version("kappalab")
 __all__ = [
     "Annotations",
     "DisattenuatedCorrelation",
+    "SampleSizePlan",
     "SplitHalfReliability",
     "Estimate",
     "InterAnnotatorCorrelation",
@@ -71,6 +73,7 @@ __all__ = [
     "light_kappa",
     "normalized_cross_kappa",
     "percent_agreement",
+    "plan",
     "plots",
     "reference_agreement",
     "scott_pi",
