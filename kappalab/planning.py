@@ -218,16 +218,33 @@ class SampleSizePlan:
         row["prevalence"] = ",".join(f"{p:g}" for p in self.prevalence)
         return pd.DataFrame([row])
 
-    def __str__(self) -> str:
-        name = COEFFICIENTS[self.coefficient]
+    def design(self) -> str:
+        """The coefficient, the categories and the expected value, in words (the number of
+        annotations per item left out).
+
+        Returns
+        -------
+        str
+            e.g. ``"Fleiss' kappa (nominal): 2 categories (prevalence 0.5, 0.5), expected
+            value 0.6"``.
+
+        Examples
+        --------
+        >>> import kappalab as kl
+        >>> kl.plan("alpha", level="interval", reliability=0.7, half_width=0.1).design()
+        "Krippendorff's alpha (interval): interval values, expected value 0.7"
+        """
         if self.level == "interval":
-            design = "interval values"
+            values = "interval values"
         else:
             shares = ", ".join(f"{p:.3g}" for p in self.prevalence)
-            design = f"{self.n_categories} categories (prevalence {shares})"
-        lines = [f"Sample size for {name} ({self.level}): {design}, "
-                 f"{self.annotations_per_item} annotations per item, expected value "
-                 f"{self.reliability:g}",
+            values = f"{self.n_categories} categories (prevalence {shares})"
+        return (f"{COEFFICIENTS[self.coefficient]} ({self.level}): {values}, expected value "
+                f"{self.reliability:g}")
+
+    def __str__(self) -> str:
+        lines = [f"Sample size for {self.design()}; {self.annotations_per_item} annotations "
+                 "per item",
                  f"  per-item SD σ₁ = {self.item_sd:.4f}  (SE ≈ σ₁/√N; moments: "
                  f"{self.moments})"]
         if self.goal == "half-width":
