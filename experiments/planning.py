@@ -13,6 +13,16 @@ test (θ̂ − ρ₀)/SE > z_{0.95} rejects against the stated power (criterion:
 the Monte Carlo standard error of a power of 0.8 over 1 000 studies is 1.3 points), the
 empirical SD of the estimates against σ₁/√N, and the interval's coverage.
 
+What the full run found (17 designs, 1 000 studies each, 195 s on one core): every mean
+half-width is within 1–4 % of the target (criterion 10 %), the empirical SD of the estimates
+within a few percent of σ₁/√N, coverage 0.93–0.97. The power falls short of 0.80 by 0–9 points
+(mean 0.77; 9 of 17 plans within 3 points): the power plans are small (34–407 items, the
+margin being 2.5 SE) and the estimators are biased downwards by O(1/N) (mean estimate
+ρ − 0.001 to ρ − 0.012), which the first-order plan ignores; a bias of b shifts the test
+statistic by b/SE, e.g. −0.0115/0.06 = −0.19 for interval α with 48 items, Φ(0.84 − 0.19) =
+0.74 against the 0.71 observed. Ask for a slightly higher power (or a smaller margin) when the
+plan comes out at a few dozen items.
+
 Krippendorff's (2004; 2013) table of minimal sample sizes for α rests on the probability of
 the rarest category and Bloch & Kraemer's (1989) variance of two raters' binary κ. The table's
 entries are not reproduced here. Beside each nominal design the script gives the N of that
@@ -153,7 +163,7 @@ def run(args) -> pd.DataFrame:
 
 
 def plot(table: pd.DataFrame, path) -> None:
-    fig, axes = plt.subplots(1, 2, figsize=(12, 0.32 * len(table) / 2 + 2.5), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(13, 0.32 * len(table) / 2 + 2.5))
     colours = {"alpha": "C0", "fleiss": "C1", "cohen": "C2"}
     for ax, goal in zip(axes, ("half-width", "power")):
         part = table[table["goal"] == goal].reset_index(drop=True)
@@ -177,7 +187,8 @@ def plot(table: pd.DataFrame, path) -> None:
         ax.set_yticks(y, [f"{d}  N={n}" for d, n in zip(part["design"], part["n_items"])],
                       fontsize=7)
         ax.legend(fontsize=7, loc="lower right")
-    axes[0].invert_yaxis()
+    for ax in axes:
+        ax.invert_yaxis()
     fig.suptitle(f"kappalab.plan checked on {int(table['n_studies'].iloc[0])} simulated "
                  "studies of the planned size per design (bars: ±2 Monte Carlo SE)", fontsize=9)
     fig.tight_layout()
