@@ -16,12 +16,13 @@ empirical SD of the estimates against σ₁/√N, and the interval's coverage.
 What the full run found (17 designs, 1 000 studies each, 195 s on one core): every mean
 half-width is within 1–4 % of the target (criterion 10 %), the empirical SD of the estimates
 within a few percent of σ₁/√N, coverage 0.93–0.97. The power falls short of 0.80 by 0–9 points
-(mean 0.77; 9 of 17 plans within 3 points): the power plans are small (34–407 items, the
-margin being 2.5 SE) and the estimators are biased downwards by O(1/N) (mean estimate
-ρ − 0.001 to ρ − 0.012), which the first-order plan ignores; a bias of b shifts the test
-statistic by b/SE, e.g. −0.0115/0.06 = −0.19 for interval α with 48 items, Φ(0.84 − 0.19) =
-0.74 against the 0.71 observed. Ask for a slightly higher power (or a smaller margin) when the
-plan comes out at a few dozen items.
+(mean 0.77; 9 of 17 plans within 3 points). The power plans are small (34–407 items: the
+margin is 2.5 SE) and the first-order plan leaves out three O(1/N) effects that all lower the
+power: the estimators' downward bias (mean estimate ρ − 0.0004 to ρ − 0.012; its second-order
+delta-method value, ½ tr(∇²f · Cov T) plus α's n/(n − 1) term, lowers the predicted power to
+0.76–0.80), the noise of the estimated SE in the test statistic, and the variance's own 1/N
+terms (the empirical SD exceeds σ₁/√N by up to 5 % below 100 items). Ask for a little more
+power (or a smaller margin) when the plan comes out at a few dozen items.
 
 Krippendorff's (2004; 2013) table of minimal sample sizes for α rests on the probability of
 the rarest category and Bloch & Kraemer's (1989) variance of two raters' binary κ. The table's
