@@ -37,6 +37,7 @@ from .coefficients.sparse import (
 from .estimate import Estimate
 from .interpretation import Benchmark, benchmark
 from .kernels import spearman_brown
+from .planning import SampleSizePlan, plan
 from .report import agreement_report, xrr_report
 from .uncertainty import bootstrap
 from . import alignment, datasets, distances, errors, kernels, plots, simulate, uncertainty
@@ -47,6 +48,7 @@ __all__ = [
     "Annotations",
     "Benchmark",
     "DisattenuatedCorrelation",
+    "SampleSizePlan",
     "SplitHalfReliability",
     "Estimate",
     "InterAnnotatorCorrelation",
@@ -74,6 +76,7 @@ __all__ = [
     "light_kappa",
     "normalized_cross_kappa",
     "percent_agreement",
+    "plan",
     "plots",
     "reference_agreement",
     "scott_pi",

@@ -1,4 +1,5 @@
-"""The console command: ``kappalab report FILE ...`` and ``kappalab demo``.
+"""The console command: ``kappalab report FILE ...``, ``kappalab demo`` and ``kappalab plan``
+(the items a study needs, :func:`kappalab.plan`).
 
 ``kappalab report`` reads a long file (one row per annotation) or, with ``--wide``, an items ×
 raters file: delimited text (separator sniffed among comma, tab and semicolon, or ``--sep``;
@@ -31,6 +32,7 @@ from .annotations import Annotations
 from .distances import LEVELS
 from .errors import AnnotationError, DroppedAnnotationsWarning
 from .interpretation import SCALES
+from .planning import COEFFICIENTS, plan
 from .progress import elapsed, track
 from .report import NOT_COMPUTED, agreement_report
 from .uncertainty import CI_METHODS
@@ -396,6 +398,44 @@ def _demo_command(args: argparse.Namespace) -> str:
     return "\n\n".join(blocks)
 
 
+def _plan_command(args: argparse.Namespace) -> str:
+    if (args.half_width is None) == (args.power is None):
+        raise CliError("give one goal: --half-width, or --power with --threshold")
+    if (args.power is None) != (args.threshold is None):
+        raise CliError("--power and --threshold go together: the power to show the "
+                       "coefficient above the threshold")
+    prevalence = None
+    if args.prevalence is not None:
+        try:
+            prevalence = [float(token) for token in _tokens(args.prevalence)]
+        except ValueError:
+            raise CliError(f"--prevalence: give probabilities separated by commas, e.g. "
+                           f"0.2,0.3,0.5; got {args.prevalence!r}") from None
+        prevalence = prevalence[0] if len(prevalence) == 1 else prevalence
+    try:
+        counts = [int(token) for token in _tokens(args.annotations)]
+    except ValueError:
+        raise CliError(f"--annotations: give whole numbers separated by commas, e.g. 2,3,5; "
+                       f"got {args.annotations!r}") from None
+    plans = [plan(args.coefficient, level=args.level, n_categories=args.categories,
+                  prevalence=prevalence, annotations_per_item=m, reliability=args.reliability,
+                  half_width=args.half_width, confidence=args.confidence, power=args.power,
+                  threshold=args.threshold, significance=args.significance)
+             for m in (counts or [None])]
+    if args.format == "table" and len(plans) == 1:
+        return str(plans[0])
+    frame = pd.concat([p.to_frame() for p in plans], ignore_index=True)
+    if args.format == "json":
+        return json.dumps(json.loads(frame.to_json(orient="records", double_precision=15)),
+                          indent=2)
+    if args.format == "csv":
+        return frame.to_csv(index=False).rstrip("\n")
+    shown = ["annotations_per_item", "item_sd", "n_items", "n_annotations", "half_width"]
+    shown += [] if plans[0].power is None else ["power"]
+    with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
+        return f"Sample size for {plans[0].design()}\n" + frame[shown].to_string(index=False)
+
+
 def _ci_description(args: argparse.Namespace) -> str:
     if args.ci == "none":
         return "no intervals"
@@ -445,7 +485,8 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of the console command ``kappalab`` (subcommands ``report`` and ``demo``).
+    """The parser of the console command ``kappalab`` (subcommands ``report``, ``demo`` and
+    ``plan``).
 
     Returns
     -------
@@ -491,6 +532,40 @@ def build_parser() -> argparse.ArgumentParser:
                           help="the report on bundled datasets",
                           description="The report on two bundled datasets.", epilog=EPILOG)
     demo.set_defaults(run=_demo_command)
+    planning = sub.add_parser(
+        "plan", formatter_class=_HelpFormatter,
+        help="the number of items a study needs (kappalab.plan)",
+        description="The number of items an annotation study needs for a target interval "
+                    "half-width, or for a power to show the coefficient above a threshold, "
+                    "from the analytic standard error at the population values.",
+        epilog=EPILOG)
+    planning.add_argument("--coefficient", default="alpha", choices=list(COEFFICIENTS),
+                          help="Krippendorff's alpha, Fleiss' or Cohen's kappa")
+    planning.add_argument("--level", default="nominal", choices=["nominal", "interval"],
+                          help="categories, or interval values (alpha only)")
+    planning.add_argument("--categories", default=None, type=_whole(2),
+                          help="the number of categories (default: as many as --prevalence "
+                               "lists, or 3)")
+    planning.add_argument("--prevalence", default=None, metavar="P1,P2,...",
+                          help="the category probabilities, or one number: the last "
+                               "category's share (default: uniform)")
+    planning.add_argument("--annotations", default=None, metavar="M[,M...]",
+                          help="annotations per item, or several to compare (default: 2 for "
+                               "cohen, else 3)")
+    planning.add_argument("--reliability", required=True, type=float,
+                          help="the expected value of the coefficient, in [0, 1)")
+    planning.add_argument("--half-width", default=None, type=float,
+                          help="goal: the half-width of the confidence interval")
+    planning.add_argument("--confidence", default=0.95, type=_confidence,
+                          help="confidence level of the interval")
+    planning.add_argument("--power", default=None, type=float,
+                          help="goal: the power to show the coefficient above --threshold")
+    planning.add_argument("--threshold", default=None, type=float,
+                          help="the value the coefficient is to be shown above (with --power)")
+    planning.add_argument("--significance", default=0.05, type=float,
+                          help="level of the one-sided test (with --power)")
+    planning.add_argument("--format", default="table", choices=FORMATS, help="output format")
+    planning.set_defaults(run=_plan_command)
     for command in (report, demo):
         command.add_argument("--format", default="table", choices=FORMATS,
                              help="output format")

@@ -1,0 +1,544 @@
+r"""Sample-size planning: how many items an annotation study needs.
+
+A coefficient on the item-sum spine is θ̂ = f(T), T = Σ_i s_i (``docs/architecture.md``,
+"The item-sum spine"), and its analytic standard error is the linearisation: with items drawn
+independently from a population, √N (θ̂ − θ) → N(0, σ₁²) with the per-item variance
+
+.. math::  σ_1^2 = ∇f_1(μ)^\top\, Σ\, ∇f_1(μ), \qquad μ = E[s_i], \quad Σ = \operatorname{Cov}[s_i],
+
+where f₁ is f on the item means (f₁(μ) = lim f(Nμ)). :func:`plan` obtains μ and Σ exactly from
+the population model of :mod:`kappalab.simulate` for one item with m annotations:
+
+* nominal data (the Dirichlet–multinomial model, κ = 1/(1 + τ)): every count vector n of m
+  annotations over K categories, with its probability
+
+  .. math::  P(n) = \frac{m!}{\prod_c n_c!}\,
+             \frac{Γ(τ)}{Γ(τ + m)} \prod_c \frac{Γ(τπ_c + n_c)}{Γ(τπ_c)}
+
+  (the multinomial with θ = π at κ = 0); for Cohen's κ (two raters) every ordered pair of
+  labels (c, k), with probability J_ck = (1 − κ)π_cπ_k + κ 1(c = k) π_c;
+* interval data (one-way random effects, x = μ_i 1 + ε, Var x = σ_b² 11ᵀ + σ_w² I with
+  σ_b² = ICC, σ_w² = 1 − ICC): Gauss–Hermite quadrature with three nodes per dimension on
+  the whitened vector. The item statistics of interval α are polynomials of degree ≤ 2 in x, so
+  their means and covariances are polynomials of degree ≤ 4, which the three-node rule
+  integrates exactly (it is exact up to degree 5 in each coordinate).
+
+The item statistics s, the gradient and the population value come from the coefficient's own
+core (:mod:`kappalab.coefficients.multirater`) evaluated on these outcomes, so the plan uses the
+very formulas of the estimator and of its analytic standard error. When the outcomes are too
+many to enumerate (more than ``MAX_OUTCOMES``), μ and Σ are the sample moments of
+``FALLBACK_ITEMS`` items simulated by :func:`kappalab.simulate.annotations` with a fixed seed
+(relative error of σ₁ about (κ₄ − 1)^{1/2}/(2√n), a few tenths of a percent), which the result
+reports as ``moments="simulated"``.
+
+The number of items (Donner & Eliasziw 1987; Walter, Eliasziw & Donner 1998, for κ and the
+ICC; here for any coefficient of the spine):
+
+.. math::  N_{width} = \Big\lceil σ_1^2 \Big(\frac{z_{1-γ/2}}{h}\Big)^2 \Big\rceil, \qquad
+           N_{power} = \Big\lceil σ_1^2 \Big(\frac{z_{1-a} + z_{β}}{ρ - ρ_0}\Big)^2 \Big\rceil
+
+for a half-width h of the (1 − γ) interval, and for power β of the one-sided Wald test of
+H₀: θ ≤ ρ₀ at level a when θ = ρ. Both use σ₁ at the expected value ρ: the test divides by the
+estimated standard error, which converges to σ₁(ρ)/√N under the alternative, so the variance
+under the null does not enter (a score test would use σ₁(ρ₀) for the critical value). Both are
+first-order (normal) approximations: they ignore the t quantile of the interval
+(``kappalab.uncertainty``: θ̂ ± t_{N−1} SE), the estimator's O(1/N) bias, the noise of the
+estimated SE and the O(1/N) terms of the variance. The half-width goal is met closely; a
+power plan, which is small because the margin ρ − ρ₀ is a few SEs, delivers a few points less
+than asked (0.71–0.80 for 0.80 over the designs of ``experiments/planning.py``).
+
+References
+----------
+Bloch, D. A. & Kraemer, H. C. (1989). 2 × 2 kappa coefficients: measures of agreement or
+association. *Biometrics* 45(1), 269–287. doi:10.2307/2531052
+
+Donner, A. & Eliasziw, M. (1987). Sample size requirements for reliability studies.
+*Statistics in Medicine* 6(4), 441–448. doi:10.1002/sim.4780060404
+
+Fleiss, J. L., Cohen, J. & Everitt, B. S. (1969). Large sample standard errors of kappa and
+weighted kappa. *Psychological Bulletin* 72(5), 323–327. doi:10.1037/h0028106
+
+Walter, S. D., Eliasziw, M. & Donner, A. (1998). Sample size and optimal designs for
+reliability studies. *Statistics in Medicine* 17(1), 101–110.
+doi:10.1002/(SICI)1097-0258(19980115)17:1<101::AID-SIM727>3.0.CO;2-E
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from scipy.special import gammaln
+from scipy.stats import norm
+
+from .annotations import Annotations
+from .coefficients.base import ItemSumCoefficient
+from .coefficients.multirater import ChanceCorrectedAgreement, alpha_core, weights_for
+from .errors import InvalidParameterError
+from .simulate import annotations as simulate_annotations
+from .simulate.parameters import categories_and_prevalence, check_reliability
+from .validation import check_confidence, check_count, check_real
+
+__all__ = ["SampleSizePlan", "plan", "bloch_kraemer_variance", "COEFFICIENTS"]
+
+#: the coefficients :func:`plan` plans for, by the name it takes
+COEFFICIENTS = {"alpha": "Krippendorff's alpha", "fleiss": "Fleiss' kappa",
+                "cohen": "Cohen's kappa"}
+#: the largest number of per-item outcomes enumerated exactly (beyond: simulated moments)
+MAX_OUTCOMES = 200_000
+#: the items simulated for the moments when the outcomes are too many to enumerate
+FALLBACK_ITEMS = 400_000
+#: the seed of that simulation (the plan is then still the same on every call)
+FALLBACK_SEED = 20261201
+#: the number of items the limit f₁(μ) = lim f(Nμ) is taken at (α's n/(n − 1) factor is
+#: then 1 to 1e-12)
+LIMIT_ITEMS = 1e12
+
+
+@dataclass(frozen=True)
+class SampleSizePlan:
+    r"""The number of items a study needs, and what it achieves (:func:`plan`).
+
+    Parameters
+    ----------
+    coefficient : str
+        ``"alpha"``, ``"fleiss"`` or ``"cohen"``.
+    level : str
+        ``"nominal"`` or ``"interval"`` (Krippendorff's α only).
+    n_categories : int or None
+        K (None for interval data).
+    prevalence : tuple of float
+        The category probabilities π (empty for interval data).
+    annotations_per_item : int
+        m, the annotations of every item (2 for Cohen's κ).
+    reliability : float
+        The expected value ρ of the coefficient (the population κ = α, or the ICC).
+    population_value : float
+        The coefficient's large-sample limit f₁(μ) on the enumerated population; equal to
+        ``reliability`` up to rounding (a check of the enumeration).
+    item_sd : float
+        σ₁, the asymptotic standard deviation per item: SE(θ̂) ≈ σ₁/√N.
+    goal : str
+        ``"half-width"`` or ``"power"``.
+    n_items : int
+        N, the number of items the goal needs.
+    n_annotations : int
+        N·m, the annotations to collect.
+    half_width : float
+        z_{1−γ/2}·σ₁/√N, the expected half-width of the interval with N items.
+    power : float or None
+        Φ(√N (ρ − ρ₀)/σ₁ − z_{1−a}), the power with N items (None without a threshold).
+    target_half_width : float or None
+        The half-width asked for.
+    target_power : float or None
+        The power asked for.
+    threshold : float or None
+        ρ₀ of the one-sided test of H₀: θ ≤ ρ₀.
+    confidence : float
+        1 − γ, the confidence level of the interval.
+    significance : float
+        a, the level of the one-sided test.
+    moments : str
+        How μ and Σ were obtained: ``"exact"`` (enumeration), ``"quadrature"`` (exact
+        Gauss–Hermite, interval data) or ``"simulated"`` (``FALLBACK_ITEMS`` items).
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> result = kl.plan("alpha", prevalence=[0.5, 0.5], annotations_per_item=2,
+    ...                  reliability=0.6, half_width=0.1)
+    >>> result.n_items, round(result.item_sd, 4)  # 0.8² (1.96/0.1)² = 245.9
+    (246, 0.8)
+    >>> list(result.to_frame().columns[:4])
+    ['coefficient', 'level', 'n_categories', 'prevalence']
+    """
+
+    coefficient: str
+    level: str
+    n_categories: int | None
+    prevalence: tuple[float, ...]
+    annotations_per_item: int
+    reliability: float
+    population_value: float
+    item_sd: float
+    goal: str
+    n_items: int
+    n_annotations: int
+    half_width: float
+    power: float | None
+    target_half_width: float | None
+    target_power: float | None
+    threshold: float | None
+    confidence: float
+    significance: float
+    moments: str
+
+    def standard_error(self, n_items: int) -> float:
+        """σ₁/√N, the asymptotic standard error of the coefficient with ``n_items`` items.
+
+        Parameters
+        ----------
+        n_items : int
+            N ≥ 1.
+
+        Returns
+        -------
+        float
+            σ₁/√N.
+
+        Examples
+        --------
+        >>> import kappalab as kl
+        >>> result = kl.plan("fleiss", n_categories=2, reliability=0.6, half_width=0.1)
+        >>> round(result.standard_error(100) * 10, 12) == round(result.item_sd, 12)
+        True
+        """
+        return self.item_sd / math.sqrt(check_count(n_items, "n_items", 1))
+
+    def to_frame(self) -> pd.DataFrame:
+        """The plan as a one-row DataFrame (the prevalence as text), e.g. to stack plans
+        with ``pandas.concat``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One column per field.
+
+        Examples
+        --------
+        >>> import kappalab as kl
+        >>> frame = kl.plan("cohen", n_categories=2, reliability=0.6, half_width=0.1).to_frame()
+        >>> frame.loc[0, "prevalence"], int(frame.loc[0, "n_items"])
+        ('0.5,0.5', 246)
+        """
+        row = asdict(self)
+        row["prevalence"] = ",".join(f"{p:g}" for p in self.prevalence)
+        return pd.DataFrame([row])
+
+    def design(self) -> str:
+        """The coefficient, the categories and the expected value, in words (the number of
+        annotations per item left out).
+
+        Returns
+        -------
+        str
+            e.g. ``"Fleiss' kappa (nominal): 2 categories (prevalence 0.5, 0.5), expected
+            value 0.6"``.
+
+        Examples
+        --------
+        >>> import kappalab as kl
+        >>> kl.plan("alpha", level="interval", reliability=0.7, half_width=0.1).design()
+        "Krippendorff's alpha (interval): interval values, expected value 0.7"
+        """
+        if self.level == "interval":
+            values = "interval values"
+        else:
+            shares = ", ".join(f"{p:.3g}" for p in self.prevalence)
+            values = f"{self.n_categories} categories (prevalence {shares})"
+        return (f"{COEFFICIENTS[self.coefficient]} ({self.level}): {values}, expected value "
+                f"{self.reliability:g}")
+
+    def __str__(self) -> str:
+        lines = [f"Sample size for {self.design()}; {self.annotations_per_item} annotations "
+                 "per item",
+                 f"  per-item SD σ₁ = {self.item_sd:.4f}  (SE ≈ σ₁/√N; moments: "
+                 f"{self.moments})"]
+        if self.goal == "half-width":
+            lines.append(f"  goal: {self.confidence:.0%} interval half-width ≤ "
+                         f"{self.target_half_width:g}")
+        else:
+            lines.append(f"  goal: power {self.target_power:.0%} to show the coefficient > "
+                         f"{self.threshold:g} (one-sided, level {self.significance:g})")
+        lines.append(f"  items N = {self.n_items}  ({self.n_annotations} annotations)")
+        lines.append(f"  at N: half-width {self.half_width:.4f}"
+                     + ("" if self.power is None else f", power {self.power:.3f}"))
+        return "\n".join(lines)
+
+
+def plan(coefficient: str = "alpha", *, level: str = "nominal",
+         n_categories: int | None = None, prevalence: Any = None,
+         annotations_per_item: int | None = None, reliability: float,
+         half_width: float | None = None, confidence: float = 0.95,
+         power: float | None = None, threshold: float | None = None,
+         significance: float = 0.05) -> SampleSizePlan:
+    r"""The number of items for a target interval half-width, or for a power.
+
+    .. math::  N_{width} = \Big\lceil σ_1^2 \Big(\frac{z_{1-γ/2}}{h}\Big)^2 \Big\rceil,
+               \qquad
+               N_{power} = \Big\lceil σ_1^2 \Big(\frac{z_{1-a} + z_{β}}{ρ - ρ_0}\Big)^2
+               \Big\rceil,
+
+    σ₁² = ∇f₁(μ)ᵀ Cov[s] ∇f₁(μ) the per-item variance of the coefficient's linearisation at
+    the population of :mod:`kappalab.simulate` (its Dirichlet–multinomial nominal model or
+    its random-effects interval model) with expected value ρ, the moments of the item
+    statistics enumerated exactly (see :mod:`kappalab.planning`). σ₁ is taken under the
+    alternative ρ for both goals, as the Wald interval and test use the estimated SE.
+
+    Parameters
+    ----------
+    coefficient : {"alpha", "fleiss", "cohen"}, default "alpha"
+        Krippendorff's α, Fleiss' κ or Cohen's κ (two raters who each label every item).
+    level : {"nominal", "interval"}, default "nominal"
+        Nominal categories, or interval values from one-way random effects (α only; the
+        reliability is then the ICC).
+    n_categories : int, optional
+        K ≥ 2 (default ``len(prevalence)``, or 3).
+    prevalence : array-like or float, optional
+        The category probabilities π (positive, summing to 1), or one number: the last
+        category's share, the others sharing the rest (default uniform); as in
+        :func:`kappalab.simulate.annotations`.
+    annotations_per_item : int, optional
+        m ≥ 2 annotations of every item (default 2 for Cohen's κ, which needs 2; else 3).
+    reliability : float
+        ρ in [0, 1): the expected population value of the coefficient (the population α,
+        Fleiss' and Cohen's κ coincide in this model).
+    half_width : float, optional
+        Goal (a): the half-width h of the ``confidence`` interval.
+    confidence : float, default 0.95
+        The confidence level 1 − γ of that interval.
+    power : float, optional
+        Goal (b): the power β, in (0, 1), to show the coefficient above ``threshold``.
+    threshold : float, optional
+        ρ₀ < ρ of the one-sided test of H₀: θ ≤ ρ₀ (e.g. 0.667); required with ``power``.
+    significance : float, default 0.05
+        The level a of that test.
+
+    Returns
+    -------
+    SampleSizePlan
+        σ₁, N, the annotations N·m, and the half-width (and power) achieved with N items.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown coefficient or level, not exactly one of ``half_width`` and ``power``,
+        ``power`` without ``threshold`` or a threshold not below ``reliability``, Cohen's κ
+        with m ≠ 2, Fleiss' or Cohen's κ on interval data, or a parameter out of its range.
+
+    References
+    ----------
+    Donner, A. & Eliasziw, M. (1987). Sample size requirements for reliability studies.
+    *Statistics in Medicine* 6(4), 441–448. doi:10.1002/sim.4780060404
+
+    Fleiss, J. L., Cohen, J. & Everitt, B. S. (1969). Large sample standard errors of kappa
+    and weighted kappa. *Psychological Bulletin* 72(5), 323–327. doi:10.1037/h0028106
+
+    Examples
+    --------
+    Two categories of prevalence 0.2 and 0.8, two annotations per item, κ = 0.6: Bloch &
+    Kraemer's (1989) variance (1 − κ)[(1 − κ)(1 − 2κ) + κ(2 − κ)/(2π(1 − π))]
+    = 0.4·(−0.08 + 0.84/0.32) = 1.018 per item, so a 95 % half-width of 0.1 needs
+    ⌈1.018·(1.959964/0.1)²⌉ = ⌈391.06⌉ = 392 items.
+
+    >>> import kappalab as kl
+    >>> result = kl.plan("fleiss", prevalence=0.2, annotations_per_item=2, reliability=0.6,
+    ...                  half_width=0.1)
+    >>> round(result.item_sd ** 2, 12), result.n_items
+    (1.018, 392)
+
+    Power 80 % to show α > 0.667 at the 5 % level when α = 0.8, three annotations per item:
+
+    >>> result = kl.plan("alpha", prevalence=[0.2, 0.3, 0.5], annotations_per_item=3,
+    ...                  reliability=0.8, power=0.8, threshold=0.667)
+    >>> result.n_items, round(result.power, 3)
+    (63, 0.805)
+    """
+    if coefficient not in COEFFICIENTS:
+        raise InvalidParameterError(f"unknown coefficient {coefficient!r}; choose one of "
+                                    f"{', '.join(COEFFICIENTS)}")
+    if level not in ("nominal", "interval"):
+        raise InvalidParameterError(f"unknown level {level!r}; choose 'nominal' or 'interval'")
+    if level == "interval" and coefficient != "alpha":
+        raise InvalidParameterError(f"{COEFFICIENTS[coefficient]} is for categories; plan "
+                                    "interval data with coefficient='alpha'")
+    if annotations_per_item is None:
+        annotations_per_item = 2 if coefficient == "cohen" else 3
+    m = check_count(annotations_per_item, "annotations_per_item", 2)
+    if coefficient == "cohen" and m != 2:
+        raise InvalidParameterError(f"Cohen's kappa compares two raters: annotations_per_item "
+                                    f"must be 2, got {m} (plan 'fleiss' or 'alpha' instead)")
+    rho = check_reliability(reliability)
+    K, pi = categories_and_prevalence(level, n_categories, prevalence)
+    confidence = check_confidence(confidence)
+    significance = check_real(significance, "significance", low=0.0, high=0.5,
+                              open_interval=True)
+    if (half_width is None) == (power is None):
+        raise InvalidParameterError("give one goal: half_width= (the interval's half-width) or "
+                                    "power= with threshold= (the test against a threshold)")
+    if half_width is not None:
+        half_width = check_real(half_width, "half_width", low=0.0, high=1.0,
+                                open_interval=True)
+        if threshold is not None:
+            raise InvalidParameterError("threshold= goes with power=, not with half_width=")
+    else:
+        power = check_real(power, "power", low=0.0, high=1.0, open_interval=True)
+        if threshold is None:
+            raise InvalidParameterError("power= needs threshold=, the value ρ₀ of the null "
+                                        "hypothesis θ ≤ ρ₀ (e.g. threshold=0.667)")
+        threshold = check_real(threshold, "threshold", low=-1.0, high=1.0)
+        if threshold >= rho:
+            raise InvalidParameterError(f"threshold {threshold:g} must be below the expected "
+                                        f"reliability {rho:g}: the test shows the coefficient "
+                                        "above the threshold")
+
+    value, sd, moments = item_sd(coefficient, level, pi, m, rho)
+    z_interval = float(norm.ppf(0.5 + confidence / 2))
+    if half_width is not None:
+        n = sd * sd * (z_interval / half_width) ** 2
+    else:
+        n = sd * sd * ((norm.ppf(1 - significance) + norm.ppf(power)) / (rho - threshold)) ** 2
+    n_items = max(2, math.ceil(n * (1 - 1e-12)))  # no extra item for a rounding error
+    achieved_power = None if threshold is None else float(norm.cdf(
+        math.sqrt(n_items) * (rho - threshold) / sd - norm.ppf(1 - significance)))
+    return SampleSizePlan(
+        coefficient=coefficient, level=level, n_categories=K or None,
+        prevalence=tuple(float(p) for p in pi), annotations_per_item=m, reliability=rho,
+        population_value=value, item_sd=sd, goal="half-width" if power is None else "power",
+        n_items=n_items, n_annotations=n_items * m,
+        half_width=z_interval * sd / math.sqrt(n_items), power=achieved_power,
+        target_half_width=half_width, target_power=power, threshold=threshold,
+        confidence=confidence, significance=significance, moments=moments)
+
+
+def bloch_kraemer_variance(reliability: float, minority_share: float) -> float:
+    r"""Bloch & Kraemer's (1989) per-item variance of the intraclass κ of two raters and two
+    categories.
+
+    .. math::  N \operatorname{Var}(κ̂) \to (1 - κ)\Big[(1 - κ)(1 - 2κ)
+               + \frac{κ (2 - κ)}{2 P (1 - P)}\Big],
+
+    P the prevalence of one category. It is the asymptotic variance of Scott's π (Fleiss' κ
+    with two raters) and, in this model (both raters with the same marginals), of Cohen's κ
+    (Fleiss, Cohen & Everitt 1969) and of Krippendorff's α with two annotations per item. It
+    is the basis of Krippendorff's (2004; 2013, *Content Analysis*) table of sample sizes for
+    α, read with P the probability of the rarest category: :func:`plan` with K categories
+    instead uses the variance of the K-category design (the comparison is in the experiment
+    ``experiments.planning``).
+
+    Parameters
+    ----------
+    reliability : float
+        κ in [0, 1).
+    minority_share : float
+        P in (0, 1) (the variance is symmetric in P and 1 − P).
+
+    Returns
+    -------
+    float
+        The variance per item, σ₁² (SE² ≈ σ₁²/N).
+
+    Raises
+    ------
+    InvalidParameterError
+        A parameter out of its range.
+
+    References
+    ----------
+    Bloch, D. A. & Kraemer, H. C. (1989). 2 × 2 kappa coefficients: measures of agreement or
+    association. *Biometrics* 45(1), 269–287. doi:10.2307/2531052
+
+    Examples
+    --------
+    κ = 0.6, P = 0.2: 0.4·(0.4·(−0.2) + 0.6·1.4/(2·0.2·0.8)) = 0.4·(−0.08 + 2.625) = 1.018.
+
+    >>> round(bloch_kraemer_variance(0.6, 0.2), 12)
+    1.018
+    """
+    kappa = check_reliability(reliability)
+    share = check_real(minority_share, "minority_share", low=0.0, high=1.0, open_interval=True)
+    return (1 - kappa) * ((1 - kappa) * (1 - 2 * kappa)
+                          + kappa * (2 - kappa) / (2 * share * (1 - share)))
+
+
+# ---------------------------------------------------------------------- the population
+def item_sd(coefficient: str, level: str, prevalence: np.ndarray, m: int,
+            reliability: float) -> tuple[float, float, str]:
+    """(f₁(μ), σ₁, how the moments were obtained) of one design, parameters checked."""
+    ann, probability, moments = item_population(coefficient, level, prevalence, m, reliability)
+    core = coefficient_core(coefficient, ann, level)
+    stats = core.unweighted_item_stats()
+    stats = stats.toarray() if sp.issparse(stats) else np.asarray(stats, dtype=float)
+    mean = probability @ stats
+    totals = LIMIT_ITEMS * mean
+    value = float(np.asarray(core.combine(totals)["value"]).reshape(-1)[0])
+    gradient = LIMIT_ITEMS * core.value_gradient(totals)  # ∇f₁(μ)
+    centred = (stats - mean) @ gradient
+    return value, float(np.sqrt(probability @ (centred * centred))), moments
+
+
+def coefficient_core(coefficient: str, ann: Annotations, level: str) -> ItemSumCoefficient:
+    """The estimator's core on ``ann``: as :func:`kappalab.krippendorff_alpha`,
+    :func:`kappalab.fleiss_kappa` and :func:`kappalab.cohen_kappa` build it (unweighted)."""
+    if coefficient == "alpha":
+        return alpha_core(ann, level)
+    if coefficient == "fleiss":
+        return ChanceCorrectedAgreement(ann, weights_for(ann, None), chance="item_marginal",
+                                        item_weighting="item", name=COEFFICIENTS[coefficient])
+    return ChanceCorrectedAgreement(ann, weights_for(ann, None), chance="rater_marginal",
+                                    item_weighting="item", name=COEFFICIENTS[coefficient],
+                                    rater_order=True)
+
+
+def item_population(coefficient: str, level: str, prevalence: np.ndarray, m: int,
+                    reliability: float) -> tuple[Annotations, np.ndarray, str]:
+    """Every outcome of one item as an item of an Annotations, with its probability."""
+    if level == "interval":
+        if 3 ** m <= MAX_OUTCOMES:
+            return interval_quadrature(m, reliability) + ("quadrature",)
+    elif coefficient == "cohen":
+        return label_pairs(prevalence, reliability) + ("exact",)
+    elif math.comb(m + prevalence.size - 1, m) <= MAX_OUTCOMES:
+        return count_vectors(prevalence, m, reliability) + ("exact",)
+    ann, _ = simulate_annotations(
+        FALLBACK_ITEMS, level=level, n_categories=None if level == "interval" else
+        prevalence.size, prevalence=None if level == "interval" else prevalence,
+        reliability=reliability, annotations_per_item=m, seed=FALLBACK_SEED)
+    return ann, np.full(FALLBACK_ITEMS, 1.0 / FALLBACK_ITEMS), "simulated"
+
+
+def count_vectors(prevalence: np.ndarray, m: int,
+                  reliability: float) -> tuple[Annotations, np.ndarray]:
+    """Every count vector of m annotations over K categories, with its Dirichlet–multinomial
+    probability (the multinomial at κ = 0)."""
+    K = prevalence.size
+    labels = np.array(list(itertools.combinations_with_replacement(range(K), m)))
+    counts = np.zeros((labels.shape[0], K))
+    np.add.at(counts, (np.repeat(np.arange(labels.shape[0]), m), labels.ravel()), 1.0)
+    log_p = gammaln(m + 1.0) - gammaln(counts + 1.0).sum(axis=1)
+    if reliability == 0:
+        log_p += counts @ np.log(prevalence)
+    else:
+        tau = 1.0 / reliability - 1.0
+        a = tau * prevalence
+        log_p += (gammaln(tau) - gammaln(tau + m)
+                  + (gammaln(a + counts) - gammaln(a)).sum(axis=1))
+    return Annotations.from_counts(counts.astype(np.int64)), np.exp(log_p)
+
+
+def label_pairs(prevalence: np.ndarray, reliability: float) -> tuple[Annotations, np.ndarray]:
+    """Every ordered pair (c, k) of two raters' labels, with probability
+    J_ck = (1 − κ)π_cπ_k + κ 1(c = k) π_c."""
+    K = prevalence.size
+    first, second = np.divmod(np.arange(K * K), K)
+    joint = (1 - reliability) * np.outer(prevalence, prevalence) + reliability * np.diag(
+        prevalence)
+    return (Annotations.from_wide(np.column_stack([first, second]), raters_as_rows=False),
+            joint.ravel())
+
+
+def interval_quadrature(m: int, reliability: float) -> tuple[Annotations, np.ndarray]:
+    """The 3^m nodes of the Gauss–Hermite rule for x ~ N(0, σ_b² 11ᵀ + σ_w² I), as items
+    of m values, with their weights (exact for polynomials of degree ≤ 5 per coordinate)."""
+    nodes = np.array([-math.sqrt(3.0), 0.0, math.sqrt(3.0)])  # probabilists' Hermite
+    weights = np.array([1 / 6, 2 / 3, 1 / 6])
+    grid = np.array(list(itertools.product(range(3), repeat=m)))
+    cov = reliability * np.ones((m, m)) + (1 - reliability) * np.eye(m)
+    values = nodes[grid] @ np.linalg.cholesky(cov).T
+    return (Annotations.from_wide(values, raters_as_rows=False),
+            np.prod(weights[grid], axis=1))
