@@ -27,6 +27,7 @@ from .coefficients.disattenuation import (
     split_half_reliability,
 )
 from .coefficients.correlation import InterAnnotatorCorrelation, inter_annotator_correlation
+from .diagnostics.raters import rater_report
 from .coefficients.sparse import (
     item_agreement,
     item_agreement_variance,
@@ -72,6 +73,7 @@ __all__ = [
     "normalized_cross_kappa",
     "percent_agreement",
     "plots",
+    "rater_report",
     "reference_agreement",
     "scott_pi",
     "simulate",
