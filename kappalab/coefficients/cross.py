@@ -44,7 +44,8 @@ from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array
                    interval_scores, safe_divide)
 from .multirater import alpha_core, distance_for
 
-__all__ = ["CrossKappa", "RaterVersusRest", "cross_kappa", "normalized_cross_kappa", "reference_agreement"]
+__all__ = ["CrossKappa", "RaterVersusRest", "cross_kappa", "normalized_cross_kappa",
+           "reference_agreement"]
 
 
 class CrossKappa(ItemSumCoefficient):

@@ -422,7 +422,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             return np.bincount(row, weights=weights, minlength=n_rows)
 
         sums = self._item_sums()
-        m, m_less = self.m, self.m[items] - 1.0
+        m_less = self.m[items] - 1.0
         if self.use_moments:
             scores = self._scores()
             x = (self.dis.scores[cats] - scores.shift) * scores.factor
