@@ -239,3 +239,37 @@ def test_bad_input_is_refused_clearly():
         kl.rater_report(kl.Annotations.from_counts([[2, 1], [0, 3]]))
     with pytest.raises(RaterCountError, match="two raters"):
         kl.rater_report(table[["r0"]])
+
+
+def test_forest_plot_shows_each_rater_with_its_interval_and_change():
+    report = kl.rater_report(kl.Annotations.from_wide(panel(seed=31, n_raters=6)),
+                             ci="analytic")
+    left, right = kl.plots.raters(report)
+    order = report.sort_values("kappa_x")  # the lowest κx at the top
+    ticks = sorted(zip(left.get_yticks(), left.get_yticklabels()), key=lambda t: -t[0])
+    assert [label.get_text() for _, label in ticks] == [str(r) for r in order["rater"]]
+    assert left.get_xlabel() and right.get_xlabel() and left.get_ylabel() == "rater"
+    points = next(line for line in left.lines if line.get_marker() == "o").get_xdata()
+    assert np.allclose(points, order["kappa_x"])
+    bars = [patch.get_width() for patch in right.patches]
+    assert np.allclose(bars, order["change"])
+    caps = left.collections[0].get_segments()  # the interval of each rater
+    assert np.allclose([s[:, 0].min() for s in caps], order["kappa_x_low"])
+    assert np.allclose([s[:, 0].max() for s in caps], order["kappa_x_high"])
+    # the legend is the figure's, below the axes: it overlaps neither panel
+    figure = left.figure
+    figure.canvas.draw()
+    legend = figure.legends[0].get_window_extent()
+    for axis in (left, right):
+        assert not legend.overlaps(axis.get_window_extent())
+
+
+def test_forest_plot_keeps_the_lowest_raters_and_refuses_other_tables():
+    report = kl.rater_report(kl.Annotations.from_wide(panel(seed=32, n_raters=8)))
+    ax = kl.plots.raters(report, "kappa_x", max_raters=3)
+    assert len(ax.get_yticklabels()) == 3
+    assert "3 raters of 8" in ax.get_title()
+    with pytest.raises(InvalidParameterError, match="rater_report"):
+        kl.plots.raters(pd.DataFrame({"x": [1]}))
+    with pytest.raises(InvalidParameterError, match="ax= draws one quantity"):
+        kl.plots.raters(report, ax=ax)
