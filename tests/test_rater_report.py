@@ -273,3 +273,36 @@ def test_forest_plot_keeps_the_lowest_raters_and_refuses_other_tables():
         kl.plots.raters(pd.DataFrame({"x": [1]}))
     with pytest.raises(InvalidParameterError, match="ax= draws one quantity"):
         kl.plots.raters(report, ax=ax)
+
+
+def test_per_category_counts_too_large_are_refused_before_allocation(monkeypatch):
+    import kappalab.coefficients.cross as cross_module
+
+    monkeypatch.setattr(cross_module, "MAX_COUNT_CELLS", 100)
+    table = panel(seed=40, n_raters=20)  # 20 raters × 2·4 categories = 160 cells
+    with pytest.raises(InvalidParameterError, match="160 cells .* level='interval'"):
+        kl.rater_report(table)
+    assert np.isfinite(kl.rater_report(table, level="interval")["kappa_x"]).all()
+
+
+def test_general_distance_on_a_sparse_count_table(monkeypatch):
+    """A sparse items × K count table (forced here by lowering the dense limit): the ratio
+    metric's (δ n_i)_c by blocks of the table, and blocks of one item's width."""
+    import kappalab.annotations as annotations_module
+    import kappalab.coefficients.base as base_module
+
+    monkeypatch.setattr(annotations_module, "DENSE_COUNT_CELLS", 1000)
+    monkeypatch.setattr(base_module, "BLOCK_CELLS", 200)  # blocks of 200 // K items
+    rng = np.random.default_rng(6)
+    table = rng.integers(1, 61, size=(300, 4)).astype(float)
+    table[:, 1] = np.clip(table[:, 0] + rng.integers(-3, 4, 300), 1, 60)
+    table[rng.random(table.shape) < 0.3] = np.nan
+    ann = kl.Annotations.from_long(kl.Annotations.from_wide(table).to_long())
+    assert ann.counts_are_large
+    report = kl.rater_report(ann, level="ratio")
+    for g in range(4):
+        assert report["without"][g] == pytest.approx(
+            float(kl.krippendorff_alpha(without(ann, g), level="ratio")), abs=1e-12)
+        assert report["kappa_x"][g] == pytest.approx(
+            float(kl.cross_kappa(ann.subset_raters([g]), without(ann, g), level="ratio")),
+            abs=1e-12)

@@ -44,8 +44,8 @@ from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array
                    interval_scores, safe_divide)
 from .multirater import alpha_core, distance_for
 
-__all__ = ["CrossKappa", "RaterVersusRest", "cross_kappa", "normalized_cross_kappa",
-           "reference_agreement"]
+__all__ = ["CrossKappa", "MAX_COUNT_CELLS", "RaterVersusRest", "cross_kappa",
+           "normalized_cross_kappa", "reference_agreement"]
 
 
 class CrossKappa(ItemSumCoefficient):
@@ -241,6 +241,10 @@ class CrossKappa(ItemSumCoefficient):
         }
 
 
+#: the most cells of per-rater category counts :class:`RaterVersusRest` builds (8 bytes each)
+MAX_COUNT_CELLS = 40_000_000
+
+
 class RaterVersusRest(CrossKappa):
     r"""κx of each rater against the rest of the panel: replication X is the rater's
     annotations, Y the other raters' annotations of the same items (what
@@ -345,6 +349,7 @@ class RaterVersusRest(CrossKappa):
         if self.use_moments:
             sides = np.column_stack([side[rows] for side in self._sides])
         else:
+            self._refuse_wide(rows.stop - rows.start, f"items of rater {self.rater}")
             own = np.zeros((rows.stop - rows.start, self.K))
             own[np.arange(own.shape[0]), self._cats[rows]] = 1.0
             counts = self.ann.category_counts()[self._items[rows]]
@@ -367,6 +372,7 @@ class RaterVersusRest(CrossKappa):
         if self.use_moments:
             columns += [per_rater(side[:, k]) for side in self._sides for k in range(3)]
             return np.column_stack(columns)
+        self._refuse_wide(R, "raters")
         own = np.bincount(raters * self.K + self._cats,
                           minlength=R * self.K).reshape(R, self.K).astype(float)
         seen = sp.csr_matrix((np.ones(raters.size), (raters, self._items)),
@@ -374,6 +380,16 @@ class RaterVersusRest(CrossKappa):
         panel = seen @ self.ann.category_counts()
         panel = panel.toarray() if sp.issparse(panel) else np.asarray(panel)
         return np.column_stack(columns + [own, panel - own])
+
+    def _refuse_wide(self, n_rows: int, what: str) -> None:
+        """Refuse a table of n_rows × 2K category counts above :data:`MAX_COUNT_CELLS`."""
+        cells = 2 * n_rows * self.K
+        if cells > MAX_COUNT_CELLS:
+            raise InvalidParameterError(
+                f"κx of each rater against the rest needs {n_rows} {what} × 2·{self.K} "
+                f"categories = {cells:.3g} cells of category counts, refused above "
+                f"{MAX_COUNT_CELLS:.3g}; for numeric data use level='interval' (moments, no "
+                "per-category counts), or merge categories")
 
     def counts_used(self) -> dict[str, Any]:
         rows = self._rows()

@@ -1,8 +1,9 @@
 r"""One row per rater: how much each rater agrees with the rest of the panel, and what the
 panel's coefficient would be without them.
 
-Both are computed for every rater at once on the item-sum spine (docs/architecture.md, "The
-item-sum spine"), in one pass over the annotations rather than one recomputation per rater:
+Both are computed for every rater at once on the item-sum spine
+(docs/architecture.md, "The item-sum spine"), in one pass over the annotations rather than
+one recomputation per rater:
 
 * **κx of the rater against the rest** (Wong, Paritosh & Aroyo 2021): X the rater's
   annotations, Y the other raters' annotations of the same items. An annotation of category
@@ -80,8 +81,8 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
     * ``without`` — the coefficient of the panel without g (the categories kept, so K is
       the panel's), and ``change`` = ``without`` − the full panel's value: a positive change
       means the panel agrees more without g.
-    * ``prevalence[c]`` and ``shift[c]`` (categorical data with at most
-      :data:`MAX_CATEGORY_COLUMNS` categories) — g's share of category c on I_g and that
+    * ``prevalence[c]`` and ``shift[c]`` (data with at most :data:`MAX_CATEGORY_COLUMNS`
+      categories, numeric or not) — g's share of category c on I_g and that
       share minus the other raters' share on I_g; ``label_shift`` = ½ Σ_c |shift[c]|, the
       total variation distance between the two distributions.
     * ``mean_shift`` and ``correlation`` (numeric data) — g's mean minus the others' mean on
@@ -151,7 +152,9 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
     ------
     InvalidParameterError
         An unknown ``coefficient``, ``level`` or ``ci``, ``n_resamples`` < 2, ``confidence``
-        outside (0, 1) or an invalid ``seed``.
+        outside (0, 1) or an invalid ``seed``; per-rater category counts of κx above
+        :data:`~kappalab.coefficients.cross.MAX_COUNT_CELLS` cells (R × 2K: use
+        ``level="interval"`` on numeric data).
     UnknownRatersError
         Data without rater identities (built from counts).
     RaterCountError
