@@ -27,6 +27,7 @@ from .coefficients.disattenuation import (
     split_half_reliability,
 )
 from .coefficients.correlation import InterAnnotatorCorrelation, inter_annotator_correlation
+from .diagnostics.raters import rater_report
 from .coefficients.sparse import (
     item_agreement,
     item_agreement_variance,
@@ -78,6 +79,7 @@ __all__ = [
     "percent_agreement",
     "plan",
     "plots",
+    "rater_report",
     "reference_agreement",
     "scott_pi",
     "simulate",

@@ -11,7 +11,7 @@ import pandas as pd
 
 from .errors import InvalidParameterError
 
-__all__ = ["xrr"]
+__all__ = ["xrr", "raters"]
 
 #: the bars of :func:`xrr`: (report quantity, label, colour)
 _XRR_BARS = (
@@ -155,3 +155,157 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8, loc="upper left", frameon=False)
     return ax
+
+
+#: what :func:`raters` can draw: the columns of a rater report and their axis labels
+_RATER_QUANTITIES = {
+    "kappa_x": r"$\kappa_x$ of the rater against the others",
+    "change": "change in {coefficient} without the rater",
+}
+
+
+def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
+           max_raters: int = 40, title: str | None = None):
+    r"""Forest plot of a rater report: per rater, κx against the rest of the panel (with its
+    interval when the report has one) and the change of the panel's coefficient when the
+    rater is removed.
+
+    Raters are listed from the lowest κx at the top; a panel of more than ``max_raters``
+    shows the ``max_raters`` with the lowest κx (the title says how many of how many). The
+    κx panel marks the median rater; the change panel marks 0, bars to the right (the panel
+    agrees more without the rater) in red, to the left in blue. Undefined values are written
+    "n/a". The legend sits below the axes, clear of the data.
+
+    Parameters
+    ----------
+    report : pandas.DataFrame
+        A table from :func:`kappalab.rater_report` (columns ``rater``, ``kappa_x``,
+        ``change``, and ``kappa_x_low``/``kappa_x_high`` when it was computed with ``ci=``).
+    quantity : {"both", "kappa_x", "change"}, default "both"
+        What to draw: both panels side by side (a new figure), or one of them.
+    ax : matplotlib Axes, optional
+        Where to draw one quantity (default: a new ``matplotlib.figure.Figure``'s, without
+        pyplot); not with ``quantity="both"``.
+    max_raters : int, default 40
+        The most raters shown.
+    title : str, optional
+        The title (default: "Raters: agreement with the rest and influence on <coefficient>").
+
+    Returns
+    -------
+    matplotlib.axes.Axes or list of Axes
+        The axes drawn on: one, or [κx axes, change axes] for ``quantity="both"``.
+
+    Raises
+    ------
+    InvalidParameterError
+        A table without the columns of a rater report, an unknown ``quantity``, ``ax`` with
+        ``quantity="both"``, or ``max_raters`` not a whole number ≥ 1.
+
+    References
+    ----------
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
+    The worked example: B agrees least with the others (κx = 0.4215) and α rises by 0.2722
+    without B (see :func:`kappalab.rater_report`).
+
+    >>> import kappalab as kl
+    >>> report = kl.rater_report(kl.datasets.load("worked_example"))
+    >>> left, right = raters(report)
+    >>> [label.get_text() for label in left.get_yticklabels()]   # from the top down
+    ['B', 'C', 'A']
+    >>> round(float(right.patches[0].get_width()), 4)             # B's bar, at the top
+    0.2722
+    """
+    from .validation import check_count
+
+    needed = {"rater", "kappa_x", "change"}
+    if not isinstance(report, pd.DataFrame) or not needed <= set(report.columns):
+        raise InvalidParameterError("raters() draws a table from kappalab.rater_report "
+                                    "(columns rater, kappa_x, change)")
+    if quantity not in ("both", *_RATER_QUANTITIES):
+        raise InvalidParameterError(f"unknown quantity {quantity!r}; choose 'both', "
+                                    "'kappa_x' or 'change'")
+    if quantity == "both" and ax is not None:
+        raise InvalidParameterError("ax= draws one quantity: pass quantity='kappa_x' or "
+                                    "'change', or no ax for both")
+    check_count(max_raters, "max_raters", minimum=1)
+    shown = report.sort_values("kappa_x", na_position="last", kind="stable")
+    n_total = len(shown)
+    shown = shown.iloc[:max_raters]
+    coefficient = report.attrs.get("coefficient", "the coefficient")
+    quantities = list(_RATER_QUANTITIES) if quantity == "both" else [quantity]
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        height = 2.0 + 0.26 * len(shown)
+        figure = Figure(figsize=(4.4 * len(quantities) + 1.2, height), layout="constrained")
+        axes = list(figure.subplots(1, len(quantities), sharey=True, squeeze=False)[0])
+    else:
+        axes = [ax]
+    positions = np.arange(len(shown))[::-1]  # the first row at the top
+    for axis, name in zip(axes, quantities):
+        values = shown[name].to_numpy(dtype=float)
+        finite = np.isfinite(values)
+        if name == "kappa_x":
+            _draw_kappa_x(axis, shown, positions, values, finite, report)
+        else:
+            colours = np.where(values > 0, "#c0504d", "#4f81bd")
+            axis.barh(positions, np.where(finite, values, 0.0), height=0.6, color=colours,
+                      edgecolor="black", linewidth=0.4)
+            axis.axvline(0.0, color="black", linewidth=0.8)
+            axis.plot([], [], marker="s", linestyle="none", color="#c0504d",
+                      label="panel agrees more without the rater")
+            axis.plot([], [], marker="s", linestyle="none", color="#4f81bd",
+                      label="panel agrees less without the rater")
+        for y in positions[~finite]:
+            axis.annotate("n/a", (0.0, y), xycoords=("axes fraction", "data"),
+                          xytext=(3, 0), textcoords="offset points", va="center", fontsize=8)
+        axis.set_xlabel(_RATER_QUANTITIES[name].format(coefficient=coefficient), fontsize=8)
+        axis.set_yticks(positions, [str(r) for r in shown["rater"]], fontsize=8)
+        axis.set_ylim(-0.7, len(shown) - 0.3)
+        axis.grid(axis="x", color="#dddddd", linewidth=0.6)
+        axis.set_axisbelow(True)
+        if ax is not None:  # the caller's figure: the legend to the right of the axes
+            axis.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1))
+    if ax is None:  # below the axes, outside them
+        handles = [h for axis in axes for h in axis.get_legend_handles_labels()[0]]
+        axes[0].figure.legend(handles=handles, fontsize=7, frameon=False,
+                              loc="outside lower center", ncol=min(len(handles), 5))
+    axes[0].set_ylabel("rater")
+    default = {"both": f"Raters: agreement with the rest and influence on {coefficient}",
+               "kappa_x": "Raters: agreement with the rest of the panel",
+               "change": f"Raters: influence on {coefficient}"}
+    heading = title if title is not None else default[quantity]
+    if len(shown) < n_total:
+        heading += f"\n({len(shown)} raters of {n_total} with the lowest $\\kappa_x$)"
+    if len(axes) > 1:
+        axes[0].figure.suptitle(heading, fontsize=10)
+    else:
+        axes[0].set_title(heading, fontsize=10)
+    return axes if quantity == "both" else axes[0]
+
+
+def _draw_kappa_x(axis: Any, shown: pd.DataFrame, positions: np.ndarray, values: np.ndarray,
+                  finite: np.ndarray, report: pd.DataFrame) -> None:
+    """κx per rater, with its interval when the report has one, and the median rater."""
+    if {"kappa_x_low", "kappa_x_high"} <= set(shown.columns):
+        low = shown["kappa_x_low"].to_numpy(dtype=float)
+        high = shown["kappa_x_high"].to_numpy(dtype=float)
+        with_interval = finite & np.isfinite(low) & np.isfinite(high)
+        confidence = report.attrs.get("confidence", 0.95)
+        axis.errorbar(values[with_interval], positions[with_interval],
+                      xerr=[values[with_interval] - low[with_interval],
+                            high[with_interval] - values[with_interval]],
+                      fmt="none", ecolor="#555555", elinewidth=1.0, capsize=2,
+                      label=f"{confidence:.0%} interval ({report.attrs.get('ci')})")
+    axis.plot(values[finite], positions[finite], marker="o", linestyle="none",
+              color="#d9822b", markersize=5, label=r"$\kappa_x$ of the rater")
+    every = report["kappa_x"].to_numpy(dtype=float)
+    if np.isfinite(every).any():
+        axis.axvline(float(np.nanmedian(every)), color="#555555", linestyle="--",
+                     linewidth=1.0, label="median rater")

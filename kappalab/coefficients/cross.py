@@ -25,11 +25,13 @@ continuous values with every value distinct cost O(N).
 
 from __future__ import annotations
 
+from copy import copy
 from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from ..alignment import AlignedReplications, shared_raters as shared_raters_of
 from ..annotations import Annotations, AnnotationsLike, as_annotations
@@ -38,10 +40,12 @@ from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from ..validation import check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array,
-                   disagreement_components, distance_product, interval_scores, safe_divide)
-from .multirater import alpha_core
+                   disagreement_components, distance_product, distance_to_own_item,
+                   interval_scores, safe_divide)
+from .multirater import alpha_core, distance_for
 
-__all__ = ["CrossKappa", "cross_kappa", "normalized_cross_kappa", "reference_agreement"]
+__all__ = ["CrossKappa", "MAX_COUNT_CELLS", "RaterVersusRest", "cross_kappa",
+           "normalized_cross_kappa", "reference_agreement"]
 
 
 class CrossKappa(ItemSumCoefficient):
@@ -104,6 +108,7 @@ class CrossKappa(ItemSumCoefficient):
         self.set_sample_weight(None if weights is None else weights[a.x_rows], a.x_rows.size)
         self.dis = _cross_distance(a, distance, self.sample_weight)
         self.level = self.dis.name
+        self.K = len(a.categories)
         can_use_moments = self.dis.interval_factor is not None
         self.use_moments = can_use_moments if use_moments is None else use_moments
         if self.use_moments and not can_use_moments:
@@ -125,7 +130,7 @@ class CrossKappa(ItemSumCoefficient):
             scores = self._scores()
             mx, my = self.aligned.moments(scores.factor, scores.shift, self.dis.scores)
             R, S = mx[:, 0], my[:, 0]
-            cross = S * mx[:, 2] + R * my[:, 2] - 2.0 * mx[:, 1] * my[:, 1]
+            cross = self._moment_cross(mx, my)
             sides = [mx, my]
         else:
             nx, ny = self.aligned.counts()
@@ -134,10 +139,23 @@ class CrossKappa(ItemSumCoefficient):
             cross = np.einsum("ik,ik->i", distance_product(self.dis, nx), ny)  # n_Xiᵀ δ n_Yi
             sides = [nx, ny]
         both = (R > 0) & (S > 0)  # present in both replications
-        weight = np.where(both, R + S, 0.0)
-        mean_cross = np.where(both, cross / np.where(both, R * S, 1.0), 0.0)
+        weight, mean_cross = self._observed_columns(R, S, cross)
         return [(weight, np.column_stack([mean_cross, np.ones_like(weight)])),
                 (both.astype(float), np.column_stack(sides))]
+
+    @staticmethod
+    def _moment_cross(mx: np.ndarray, my: np.ndarray) -> np.ndarray:
+        """Σ_{r,s}(x_r − y_s)² = S Σx² + R Σy² − 2 Σx Σy from rows [R, Σx, Σx²], [S, Σy, Σy²]."""
+        return my[:, 0] * mx[:, 2] + mx[:, 0] * my[:, 2] - 2.0 * mx[:, 1] * my[:, 1]
+
+    @staticmethod
+    def _observed_columns(R: np.ndarray, S: np.ndarray,
+                          cross: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(R_i + S_i, Σ_{r,s} D/(R_i S_i)) of items on both sides, (0, 0) elsewhere: d_o is
+        Σ (R_i + S_i)·mean_i / Σ (R_i + S_i)."""
+        both = (R > 0) & (S > 0)
+        weight = np.where(both, R + S, 0.0)
+        return weight, np.where(both, cross / np.where(both, R * S, 1.0), 0.0)
 
     def unweighted_item_stats(self) -> np.ndarray:
         return np.column_stack([w[:, None] * C for w, C in self._blocks()])
@@ -156,7 +174,7 @@ class CrossKappa(ItemSumCoefficient):
             R, sx, sxx, S, sy, syy = (t[..., k] for k in range(2, 8))
             between = S * sxx + R * syy - 2.0 * sx * sy
         else:
-            K = len(self.aligned.categories)
+            K = self.K
             nx, ny = t[..., 2:2 + K], t[..., 2 + K:2 + 2 * K]
             R, S = nx.sum(axis=-1), ny.sum(axis=-1)
             between = (nx * distance_product(self.dis, ny)).sum(axis=-1)
@@ -177,7 +195,7 @@ class CrossKappa(ItemSumCoefficient):
             d_between = np.array([syy / RS - d_e / R, -2 * sy / RS, 1 / R,
                                   sxx / RS - d_e / S, -2 * sx / RS, 1 / S])
         else:
-            K = len(self.aligned.categories)
+            K = self.K
             nx, ny = t[2:2 + K], t[2 + K:2 + 2 * K]
             R, S = nx.sum(), ny.sum()
             d_between = np.concatenate([distance_product(self.dis, ny) / (R * S) - d_e / R,
@@ -221,6 +239,165 @@ class CrossKappa(ItemSumCoefficient):
             "n_annotations_x": int(mx.sum()), "n_annotations_y": int(my.sum()),
             "moment_path": self.use_moments,
         }
+
+
+#: the most cells of per-rater category counts :class:`RaterVersusRest` builds (8 bytes each)
+MAX_COUNT_CELLS = 40_000_000
+
+
+class RaterVersusRest(CrossKappa):
+    r"""κx of each rater against the rest of the panel: replication X is the rater's
+    annotations, Y the other raters' annotations of the same items (what
+    :func:`cross_kappa` gives for ``ann.subset_raters([g])`` against the others).
+
+    On an item the rater annotated with m_i annotations in all, R_i = 1, S_i = m_i − 1,
+    n_Xi = e_c and n_Yi = n_i − e_c, so the cross sum is
+    n_Xiᵀ δ n_Yi = (δ n_i)_c (:func:`~kappalab.coefficients.base.distance_to_own_item`) and
+    each annotation on an item with m_i ≥ 2 is one row of κx's item statistics
+    (:class:`CrossKappa`). :meth:`rater_totals` gives every rater's totals at once by
+    scatter-adds over the annotations and one sparse product for Σ n_Yi, O(annotations ×
+    min(m_i, K)); :meth:`for_rater` binds the core to one rater, whose rows (its shared
+    items, in item order) then serve ``estimate(ci=...)`` like any core.
+
+    Parameters
+    ----------
+    ann : Annotations
+        The panel, with rater identities.
+    distance : str, CategoryDistance or array-like, default "nominal"
+        The distance δ, resolved on the panel's categories
+        (:func:`kappalab.coefficients.multirater.distance_for`). Krippendorff's ordinal
+        metric depends on the marginals of the items compared, which differ from rater to
+        rater: it is refused here (:func:`cross_kappa` of each rater computes it).
+
+    Raises
+    ------
+    UnknownRatersError
+        Data without rater identities.
+    InvalidParameterError
+        ``distance="ordinal"``, an asymmetric δ, or reading rows before :meth:`for_rater`.
+
+    References
+    ----------
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
+    Rater A of the worked example against B and C: A agrees with both on 6 items, with one
+    of the two on 4 (mean cross distance ½), d_o = 4·3·½/30 = 0.2; A's 2 G, 3 N, 5 P
+    against the others' 3 G, 7 N, 10 P: d_e = 1 − (6 + 21 + 50)/200 = 0.615.
+
+    >>> import kappalab as kl
+    >>> core = RaterVersusRest(kl.datasets.load("worked_example"))
+    >>> values = core.combine(core.rater_totals())["value"]
+    >>> round(float(values[0]), 4)                          # 1 − 0.2/0.615
+    0.6748
+    >>> round(core.for_rater(0).estimate().value, 4)
+    0.6748
+    """
+
+    def __init__(self, ann: Annotations, distance: Any = "nominal"):
+        ann.require_raters("κx of a rater against the rest of the panel")
+        if isinstance(distance, str) and distance == "ordinal":
+            raise InvalidParameterError(
+                "the ordinal metric of κx rests on the marginals of the items compared, "
+                "which differ from rater to rater: compute cross_kappa for each rater")
+        self.ann = ann
+        self.sample_weight = None
+        self.dis = distance_for(ann, distance)
+        self.dis.require_symmetric(self.name)
+        self.level = self.dis.name
+        self.K = ann.n_categories
+        self.use_moments = self.dis.interval_factor is not None
+        self.rater: int | None = None
+        items, raters, cats = ann.codes()
+        m = ann.annotations_per_item_array.astype(float)
+        order = np.lexsort((items, raters))  # rater by rater, each in item order
+        order = order[m[items[order]] >= 2]  # annotations on items shared with others
+        self._items, self._raters, self._cats = items[order], raters[order], cats[order]
+        self._starts = np.concatenate([[0], np.cumsum(np.bincount(self._raters,
+                                                                  minlength=ann.n_raters))])
+        rest = m[self._items] - 1.0
+        if self.use_moments:
+            scores = self._scores()
+            _, s1, s2 = ann.item_moments(scores.factor, scores.shift, self.dis.scores)
+            x = (self.dis.scores[self._cats] - scores.shift) * scores.factor
+            self._sides = (np.column_stack([np.ones_like(x), x, x * x]),
+                           np.column_stack([rest, s1[self._items] - x,
+                                            s2[self._items] - x * x]))
+            cross = self._moment_cross(*self._sides)
+        else:
+            cross = distance_to_own_item(self.dis, ann)[order]
+        self._weight, self._mean_cross = self._observed_columns(np.ones_like(rest), rest,
+                                                                cross)
+
+    def for_rater(self, rater: int) -> "RaterVersusRest":
+        """The core bound to rater position ``rater``: its rows are that rater's items."""
+        bound = copy(self)
+        bound.rater = int(rater)
+        return bound
+
+    def _rows(self) -> slice:
+        if self.rater is None:
+            raise InvalidParameterError("bind the core to a rater first: core.for_rater(g)")
+        return slice(self._starts[self.rater], self._starts[self.rater + 1])
+
+    def unweighted_item_stats(self) -> np.ndarray:
+        rows = self._rows()
+        observed = [self._weight[rows] * self._mean_cross[rows], self._weight[rows]]
+        if self.use_moments:
+            sides = np.column_stack([side[rows] for side in self._sides])
+        else:
+            self._refuse_wide(rows.stop - rows.start, f"items of rater {self.rater}")
+            own = np.zeros((rows.stop - rows.start, self.K))
+            own[np.arange(own.shape[0]), self._cats[rows]] = 1.0
+            counts = self.ann.category_counts()[self._items[rows]]
+            counts = counts.toarray() if sp.issparse(counts) else counts
+            sides = np.column_stack([own, counts - own])
+        return np.column_stack(observed + [sides])
+
+    def unweighted_totals(self) -> np.ndarray:
+        return self.unweighted_item_stats().sum(axis=0)
+
+    def rater_totals(self) -> np.ndarray:
+        """R × s: κx's totals of every rater against the rest, by scatter-adds (rows in the
+        order of ``ann.raters``; a rater sharing no item has a zero row)."""
+        R, raters = self.ann.n_raters, self._raters
+
+        def per_rater(weights: np.ndarray) -> np.ndarray:
+            return np.bincount(raters, weights=weights, minlength=R)
+
+        columns = [per_rater(self._weight * self._mean_cross), per_rater(self._weight)]
+        if self.use_moments:
+            columns += [per_rater(side[:, k]) for side in self._sides for k in range(3)]
+            return np.column_stack(columns)
+        self._refuse_wide(R, "raters")
+        own = np.bincount(raters * self.K + self._cats,
+                          minlength=R * self.K).reshape(R, self.K).astype(float)
+        seen = sp.csr_matrix((np.ones(raters.size), (raters, self._items)),
+                             shape=(R, self.ann.n_items))  # Σ_a n_i of each rater's items
+        panel = seen @ self.ann.category_counts()
+        panel = panel.toarray() if sp.issparse(panel) else np.asarray(panel)
+        return np.column_stack(columns + [own, panel - own])
+
+    def _refuse_wide(self, n_rows: int, what: str) -> None:
+        """Refuse a table of n_rows × 2K category counts above :data:`MAX_COUNT_CELLS`."""
+        cells = 2 * n_rows * self.K
+        if cells > MAX_COUNT_CELLS:
+            raise InvalidParameterError(
+                f"κx of each rater against the rest needs {n_rows} {what} × 2·{self.K} "
+                f"categories = {cells:.3g} cells of category counts, refused above "
+                f"{MAX_COUNT_CELLS:.3g}; for numeric data use level='interval' (moments, no "
+                "per-category counts), or merge categories")
+
+    def counts_used(self) -> dict[str, Any]:
+        rows = self._rows()
+        m = self.ann.annotations_per_item_array[self._items[rows]]
+        return {"n_items": int(m.size), "n_annotations": int(m.sum())}
+
+    def details(self) -> dict[str, Any]:
+        return {"rater": self.ann.raters[self.rater], "moment_path": self.use_moments}
 
 
 def _cross_distance(a: AlignedReplications, distance: Any,

@@ -47,7 +47,7 @@ from ..estimate import Estimate
 from ..kernels import count_square_sums, rater_marginal_entries
 from ..validation import check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
-                   disagreement_components, distance_product,
+                   disagreement_components, distance_product, distance_to_own_item,
                    interval_scores, numeric_array, quadratic_form_per_row, safe_divide)
 
 __all__ = [
@@ -176,8 +176,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         if self.use_moments:
             scores = self._scores()
             m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift, self.dis.scores)
-            within = np.maximum(2.0 * (m * s2 - s1 * s1), 0.0)
-            return m, within, s1, s2
+            return m, self._moment_within(m, s1, s2), s1, s2
         counts = self.ann.category_counts()  # scipy sparse when items × K is large
         if self.rater_pair is not None:
             within = self._ordered_within()
@@ -193,23 +192,39 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             within = np.einsum("ik,ik->i", counts @ self.dis.matrix, counts)  # n_iᵀ δ n_i
         return self.m, within, counts
 
+    @staticmethod
+    def _moment_within(m: np.ndarray, s1: np.ndarray, s2: np.ndarray) -> np.ndarray:
+        """n_iᵀ δ n_i = 2(m Σx² − (Σx)²) on the normalised scores (clipped at 0 against
+        rounding)."""
+        return np.maximum(2.0 * (m * s2 - s1 * s1), 0.0)
+
     # Each dense block of the item statistics is a row weight times per-item columns,
     # w_i · C_i, so that item_stats stacks w[:, None] * C and totals are w @ C (one matvec).
-    def _observed_block(self, within: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """u_i · [d_i, 1]: the item's mean pair disagreement and its weight (0 if unpairable)."""
-        m = self.m
-        d = within / np.where(self.pairable, m * (m - 1), 1.0)
-        u = np.where(self.pairable, m if self.item_weighting == "annotation" else 1.0, 0.0)
+    def _observed_block(self, within: np.ndarray,
+                        m: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """u_i · [d_i, 1]: the item's mean pair disagreement and its weight (0 if unpairable),
+        for items of m annotations (default: the data's items)."""
+        m = self.m if m is None else m
+        pairable = m >= 2
+        d = within / np.where(pairable, m * (m - 1), 1.0)
+        u = np.where(pairable, m if self.item_weighting == "annotation" else 1.0, 0.0)
         return u, np.column_stack([d, np.ones_like(d)])
+
+    def _chance_weight(self, m: np.ndarray) -> np.ndarray:
+        """w(m) of the chance block's rows w_i · C_i: 1 for pairable items (pooled), 1/m_i for
+        items with an annotation (item_marginal, gwet)."""
+        if self.chance == "pooled":
+            return (m >= 2).astype(float)
+        return np.where(m >= 1, 1.0 / np.where(m >= 1, m, 1.0), 0.0)
 
     def _chance_block(self, sums: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray] | None:
         """The chance model's dense block as (w, C); None for no block or the sparse one."""
         m = self.m
         per_item = np.column_stack([m, sums[2], sums[3]]) if self.use_moments else sums[2]
         if self.chance == "pooled":  # pairable items' counts (or m, Σx, Σx²)
-            return self.pairable.astype(float), per_item
+            return self._chance_weight(m), per_item
         if self.chance in ("item_marginal", "gwet"):  # [n_i/m_i, 1] (or [1, Σx/m, Σx²/m])
-            inv_m = np.where(m >= 1, 1.0 / np.where(m >= 1, m, 1.0), 0.0)
+            inv_m = self._chance_weight(m)
             if self.use_moments:
                 return inv_m, per_item
             if sp.issparse(per_item):
@@ -341,6 +356,114 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         cross = self._quadratic(p_sum, p_sum)
         own = self._quadratic(p, p).sum(axis=-1)
         return safe_divide(cross - own, r * (r - 1))
+
+    # ------------------------------------------------------------------ leaving raters out
+    def rater_removal_totals(self, raters: Sequence[int] | None = None) -> np.ndarray:
+        r"""The totals of the data without each rater, for every rater at once: row j is
+        ``totals()`` of the annotations of all raters but ``raters[j]`` (default: every
+        rater, in the order of ``ann.raters``), so ``combine`` of the stack gives the
+        coefficient with each rater left out.
+
+        Removing annotation a (item i, category c, score x) leaves its item with m_i − 1
+        annotations, counts n_i − e_c (moments Σx − x, Σx² − x²) and
+
+        .. math::  n_i'^\top δ\, n_i' = n_i^\top δ\, n_i - 2 (δ n_i)_c
+
+        (:func:`~kappalab.coefficients.base.distance_to_own_item`). Each block of the item
+        statistics is w(m_i)·C_i with C linear in the annotations, so a rater's totals change
+        by Σ_a [u_i(d_i, 1) − u'_a(d'_a, 1)] in the observed block and by
+        Σ_a [(w(m_i) − w(m_i − 1)) C_i + w(m_i − 1) C(a)] in the chance block — a
+        scatter-add over the rater's annotations and one sparse product with the items'
+        C_i. The rater-marginal block loses the rater's own columns. O(annotations ×
+        min(m_i, K)) in all, never one recomputation per rater.
+
+        Parameters
+        ----------
+        raters : sequence of int, optional
+            Rater positions in ``ann.raters`` (default: all); a chunk of them bounds the
+            memory of the rater-marginal block, whose rows have R·K columns.
+
+        Returns
+        -------
+        numpy.ndarray
+            len(raters) × s totals, in the columns of :meth:`unweighted_totals`.
+
+        Raises
+        ------
+        InvalidParameterError
+            With sample weights, or an asymmetric δ in rater order.
+
+        Examples
+        --------
+        The worked example (10 items, raters A, B, C) without each rater. Without A, B and
+        C disagree on 4 of 10 items: D_o = 4·2/20, D_e = (20² − 3² − 7² − 10²)/(20·19) =
+        242/380, α = 1 − 0.4/(242/380) = 0.3719.
+
+        >>> import kappalab as kl
+        >>> core = alpha_core(kl.datasets.load("worked_example"))
+        >>> stack = core.rater_removal_totals()
+        >>> stack.shape[0], round(float(core.combine(stack)["value"][0]), 4)
+        (3, 0.3719)
+        """
+        if self.sample_weight is not None or self.rater_pair is not None:
+            raise InvalidParameterError(
+                "leaving raters out needs an unweighted core with a symmetric distance")
+        items, rater_codes, cats = self.ann.codes()
+        R = self.ann.n_raters
+        chosen = np.arange(R) if raters is None else np.asarray(raters, dtype=np.intp)
+        row_of = np.full(R, -1, dtype=np.intp)
+        row_of[chosen] = np.arange(chosen.size)
+        row = row_of[rater_codes]
+        keep = row >= 0
+        items, row, cats = items[keep], row[keep], cats[keep]
+        n_rows = chosen.size
+
+        def per_row(weights: np.ndarray) -> np.ndarray:
+            return np.bincount(row, weights=weights, minlength=n_rows)
+
+        sums = self._item_sums()
+        m_less = self.m[items] - 1.0
+        if self.use_moments:
+            scores = self._scores()
+            x = (self.dis.scores[cats] - scores.shift) * scores.factor
+            within_less = self._moment_within(m_less, sums[2][items] - x,
+                                              sums[3][items] - x * x)
+        else:
+            own = distance_to_own_item(self.dis, self.ann)[keep]
+            within_less = np.maximum(sums[1][items] - 2.0 * own, 0.0)
+        u, C = self._observed_block(sums[1])
+        u_less, C_less = self._observed_block(within_less, m_less)
+        change = u[items, None] * C[items] - u_less[:, None] * C_less
+        changes = [np.column_stack([per_row(change[:, 0]), per_row(change[:, 1])])]
+        chance = self._chance_block(sums)
+        if chance is not None:  # (w(m_i) − w(m_i − 1)) C_i + w(m_i − 1) C(a)
+            w_item, C_item = chance
+            w_less = self._chance_weight(m_less)
+            shift = sp.csr_matrix((w_item[items] - w_less, (row, items)),
+                                  shape=(n_rows, self.ann.n_items)) @ C_item
+            shift = shift.toarray() if sp.issparse(shift) else np.asarray(shift)
+            if self.use_moments:  # C(a) = [1, x, x²]
+                own_part = np.column_stack([per_row(w_less), per_row(w_less * x),
+                                            per_row(w_less * x * x)])
+            else:  # C(a) = e_c (and the column of m: 1)
+                own_part = np.bincount(row * self.K + cats, weights=w_less,
+                                       minlength=n_rows * self.K).reshape(n_rows, self.K)
+                if C_item.shape[1] == self.K + 1:
+                    own_part = np.column_stack([own_part, per_row(w_less)])
+            changes.append(shift + own_part)
+        totals = self.unweighted_totals()
+        start = sum(part.shape[1] for part in changes)
+        removed = np.empty((n_rows, totals.size))
+        removed[:, :start] = totals[:start] - np.column_stack(changes)
+        if self.chance == "rater_marginal":  # the rater's own columns go
+            removed[:, start:] = totals[start:]
+            width = 3 if self.use_moments else self.K
+            block = removed[:, start:].reshape(n_rows, -1)
+            for k in range(width):  # columns of rater g: g·K + k, or g + k·R on moments
+                columns = chosen + k * R if self.use_moments else chosen * self.K + k
+                block[np.arange(n_rows), columns] = 0.0
+            removed[:, start:] = block
+        return removed
 
     # ------------------------------------------------------------------ exact gradient
     def value_gradient(self, totals: np.ndarray) -> np.ndarray:
