@@ -34,6 +34,7 @@ from .coefficients.sparse import (
     spa_kappa,
     spa_weights,
 )
+from .diagnostics.items import item_report
 from .estimate import Estimate
 from .kernels import spearman_brown
 from .report import agreement_report, xrr_report
@@ -65,6 +66,7 @@ __all__ = [
     "inter_annotator_correlation",
     "item_agreement",
     "item_agreement_variance",
+    "item_report",
     "janson_olsson_iota",
     "kernels",
     "krippendorff_alpha",
