@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kappalab as kl
-from kappalab.errors import InvalidParameterError, UnknownRatersError
+from kappalab.errors import (InvalidParameterError, UndefinedCoefficientWarning,
+                             UnknownRatersError)
 
 
 def random_wide(seed, n_items=24, n_raters=4, n_categories=3, missing=0.35):
@@ -225,3 +226,32 @@ def test_bad_options():
     counts = kl.Annotations.from_counts([[2, 1], [3, 0], [1, 2]])
     with pytest.raises(UnknownRatersError, match="rater identities"):
         kl.item_report(counts, coefficient="conger_kappa")
+
+
+def test_plot_marks_the_contested_tail():
+    values = random_wide(11, n_items=50)
+    report = kl.item_report(values)
+    ax = kl.plots.items(report, contested_share=0.2)
+    heights = np.array([bar.get_height() for bar in ax.patches])
+    rest, tail = heights[:20], heights[20:]
+    pairable = report.agreement.dropna()
+    cutoff = np.sort(pairable)[int(np.ceil(0.2 * pairable.size)) - 1]
+    assert rest.sum() + tail.sum() == pairable.size
+    assert tail.sum() == (pairable <= cutoff).sum()
+    assert ax.get_xlabel() == "item agreement (share of agreeing pairs of annotations)"
+    assert ax.get_ylabel() == "items"
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[1] == f"most contested: {tail.sum():.0f} items, agreement ≤ {cutoff:.3g}"
+    interval = kl.plots.items(kl.item_report(values, level="interval"))
+    assert interval.get_xlabel().startswith("chance-corrected item agreement")
+
+
+def test_plot_refuses_other_tables():
+    with pytest.raises(InvalidParameterError, match="item_report"):
+        kl.plots.items(pd.DataFrame({"value": [1.0]}))
+    with pytest.raises(InvalidParameterError, match="contested_share"):
+        kl.plots.items(kl.item_report(random_wide(12)), contested_share=0)
+    with pytest.warns(UndefinedCoefficientWarning, match="nothing can be paired"):
+        unpaired = kl.item_report([[1, None], [2, None]])
+    with pytest.raises(InvalidParameterError, match="two or more annotations"):
+        kl.plots.items(unpaired)
