@@ -35,6 +35,7 @@ from .coefficients.sparse import (
     spa_weights,
 )
 from .diagnostics.items import item_report
+from .diagnostics.judge import JudgeReport, judge_report
 from .estimate import Estimate
 from .kernels import spearman_brown
 from .report import agreement_report, xrr_report
@@ -49,6 +50,7 @@ __all__ = [
     "SplitHalfReliability",
     "Estimate",
     "InterAnnotatorCorrelation",
+    "JudgeReport",
     "agreement_report",
     "alignment",
     "bennett_s",
@@ -68,6 +70,7 @@ __all__ = [
     "item_agreement_variance",
     "item_report",
     "janson_olsson_iota",
+    "judge_report",
     "kernels",
     "krippendorff_alpha",
     "light_kappa",

@@ -165,9 +165,10 @@ def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
     A histogram of the items' agreement — at the nominal level ``agreement``, the share of
     agreeing pairs of annotations, in 20 bins over [0, 1]; at other levels
     ``chance_corrected_agreement``, 1 − d_i/D_e (0 at chance), in 30 bins over its range —
-    leaving out items with fewer than two annotations (they have none). The contested tail — the first ``contested_share`` of the report's rows with
-    an agreement, i.e. the items of lowest agreement, as the report sorts them — is drawn in
-    orange: every item whose agreement is at most that of the last of them. A dotted line
+    leaving out items with fewer than two annotations (they have none). The contested tail —
+    the first ``contested_share`` of the report's rows with an agreement, i.e. the items of
+    lowest agreement, as the report sorts them — is drawn in orange: every item whose
+    agreement is at most that of the last of them. A dotted line
     marks chance: the coefficient's chance agreement P_e (the report's
     ``attrs["expected_agreement"]``) at the nominal level, 0 at the others.
 

@@ -30,9 +30,10 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from ..alignment import AlignedReplications, shared_raters as shared_raters_of
-from ..annotations import Annotations, AnnotationsLike, as_annotations
+from ..annotations import DENSE_COUNT_CELLS, Annotations, AnnotationsLike, as_annotations
 from ..distances import CategoryDistance, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
@@ -41,7 +42,8 @@ from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array
                    disagreement_components, distance_product, interval_scores, safe_divide)
 from .multirater import alpha_core
 
-__all__ = ["CrossKappa", "cross_kappa", "normalized_cross_kappa", "reference_agreement"]
+__all__ = ["CrossKappa", "cross_kappa", "cross_kappa_each_rater", "normalized_cross_kappa",
+           "reference_agreement"]
 
 
 class CrossKappa(ItemSumCoefficient):
@@ -729,3 +731,110 @@ def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: Any = "n
     estimate = CrossKappa(coders, expert, level, sample_weight=sample_weight).estimate(
         ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
     return replace(estimate, coefficient="reference agreement")
+
+
+def cross_kappa_each_rater(data: AnnotationsLike, *, level: Any = "nominal",
+                           categories: Sequence[Any] | None = None) -> pd.DataFrame:
+    r"""κx of every rater against the rest: rater r's annotations as replication X, the other
+    raters' as replication Y (Wong, Paritosh & Aroyo 2021, eqs 6–11), all raters at once.
+
+    With one annotation of r on item i, of category c, and the item's category counts n_i
+    (m_i annotations), X holds e_c and Y the rest n_i − e_c, so R_i = 1, S_i = m_i − 1 and
+    the terms of :func:`cross_kappa` are per annotation:
+
+    .. math::  d_o(r) = \frac{\sum_{a} m_i\, e_c^\top δ (n_i - e_c)/(m_i - 1)}{\sum_a m_i},
+        \qquad d_e(r) = \frac{N_r^\top δ\, (A_r - N_r)}{\mathbf R_r \mathbf S_r},
+
+    summed over r's annotations a on items with m_i ≥ 2, N_r their category counts and A_r
+    the sum of their items' n_i (so A_r − N_r is the rest's counts on those items),
+    **R**_r = Σ 1 and **S**_r = Σ (m_i − 1). One pass over the annotations and an
+    items × K table of δ n_i: O(N + items·K + raters·K), no loop over raters or items. It
+    equals ``cross_kappa(data.subset_raters([r]), data.subset_raters(others))`` rater by
+    rater, except for the ordinal metric, whose distance depends on the marginals of each
+    rater's items: that level is refused (call :func:`cross_kappa` per rater).
+
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+        columns is long, any other table items × raters. Rater identities are needed.
+    level : str, array-like or callable, default "nominal"
+        Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
+        ``"nominal"``, ``"interval"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a
+        symmetric K × K matrix of squared distances δ² or a callable ``δ²(a, b)``; not
+        ``"ordinal"`` (see above).
+    categories : sequence, optional
+        The category set and order (default: the values in the data); values outside it raise
+        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+        still counts (in K, and in the values of value-based weights).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by rater: ``kappa_x`` (NaN where undefined: no item shared with another
+        rater, or no expected disagreement), ``n_items`` (r's items that another rater also
+        annotated) and ``n_annotations`` (those items' annotations, r's and the rest's).
+
+    Raises
+    ------
+    InvalidParameterError
+        The ordinal level, an asymmetric distance, or an items × categories table beyond
+        :data:`kappalab.annotations.DENSE_COUNT_CELLS` cells (the error names the size).
+    UnknownRatersError
+        Data without rater identities.
+    AnnotationError
+        Data that cannot be read as annotations (:func:`~kappalab.annotations.as_annotations`).
+
+    References
+    ----------
+    Wong, K., Paritosh, P. & Aroyo, L. (2021). Cross-replication Reliability — An Empirical
+    Approach to Interpreting Inter-rater Reliability. ACL 2021, 7053–7065.
+    doi:10.18653/v1/2021.acl-long.548
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.cross import cross_kappa_each_rater
+    >>> table = cross_kappa_each_rater([[1, 1, 2], [2, 2, 2], [1, 2, 1], [2, 2, 1]])
+    >>> table.kappa_x.round(4).tolist()  # rater 0: kl.cross_kappa(column 0, columns 1–2)
+    [0.25, 0.0, -0.25]
+    """
+    ann = as_annotations(data, categories=categories)
+    ann.require_raters("the cross-replication κx of each rater")
+    n, K, R = ann.n_items, ann.n_categories, ann.n_raters
+    if max(n, R) * K > DENSE_COUNT_CELLS:
+        raise InvalidParameterError(
+            f"the κx of each rater needs an items × categories table of {n} × {K} cells "
+            f"(more than {DENSE_COUNT_CELLS}); call kl.cross_kappa on "
+            "data.subset_raters([r]) and the other raters' annotations, rater by rater")
+    dis = category_distance(level, ann.categories, kind="level", values=ann.category_values,
+                            marginals=lambda: ann.count_matrix.sum(axis=0))
+    if dis.name == "ordinal":
+        raise InvalidParameterError(
+            "the ordinal metric of κx depends on the marginals of each rater's items; call "
+            "kl.cross_kappa rater by rater for it")
+    dis.require_symmetric("the κx of each rater")
+    items, raters, cats = ann.codes()
+    counts = ann.count_matrix.astype(float)
+    m = counts.sum(axis=1)
+    shared = m[items] >= 2  # the rest annotated the item too
+    items, raters, cats = items[shared], raters[shared], cats[shared]
+    self_distance = (np.zeros(K) if dis.name == "nominal" or dis.scores is not None
+                     else np.diagonal(dis.matrix))
+    cross = distance_product(dis, counts)[items, cats] - self_distance[cats]  # e_cᵀδ(n_i − e_c)
+    m_a = m[items]
+    d_o = safe_divide(np.bincount(raters, weights=m_a * cross / (m_a - 1), minlength=R),
+                      np.bincount(raters, weights=m_a, minlength=R))
+    own = np.bincount(raters * K + cats, minlength=R * K).reshape(R, K).astype(float)  # N_r
+    incidence = sp.csr_matrix((np.ones(items.size), (raters, items)), shape=(R, n))
+    rest = np.asarray(incidence @ counts) - own  # A_r − N_r
+    between = (own * distance_product(dis, rest)).sum(axis=1)
+    d_e = safe_divide(between, own.sum(axis=1) * rest.sum(axis=1))
+    defined = np.isfinite(d_e) & (d_e > 0)
+    kappa = np.where(defined, 1.0 - d_o / np.where(defined, d_e, 1.0), np.nan)
+    return pd.DataFrame({"kappa_x": kappa,
+                         "n_items": np.bincount(raters, minlength=R),
+                         "n_annotations": np.bincount(raters, weights=m_a,
+                                                      minlength=R).astype(np.int64)},
+                        index=pd.Index(ann.raters, name="rater"))
