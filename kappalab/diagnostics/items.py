@@ -5,7 +5,8 @@ Every quantity is read off the item-sum spine (docs/architecture.md, "The item-s
 the coefficient is θ̂ = f(T), T = Σ_i s_i, so
 
 * the item's own agreement is the coefficient's observed agreement on that item alone,
-  ``combine(s_i)["observed"]`` = 1 − d_i/scale with d_i = n_iᵀ δ n_i / (m_i(m_i − 1)) the mean
+  ``combine`` of the totals with the observed block replaced by the item's: 1 − d_i/scale
+  with d_i = n_iᵀ δ n_i / (m_i(m_i − 1)) the mean
   distance over the item's ordered pairs of annotations (Krippendorff 2011; for the nominal
   level this is the share of agreeing pairs, SPA's item agreement, Nørregaard & Derczynski
   2022), and its chance-corrected form 1 − d_i/D_e uses the coefficient's expected
@@ -136,28 +137,37 @@ def _core(ann: Annotations, level: Any, coefficient: str) -> ChanceCorrectedAgre
                                     name=name)
 
 
-def _per_item_parts(core: ChanceCorrectedAgreement) -> tuple[np.ndarray, np.ndarray]:
-    """(observed agreement 1 − d_i/scale, observed disagreement d_i) of each item alone:
-    ``combine`` on each row of the item statistics, in blocks of rows (NaN for an item with
-    fewer than two annotations)."""
-    stats = core.item_stats()
-    n, s = stats.shape
-    observed, disagreement = np.empty(n), np.empty(n)
-    block = max(1, BLOCK_CELLS // max(1, s))
-    for start in range(0, n, block):  # blocks of rows bound the memory, not a loop over items
-        part = stats[start:start + block]
-        part = part.toarray() if sp.issparse(part) else np.asarray(part, dtype=float)
-        with np.errstate(all="ignore"):  # an item alone has no chance model to speak of
-            parts = core.combine(part)
+def _per_item_parts(core: ChanceCorrectedAgreement,
+                    stats: np.ndarray | sp.spmatrix) -> tuple[np.ndarray, np.ndarray]:
+    """(observed agreement 1 − d_i/scale, observed disagreement d_i) of each item alone, NaN
+    for an item with fewer than two annotations.
+
+    The core's first two columns are the item's observed block [u_i d_i, u_i]
+    (:class:`~kappalab.coefficients.multirater.ChanceCorrectedAgreement`), so ``combine`` on
+    the totals with that block replaced by the item's gives the item's observed parts; it is
+    evaluated once per distinct block (a few values for categorical data), in blocks of rows.
+    """
+    observed_block = stats[:, :2]
+    observed_block = (observed_block.toarray() if sp.issparse(observed_block)
+                      else np.asarray(observed_block, dtype=float))
+    distinct, of_item = np.unique(observed_block, axis=0, return_inverse=True)
+    totals = core.totals()
+    observed, disagreement = np.empty(len(distinct)), np.empty(len(distinct))
+    block = max(1, BLOCK_CELLS // max(1, totals.size))
+    for start in range(0, len(distinct), block):  # bounds the memory; no loop over items
+        stack = np.tile(totals, (min(block, len(distinct) - start), 1))
+        stack[:, :2] = distinct[start:start + block]
+        parts = core.combine(stack)
         observed[start:start + block] = np.real(parts["observed"])
         disagreement[start:start + block] = np.real(parts["observed_disagreement"])
-    return observed, disagreement
+    of_item = of_item.ravel()
+    return observed[of_item], disagreement[of_item]
 
 
-def _leave_one_out(core: ChanceCorrectedAgreement, value: float) -> np.ndarray:
+def _leave_one_out(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmatrix,
+                   value: float) -> np.ndarray:
     """f(T − s_i) for every item: the jackknife replicates of the items with statistics; an
     item whose statistics are all 0 leaves the totals, hence the value, unchanged."""
-    stats = core.item_stats()
     if sp.issparse(stats):
         has_stats = np.diff(sp.csr_matrix(stats).indptr) > 0
     else:
@@ -268,10 +278,11 @@ def item_report(data: AnnotationsLike, *, level: Any = "nominal",
     ann = as_annotations(data, categories=categories)
     core = _core(ann, level, coefficient)
     estimate = core.estimate()  # warns if the coefficient is undefined on the data
-    agreement, disagreement = _per_item_parts(core)
+    stats = core.item_stats()
+    agreement, disagreement = _per_item_parts(core, stats)
     with np.errstate(all="ignore"):
         chance_corrected = 1.0 - disagreement / estimate.expected_disagreement
-    without = _leave_one_out(core, estimate.value)
+    without = _leave_one_out(core, stats, estimate.value)
     report = label_summary(ann)
     report.insert(1, "agreement", agreement)
     report.insert(2, "chance_corrected_agreement", chance_corrected)
