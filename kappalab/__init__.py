@@ -35,6 +35,8 @@ from .coefficients.sparse import (
     spa_kappa,
     spa_weights,
 )
+from .diagnostics.items import item_report
+from .diagnostics.judge import JudgeReport, judge_report
 from .estimate import Estimate
 from .interpretation import Benchmark, benchmark
 from .kernels import spearman_brown
@@ -53,6 +55,7 @@ __all__ = [
     "SplitHalfReliability",
     "Estimate",
     "InterAnnotatorCorrelation",
+    "JudgeReport",
     "agreement_report",
     "alignment",
     "benchmark",
@@ -71,7 +74,9 @@ __all__ = [
     "inter_annotator_correlation",
     "item_agreement",
     "item_agreement_variance",
+    "item_report",
     "janson_olsson_iota",
+    "judge_report",
     "kernels",
     "krippendorff_alpha",
     "light_kappa",

@@ -11,7 +11,7 @@ import pandas as pd
 
 from .errors import InvalidParameterError
 
-__all__ = ["xrr", "raters"]
+__all__ = ["items", "raters", "xrr"]
 
 #: the bars of :func:`xrr`: (report quantity, label, colour)
 _XRR_BARS = (
@@ -309,3 +309,105 @@ def _draw_kappa_x(axis: Any, shown: pd.DataFrame, positions: np.ndarray, values:
     if np.isfinite(every).any():
         axis.axvline(float(np.nanmedian(every)), color="#555555", linestyle="--",
                      linewidth=1.0, label="median rater")
+
+
+def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
+          title: str | None = None):
+    r"""Draw the distribution of item agreement from :func:`kappalab.item_report`, with the
+    most contested items marked.
+
+    A histogram of the items' agreement — at the nominal level ``agreement``, the share of
+    agreeing pairs of annotations, in 20 bins over [0, 1]; at other levels
+    ``chance_corrected_agreement``, 1 − d_i/D_e (0 at chance), in 30 bins over its range —
+    leaving out items with fewer than two annotations (they have none). The contested tail —
+    the first ``contested_share`` of the report's rows with an agreement, i.e. the items of
+    lowest agreement, as the report sorts them — is drawn in orange: every item whose
+    agreement is at most that of the last of them. A dotted line
+    marks chance: the coefficient's chance agreement P_e (the report's
+    ``attrs["expected_agreement"]``) at the nominal level, 0 at the others.
+
+    Parameters
+    ----------
+    report : pandas.DataFrame
+        A table from :func:`kappalab.item_report`.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new ``matplotlib.figure.Figure``'s, without pyplot).
+    contested_share : float, default 0.1
+        The share of items (with an agreement) marked as the contested tail, in (0, 1].
+    title : str, optional
+        The title (default: the coefficient and its value, from the report's ``attrs``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on (a new figure's when ``ax`` is None).
+
+    Raises
+    ------
+    InvalidParameterError
+        A table without the ``agreement`` column of :func:`kappalab.item_report`, no item
+        with two or more annotations, or ``contested_share`` outside (0, 1].
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement.
+    arXiv:2208.06161 (the item agreement at the nominal level).
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> report = kl.item_report([[1, 1, 1], [1, 2, 3], [2, 2, 1], [3, 3, 3], [1, 1, 2]])
+    >>> ax = items(report, contested_share=0.2)  # 1 of 5 items: agreement 0
+    >>> ax.get_xlabel()
+    'item agreement (share of agreeing pairs of annotations)'
+    >>> heights = [int(bar.get_height()) for bar in ax.patches]  # 20 bins, then the tail's
+    >>> heights[0], heights[6], heights[19], heights[20]  # agreement 0, 1/3, 1; tail at 0
+    (0, 2, 2, 1)
+    """
+    from .validation import check_real
+
+    if not isinstance(report, pd.DataFrame) or "agreement" not in report.columns:
+        raise InvalidParameterError("items needs a table from kappalab.item_report")
+    share = check_real(contested_share, "contested_share", low=0.0, high=1.0)
+    if share <= 0:
+        raise InvalidParameterError(f"contested_share must be in (0, 1], got {share}")
+    nominal = report.attrs.get("level", "nominal") == "nominal"
+    column = "agreement" if nominal else "chance_corrected_agreement"
+    if column not in report.columns:
+        raise InvalidParameterError(f"the table has no column {column!r}: pass a table from "
+                                    "kappalab.item_report")
+    agreement = report[column].to_numpy(dtype=float)
+    agreement = agreement[np.isfinite(agreement)]
+    if agreement.size == 0:
+        raise InvalidParameterError(
+            "no item has two or more annotations: there is no item agreement to draw")
+    n_tail = max(1, int(np.ceil(share * agreement.size)))
+    cutoff = np.sort(agreement)[n_tail - 1]
+    # equal bins: 20 of width 0.05 over [0, 1] for the share of agreeing pairs, 30 over the
+    # range otherwise (discrete values such as 0, 1/3, 1 each fall inside one bin)
+    low = 0.0 if nominal else float(min(agreement.min(), 0.0))
+    high = 1.0 if nominal else float(agreement.max())
+    edges = np.linspace(low, high if high > low else low + 1.0, 21 if nominal else 31)
+    contested = agreement <= cutoff
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        ax = Figure(figsize=(6.4, 4.0), layout="constrained").add_subplot()
+    ax.hist([agreement[~contested], agreement[contested]], bins=edges, stacked=True,
+            color=["#4f6f9f", "#d9822b"], edgecolor="black", linewidth=0.5,
+            label=["other items",
+                   f"most contested: {int(contested.sum())} items, agreement ≤ {cutoff:.3g}"])
+    expected = report.attrs.get("expected_agreement") if nominal else 0.0
+    if expected is not None and np.isfinite(expected):
+        ax.axvline(expected, color="black", linestyle=":", linewidth=1.2,
+                   label=f"chance agreement = {expected:.3f}")
+    ax.set_xlabel("item agreement (share of agreeing pairs of annotations)" if nominal else
+                  f"chance-corrected item agreement 1 − $d_i/D_e$ ({report.attrs['level']})")
+    ax.set_ylabel("items")
+    if title is None and "coefficient" in report.attrs:
+        title = (f"Item agreement of {agreement.size} items "
+                 f"({report.attrs['coefficient']} = {report.attrs['value']:.3f})")
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="upper left", frameon=False)
+    return ax
