@@ -34,6 +34,7 @@ from .coefficients.sparse import (
     spa_kappa,
     spa_weights,
 )
+from .comparison import Comparison, compare
 from .estimate import Estimate
 from .kernels import spearman_brown
 from .report import agreement_report, xrr_report
@@ -44,6 +45,7 @@ __version__ = _metadata.version("kappalab")
 
 __all__ = [
     "Annotations",
+    "Comparison",
     "DisattenuatedCorrelation",
     "SplitHalfReliability",
     "Estimate",
@@ -54,6 +56,7 @@ __all__ = [
     "bootstrap",
     "brennan_prediger",
     "cohen_kappa",
+    "compare",
     "conger_kappa",
     "cross_kappa",
     "datasets",
