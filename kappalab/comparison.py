@@ -21,7 +21,10 @@ with θ̂ − θ ≈ mean IF. For the difference D̂ = θ̂_a − θ̂_b:
   where c undoes the centring of the influences at each side's mean (it makes the sum
   unbiased for n_c·Cov(IF^a, IF^b)); items of one side only enter that side's variance alone.
   When both sides have the same items this is Σ_i (IF^a_i − IF^b_i)²/(n(n − 1)), the
-  analytic variance of the difference written as one coefficient on the joint item sums.
+  analytic variance of the difference written as one coefficient on the joint item sums, and
+  Gwet's (2016) paired t test: Gwet's per-subject linear terms κ*_i − κ̂ are these
+  influences, so the test reproduces his R package pairedCAC for Fleiss', Conger's,
+  Krippendorff's, Gwet's and Brennan–Prediger's coefficients and percent agreement.
 
 The interval is D̂ ± t_ν·SE with ν = n_∪ − 1 (paired: the items of either side are the
 sampling units) or Welch–Satterthwaite's ν = (v_a + v_b)²/(v_a²/(n_a − 1) + v_b²/(n_b − 1))
@@ -63,6 +66,11 @@ ESTIMATOR_MODULES = (multirater, pairwise, cross, disattenuation, correlation, s
 #: the columns of :meth:`Comparison.to_frame`, in order
 FRAME_COLUMNS = ("coefficient", "value_a", "value_b", "difference", "se", "ci_low", "ci_high",
                  "z", "p_value", "df", "paired", "method", "n_common", "n_only_a", "n_only_b")
+FRAME_DOC = """A ``pandas.DataFrame`` of comparisons, one row each, in order.
+
+Columns: coefficient, value_a, value_b, difference, se, ci_low, ci_high, z, p_value, df,
+paired, method, n_common, n_only_a, n_only_b. Called on one comparison without an argument:
+the table of that comparison."""
 
 
 class _FrameMethod:
@@ -86,7 +94,7 @@ class _FrameMethod:
                 rows.append(item.row())
             return pd.DataFrame.from_records(rows, columns=list(FRAME_COLUMNS))
 
-        to_frame.__doc__ = Comparison.frame_doc
+        to_frame.__doc__ = FRAME_DOC
         return to_frame
 
 
@@ -161,12 +169,6 @@ class Comparison:
     n_only_b: int
     correlation: float
     details: Mapping[str, Any] = field(default_factory=dict)
-
-    frame_doc = """A ``pandas.DataFrame`` of comparisons, one row each, in order.
-
-        Columns: coefficient, value_a, value_b, difference, se, ci_low, ci_high, z, p_value,
-        df, paired, method, n_common, n_only_a, n_only_b. Called on one comparison without an
-        argument, the table of that comparison."""
 
     to_frame = _FrameMethod()
 

@@ -57,6 +57,43 @@ def brute_force_jackknife(estimator, a, b, **options):
     return math.sqrt((n - 1) / n * ((leave - leave.mean()) ** 2).sum())
 
 
+# ---------------------------------------------------------------------- published values
+#: the example data of Gwet's R package pairedCAC (the implementation of Gwet 2016, EPM 76(4),
+#: 609–637, doi:10.1177/0013164415596420): 15 subjects rated by two groups of 4 raters
+RATINGS_1 = np.array([[1, 1, 1, 1], [1, 1, 2, 3], [1, 1, 2, 3], [2, 2, 2, 3], [1, 2, 1, 1],
+                      [2, 1, 1, 1], [2, 2, 2, 2], [2, 3, 2, 2], [3, 3, 3, 3], [1, 1, 1, 1],
+                      [1, 1, 2, 3], [3, 3, 3, 3], [3, 2, 3, 3], [1, 2, 1, 1], [2, 1, 1, 1]])
+RATINGS_2 = np.array([[1, 1, 1, 1], [3, 3, 3, 2], [3, 3, 3, 3], [1, 1, 2, 1], [1, 1, 1, 1],
+                      [1, 1, 1, 1], [2, 2, 2, 2], [2, 2, 1, 1], [3, 3, 3, 3], [1, 1, 1, 3],
+                      [2, 2, 2, 2], [3, 3, 3, 3], [3, 3, 3, 3], [1, 2, 1, 1], [3, 3, 3, 3]])
+
+
+@pytest.mark.parametrize("estimator, second, published", [
+    # pairedCAC's printed output: coeff1, coeff2, coeff.diff, std.err, t.stat, p.value
+    (kl.fleiss_kappa, RATINGS_2,
+     (0.3856655, 0.7248495, 0.339184, 0.1574322, 2.154477, 0.04910569)),
+    (kl.fleiss_kappa, RATINGS_2[:, :3],
+     (0.3856655, 0.7942073, 0.4085418, 0.1612858, 2.53303, 0.02389035)),
+    (kl.gwet_ac, RATINGS_2,
+     (0.4069193, 0.737382, 0.3304628, 0.1452689, 2.274835, 0.03917311)),
+    (kl.conger_kappa, RATINGS_2,
+     (0.3932584, 0.7250859, 0.3318275, 0.1527202, 2.172781, 0.04745695)),
+    (kl.krippendorff_alpha, RATINGS_2,
+     (0.3959044, 0.7294354, 0.3335309, 0.1548083, 2.154477, 0.04910569)),
+    (kl.brennan_prediger, RATINGS_2,
+     (0.4, 0.7333333, 0.3333333, 0.1477342, 2.256304, 0.04056859)),
+    (kl.percent_agreement, RATINGS_2,
+     (0.6, 0.8222222, 0.2222222, 0.09848947, 2.256304, 0.04056859)),
+], ids=["fleiss", "fleiss-3-raters", "ac1", "conger", "alpha", "bp", "pa"])
+def test_paired_test_reproduces_gwets_paired_t_test(estimator, second, published):
+    # pairedCAC tests coefficient 2 − coefficient 1 with t_{n−1}: compare(b=ratings1)
+    result = kl.compare(estimator, second, RATINGS_1)
+    got = (result.value_b, result.value_a, result.difference, result.se, result.z,
+           result.p_value)
+    assert got == pytest.approx(published, abs=6e-7, rel=5e-7)
+    assert result.paired and result.df == 14
+
+
 # ---------------------------------------------------------------------- paired standard errors
 @pytest.mark.parametrize("estimator", [kl.krippendorff_alpha, kl.fleiss_kappa, kl.conger_kappa])
 def test_paired_jackknife_equals_the_brute_force_jackknife(estimator):
@@ -104,6 +141,19 @@ def test_paired_analytic_se_agrees_with_the_brute_force_bootstrap():
     # the paired SE is below the independent one
     independent = kl.compare(kl.krippendorff_alpha, x, y, paired=False)
     assert analytic.correlation > 0.1 and analytic.se < independent.se
+
+
+@pytest.mark.parametrize("estimator", [kl.conger_kappa, kl.light_kappa])
+def test_paired_bootstrap_on_sparse_item_statistics(estimator):
+    # rater × category indicator columns: sparse item statistics, partially overlapping items
+    x, y = pools(200, only_x=20, only_y=30, seed=14)
+    analytic = kl.compare(estimator, x, y)
+    boot = kl.compare(estimator, x, y, ci="bootstrap", n_resamples=1000, seed=2)
+    jack = kl.compare(estimator, x, y, ci="jackknife")
+    assert boot.details["n_finite_replicates"] == 1000
+    # 1000 replicates estimate an SD to ±2.2 %
+    assert boot.se == pytest.approx(analytic.se, rel=0.12)
+    assert jack.se == pytest.approx(analytic.se, rel=0.12)
 
 
 def test_same_items_equal_the_difference_as_one_coefficient_on_the_joint_item_sums():
