@@ -1,8 +1,9 @@
 """Size and power of ``kl.compare``: how often its test of θ_a = θ_b rejects at 5 %.
 
 Two designs, from the latent-threshold model of ``kappalab.simulate.replications`` (binary
-labels, prevalence 0.5 unless ``--prevalence``, 3 annotations per item and side, no missing
-annotations):
+labels, prevalence 0.5 unless ``--prevalence``, 2 to 4 annotations per item and side, missing
+completely at random, so that α and Fleiss' κ weigh the items differently and their tests
+differ; on complete data the two give the same z):
 
 * **paired**: the same items rated by two rater pools (ρ = 1: both pools see the same item
   latents), analysed paired on the common items;
@@ -39,19 +40,22 @@ from experiments.study import parse_args, progress
 ESTIMATORS = {"alpha": kl.krippendorff_alpha, "fleiss": kl.fleiss_kappa}
 DESIGNS = {"paired": 1.0, "independent": 0.0}  # the correlation ρ of the two sides' items
 LEVEL = 0.05
+ANNOTATIONS = (2, 4)  # annotations per item and side: 2, 3 or 4, equally likely
 
 
 def simulate_cell(design: str, reliability: tuple[float, float], n_items: int,
                   n_studies: int, prevalence: float, rng: np.random.Generator):
-    """Every study of one cell at once: two arrays studies × items × 3 annotations, and the
-    population values of the two sides."""
+    """Every study of one cell at once: two arrays studies × items × raters (NaN where a rater
+    did not annotate the item), and the population values of the two sides."""
     x, y, truth = simulate.replications(
         n_items * n_studies, level="binary", rho=DESIGNS[design], reliability=reliability,
-        annotations_per_item=3, prevalence=prevalence, seed=rng)
-    shape = (n_studies, n_items, 3)
-    wide_x = np.asarray(x.wide, dtype=float).reshape(shape)
-    wide_y = np.asarray(y.wide, dtype=float).reshape(shape)
-    return wide_x, wide_y, (truth.irr_x_nominal, truth.irr_y_nominal)
+        annotations_per_item=(ANNOTATIONS, ANNOTATIONS), prevalence=prevalence, seed=rng)
+    wide = []
+    for side in (x, y):  # every item has annotations, so the rows are the items in order
+        table = np.asarray(side.wide, dtype=float)
+        assert table.shape[0] == n_items * n_studies
+        wide.append(table.reshape(n_studies, n_items, table.shape[1]))
+    return wide[0], wide[1], (truth.irr_x_nominal, truth.irr_y_nominal)
 
 
 def run_cell(design: str, hypothesis: str, reliability: tuple[float, float], n_items: int,
@@ -127,6 +131,7 @@ def plot(table: pd.DataFrame, path) -> None:
             title = (f"power: reliability {part['reliability_a'].iloc[0]:g} vs "
                      f"{part['reliability_b'].iloc[0]:g}")
         ax.set_xscale("log")
+        ax.minorticks_off()
         ax.set_xticks(sorted(part["n_items"].unique()))
         ax.set_xticklabels([str(n) for n in sorted(part["n_items"].unique())])
         ax.set_xlabel("items per data set")
@@ -134,7 +139,7 @@ def plot(table: pd.DataFrame, path) -> None:
         ax.set_title(title, fontsize=10)
         ax.legend(fontsize=7)
     fig.suptitle(f"kl.compare, analytic SE ({int(table['n_studies'].iloc[0])} studies per "
-                 "point, binary labels, 3 annotations per item and side)", fontsize=10)
+                 "point, binary labels, 2–4 annotations per item and side)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=130)
     plt.close(fig)
