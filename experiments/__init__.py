@@ -1,7 +1,8 @@
 """Simulation studies of kappalab's estimators against exact population truths: bias and RMSE
 (``estimator_bias``), the kappa paradox (``kappa_paradox``), SPA's weighting schemes
-(``spa_bias``), the coverage of every interval method (``interval_coverage``) and sample-size
-planning (``planning``). Each study is
+(``spa_bias``), the coverage of every interval method (``interval_coverage``), sample-size
+planning (``planning``) and the size and power of ``kl.compare``'s test of a difference
+(``compare_power``). Each study is
 a module run from the repository root, ``python -m experiments.<name> [--quick]`` (``make
 experiments`` runs them all); it writes a CSV table and a PNG figure to
 ``results/experiments/`` (``--out`` to change). Shared arguments and progress bars are in

@@ -37,6 +37,7 @@ from .coefficients.sparse import (
 )
 from .diagnostics.items import item_report
 from .diagnostics.judge import JudgeReport, judge_report
+from .comparison import Comparison, compare
 from .estimate import Estimate
 from .interpretation import Benchmark, benchmark
 from .kernels import spearman_brown
@@ -50,6 +51,7 @@ __version__ = _metadata.version("kappalab")
 __all__ = [
     "Annotations",
     "Benchmark",
+    "Comparison",
     "DisattenuatedCorrelation",
     "SampleSizePlan",
     "SplitHalfReliability",
@@ -63,6 +65,7 @@ __all__ = [
     "bootstrap",
     "brennan_prediger",
     "cohen_kappa",
+    "compare",
     "conger_kappa",
     "cross_kappa",
     "datasets",

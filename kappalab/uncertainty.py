@@ -68,7 +68,7 @@ from .progress import track
 from .validation import check_confidence, check_count, make_rng
 
 __all__ = ["BLOCK_CELLS", "Interval", "CI_METHODS", "analytic_interval", "bootstrap",
-           "influence_values",
+           "influence_values", "rows_with_statistics",
            "interval", "parse_ci", "replicate_values", "resampling_interval"]
 
 #: rows × columns of one stacked block of totals (bounds the memory of resampling and of the
@@ -179,6 +179,34 @@ class _Groups:
         return weights @ self.rows
 
 
+def rows_with_statistics(stats: np.ndarray | sp.spmatrix) -> np.ndarray:
+    """Which rows of an items × s matrix of item statistics are resampling units: those with
+    a non-zero entry (an item without annotations, or of sample weight 0, is an all-zero row
+    and takes no part in any interval).
+
+    Parameters
+    ----------
+    stats : numpy.ndarray or scipy.sparse matrix
+        The item statistics (``core.item_stats()``).
+
+    Returns
+    -------
+    numpy.ndarray
+        A boolean mask, one entry per row; :func:`influence_values` gives one value per
+        ``True`` row, in order.
+
+    Examples
+    --------
+    >>> rows_with_statistics(np.array([[1.0, 2.0], [0.0, 0.0], [0.0, 3.0]]))
+    array([ True, False,  True])
+    """
+    if sp.issparse(stats):  # a stored explicit zero is not an entry
+        stats = sp.csr_matrix(stats)
+        row = np.repeat(np.arange(stats.shape[0]), np.diff(stats.indptr))
+        return np.bincount(row[stats.data != 0], minlength=stats.shape[0]) > 0
+    return (np.asarray(stats, dtype=float) != 0).any(axis=1)
+
+
 def _groups(core, merge: bool = True) -> _Groups:
     """The item-statistic rows of the items with annotations; with ``merge``, identical rows
     merged into groups (worth it for resampling; the linearisation needs one matrix-vector
@@ -186,11 +214,11 @@ def _groups(core, merge: bool = True) -> _Groups:
     stats = core.item_stats()
     if sp.issparse(stats):  # sparse blocks (rater × category indicators) are not merged
         stats = stats.tocsr()
-        nonzero = np.flatnonzero(np.diff(stats.indptr) > 0)
+        nonzero = np.flatnonzero(rows_with_statistics(stats))
         every = np.arange(nonzero.size)
         return _Groups(stats[nonzero], np.ones(nonzero.size), every, every)
     stats = np.asarray(stats, dtype=float)
-    with_statistics = (stats != 0).any(axis=1)
+    with_statistics = rows_with_statistics(stats)
     if not with_statistics.all():  # no copy when every item has statistics
         stats = stats[with_statistics]
     n = stats.shape[0]

@@ -206,6 +206,7 @@ class InterAnnotatorCorrelationCore(ItemSumCoefficient):
         self.min_items = check_count(min_items, "min_items", minimum=2)
         self.set_sample_weight(sample_weight, ann.n_items)
         self.ann = ann
+        self.item_labels = ann.items
         self.R = int(ann.n_raters)
         values = ann.category_values(f"the {self.name}")  # NonNumericError for labels
         if ann.n_active_raters < 2:

@@ -100,6 +100,7 @@ class CrossKappa(ItemSumCoefficient):
     def __init__(self, x: Annotations, y: Annotations, distance: Any = "nominal", *,
                  use_moments: bool | None = None, sample_weight: Any = None):
         self.aligned = a = AlignedReplications(x, y)
+        self.item_labels = a.items  # the rows are the common items
         weights = check_sample_weight(sample_weight, x.n_items)
         if weights is not None and not (weights[a.x_rows] > 0).any():
             raise InvalidParameterError(
@@ -547,6 +548,7 @@ class NormalizedCrossKappa(ItemSumCoefficient):
     def __init__(self, kx: CrossKappa, irr_x: Any, irr_y: Any):
         self.kx = kx
         self.level = kx.level
+        self.item_labels = kx.item_labels
         # each IRR: a core on the common items (its coefficient moves with the items) or a
         # fixed number
         self.irrs = (irr_x, irr_y)

@@ -326,6 +326,7 @@ class SplitHalfCoefficient(ItemSumCoefficient):
         self._total = np.bincount(item, weights=self._x, minlength=n_used)
         self._high = item << 32  # the item in the high bits, a random 32-bit key in the low
         self.n_used, self.n_annotations = n_used, int(self._x.size)
+        self.item_labels = ann.items[pairable]  # the rows are the items with ≥ 2 annotations
         self._generator = (type(rng.bit_generator), copy.deepcopy(rng.bit_generator.state))
         self._totals = self._reduce(rng)
 
@@ -820,6 +821,7 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
         mean_x[both], mean_y[both], *cores,
         n_annotations=details["n_annotations_x"] + details["n_annotations_y"],
         details=details)
+    core.item_labels = labels
     return _estimate_as(DisattenuatedCorrelation, core.estimate(
         ci, n_resamples=n_resamples, confidence=confidence, seed=interval_seed,
         progress=progress))

@@ -152,6 +152,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         if chance == "rater_marginal":
             ann.require_raters(name)
         self.ann = ann
+        self.item_labels = ann.items
         self.dis = disagreement
         self.chance = chance
         self.item_weighting = item_weighting

@@ -466,6 +466,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
         ann.require_raters(self.name)
         self.set_sample_weight(sample_weight, ann.n_items)
         self.ann = ann
+        self.item_labels = ann.items
         self.dis = weights_for(ann, weights)
         self.dis.require_symmetric(self.name)  # the mean is over unordered pairs g < h
         self.level = self.dis.name

@@ -267,6 +267,7 @@ class SparseAgreement(ItemSumCoefficient):
                  chance_corrected: bool = False, sample_weight: Any = None):
         self.set_sample_weight(sample_weight, ann.n_items)
         self.ann = ann
+        self.item_labels = ann.items
         m = ann.annotations_per_item_array.astype(float)
         self.pairable = m >= 2
         if not self.pairable.any():
