@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 from scipy.stats import norm
+from scipy.stats import t as student_t
 from statsmodels.stats.inter_rater import cohens_kappa as statsmodels_cohens_kappa
 
 import kappalab as kl
@@ -36,16 +37,87 @@ def test_binary_two_annotations_is_bloch_kraemer(coefficient, share, kappa):
 
 def test_hand_calculation_binary():
     # κ = 0.6, P = 0.5: 0.4·(0.4·(−0.2) + 0.6·1.4/0.5) = 0.4·1.6 = 0.64, σ₁ = 0.8;
-    # N = ⌈0.64·(1.959964/0.1)²⌉ = ⌈245.85⌉ = 246, half-width 1.959964·0.8/√246 = 0.09997
+    # the normal quantile would give ⌈0.64·(1.959964/0.1)²⌉ = ⌈245.85⌉ = 246; the analytic
+    # interval uses t_{N−1}: 0.64·(t_{248}/0.1)² = 0.64·(1.969576/0.1)² = 248.27 ≤ 249, while
+    # 248 items give 0.64·(t_{247}/0.1)² = 248.28 > 248
     result = kl.plan("cohen", n_categories=2, reliability=0.6, half_width=0.1)
     assert result.item_sd == pytest.approx(0.8, rel=1e-12)
-    assert result.n_items == 246 and result.n_annotations == 492
-    assert result.half_width == pytest.approx(1.959964 * 0.8 / math.sqrt(246), rel=1e-6)
-    # power to show κ > 0.45: N = ⌈0.64·((1.644854 + 0.841621)/0.15)²⌉ = ⌈175.8⌉ = 176
+    assert student_t.ppf(0.975, 248) == pytest.approx(1.969576, abs=1e-6)
+    assert result.n_items == 249 and result.n_annotations == 498
+    assert result.half_width == pytest.approx(1.969576 * 0.8 / math.sqrt(249), rel=1e-6)
+    assert 1.969576 * 0.8 / math.sqrt(249) <= 0.1 < student_t.ppf(0.975, 247) * 0.8 / math.sqrt(
+        248)
+
+
+def test_power_formula_by_hand():
+    """power(N) = Φ((√N(ρ + b − ρ₀) − t_{N−1,0.95}·σ₁)/σ_W), written out from the plan's
+    fields; N the least N that reaches 0.8; the first-order N = ⌈0.64·((1.644854 +
+    0.841621)/0.15)²⌉ = ⌈175.8⌉ = 176 is too few for the test with the estimated SE."""
     result = kl.plan("cohen", n_categories=2, reliability=0.6, power=0.8, threshold=0.45)
-    assert result.n_items == 176
-    assert result.power == pytest.approx(norm.cdf(math.sqrt(176) * 0.15 / 0.8 - 1.644854),
-                                         abs=1e-6)
+    n = result.n_items
+    t = student_t.ppf(0.95, n - 1)
+    by_hand = norm.cdf((math.sqrt(n) * (0.6 + result.bias - 0.45) - t * 0.8)
+                       / result.statistic_sd)
+    assert result.power == pytest.approx(by_hand, abs=1e-12) and result.power >= 0.8
+    lin = planning.linearise("cohen", "nominal", np.array([0.5, 0.5]), 2, 0.6)
+    assert lin.wald_power(n - 1, 0.45, 0.05)[0] < 0.8
+    assert math.ceil(0.64 * ((1.644854 + 0.841621) / 0.15) ** 2) == 176 < n
+    # the estimated SE falls as κ̂ rises (ψ_σ against ψ), so σ_W > σ₁; the bias is negative
+    assert result.statistic_sd > result.item_sd and result.bias < 0
+
+
+def test_linearisation_against_brute_force_differentiation():
+    """ψ_σ is the influence of σ̂ = SE·√N: adding ε of an outcome's probability changes σ̂ by
+    ε·ψ_σ(outcome) (finite differences of σ on re-weighted outcomes); ½tr(HΣ) from the
+    curvature of f₁ along the items' spread."""
+    prevalence = np.array([0.2, 0.3, 0.5])
+    lin = planning.linearise("fleiss", "nominal", prevalence, 3, 0.5)
+    core, probability = lin.core, lin.probability
+    stats = lin.stats()
+
+    def sd_at(weights):
+        mean = weights @ stats
+        gradient = planning.LIMIT_ITEMS * core.value_gradient(planning.LIMIT_ITEMS * mean)
+        centred = (stats - mean) @ gradient
+        return math.sqrt(weights @ centred ** 2)
+
+    eps = 1e-6
+    for outcome in (0, 4, 9):
+        point = np.zeros_like(probability)
+        point[outcome] = 1.0
+        up = sd_at((1 - eps) * probability + eps * point)
+        down = sd_at((1 + eps) * probability - eps * point)
+        assert (up - down) / (2 * eps) == pytest.approx(lin.sd_influence[outcome], rel=1e-5)
+    assert probability @ lin.sd_influence == pytest.approx(0.0, abs=1e-12)
+    assert math.sqrt(probability @ lin.influence ** 2) == pytest.approx(lin.sd, rel=1e-12)
+
+
+@pytest.mark.parametrize("design", [("alpha", "nominal", (0.2,) * 5, 5, 0.4),
+                                    ("cohen", "nominal", (0.2,) * 5, 2, 0.8)])
+def test_power_plan_by_simulation(design):
+    """2 000 simulated studies of the planned size, each tested as a user would with
+    ``z_test``'s statistic against t_{N−1, 0.95}: the mean estimate is ρ + b (Monte Carlo SE
+    σ₁/√(2000N)), the SD of θ̂ − t·SE is σ_W/√N (relative MC SE 1.6 %), and the share of
+    rejections is the planned power (MC SE 0.9 points; tolerance 3 points plus 2 MC SE)."""
+    coefficient, level, prevalence, m, rho = design
+    threshold = round(rho - 0.15, 4)
+    result = kl.plan(coefficient, prevalence=prevalence, annotations_per_item=m,
+                     reliability=rho, power=0.8, threshold=threshold)
+    n, studies = result.n_items, 2000
+    ann, _ = simulate.annotations(n * studies, prevalence=prevalence, reliability=rho,
+                                  annotations_per_item=m, n_raters=m, seed=11)
+    wide = ann.to_xarray().sortby("item").values.astype(float).reshape(studies, n, m)
+    estimator = {"alpha": kl.krippendorff_alpha, "cohen": kl.cohen_kappa}[coefficient]
+    estimates = [estimator(study, ci="analytic") for study in wide]
+    values = np.array([float(e) for e in estimates])
+    ses = np.array([e.se for e in estimates])
+    t = student_t.ppf(0.95, n - 1)
+    assert values.mean() - rho == pytest.approx(
+        result.bias, abs=4 * result.item_sd / math.sqrt(studies * n))
+    assert (values - t * ses).std(ddof=1) == pytest.approx(
+        result.statistic_sd / math.sqrt(n), rel=0.07)
+    rejected = np.mean([e.z_test(threshold)[0] > t for e in estimates])
+    assert rejected == pytest.approx(0.8, abs=0.03 + 2 * math.sqrt(0.16 / studies))
 
 
 @pytest.mark.parametrize("prevalence,kappa", [((0.2, 0.3, 0.5), 0.5), ((0.1, 0.2, 0.3, 0.4), 0.7),
@@ -154,9 +226,11 @@ def test_achieved_values_meet_the_goal_with_n_and_not_with_n_minus_one():
                          **goal)
         n, sd = result.n_items, result.item_sd
         if "half_width" in goal:
-            assert result.half_width <= 0.05 < 1.959964 * sd / math.sqrt(n - 1)
+            assert result.half_width <= 0.05 < student_t.ppf(0.975, n - 2) * sd / math.sqrt(
+                n - 1)
         else:
-            assert result.power >= 0.9 > norm.cdf(math.sqrt(n - 1) * 0.1 / sd - 1.644854)
+            lin = planning.linearise("fleiss", "nominal", np.array([0.9, 0.1]), 4, 0.7)
+            assert result.power >= 0.9 > lin.wald_power(n - 1, 0.6, 0.05)[0]
 
 
 def test_result_frame_and_text():
@@ -268,8 +342,8 @@ def test_experiment_quick_writes_its_table(tmp_path):
     assert set(table["goal"]) == {"half-width", "power"}
     first = table[(table["design"] == "alpha 0.5/0.5 m=2 ρ=0.6")
                   & (table["goal"] == "half-width")].iloc[0]
-    assert first["n_items"] == 246  # 0.64·(1.959964/0.1)² = 245.85
-    assert first["n_bloch_kraemer"] == first["n_plan_two_annotations"] == 246
+    assert first["n_items"] == 249  # 0.64·(t_{248}/0.1)² = 248.27
+    assert first["n_bloch_kraemer"] == first["n_plan_two_annotations"] == 249
     # 100 studies: the mean half-width has a Monte Carlo SE under 1 %; the plan is first order
     widths = table[table["goal"] == "half-width"]
     assert ((widths["achieved"] / widths["target"] - 1).abs() < 0.10).all()
