@@ -31,16 +31,31 @@ approximation cannot follow. Before the plan modelled the test (the first-order 
 0.71–0.80 (mean 0.77, 9 of 17 within 3 points): the estimated SE in the statistic, which
 falls as θ̂ rises when ρ is high, and the estimators' downward bias both cost power.
 
-Krippendorff's (2004; 2013) table of minimal sample sizes for α rests on the probability of
-the rarest category and Bloch & Kraemer's (1989) variance of two raters' binary κ. The table's
-entries are not reproduced here. Beside each nominal design the script gives the N of that
-basis for goal (a), the least N with t_{N−1}·(V_BK(ρ, min π)/N)^{1/2} ≤ h
-(``kappalab.planning.bloch_kraemer_variance``),
+Krippendorff's (2004; 2013; 2019) table of minimal sample sizes for α rests on the probability
+of the rarest category and Bloch & Kraemer's (1989) variance of two raters' binary κ. Beside
+each nominal design the script gives the N of that basis for goal (a), the least N with
+t_{N−1}·(V_BK(ρ, min π)/N)^{1/2} ≤ h (``kappalab.planning.bloch_kraemer_variance``),
 and the N ``kappalab.plan`` gives for the same categories with two annotations per item: they
 coincide for two categories and two annotations (the variance of α, Fleiss' and Cohen's κ
 is then exactly Bloch & Kraemer's, ``tests/test_planning.py``); with more categories, the
 binary split at the rarest category ignores how the other categories are told apart, and the
 two differ (``n_bloch_kraemer`` against ``n_plan_two_annotations``).
+
+The table itself: ``kappalab.planning.krippendorff_table_size`` gives
+N = ⌈2 z²_{1−p} V_BK(κ*, p_c)/Δ²⌉, κ* = (1 + α_min)/2, Δ = (1 − α_min)/2. For four equally
+frequent values (p_c = 0.25) the script prints, for the two entries quoted from the table
+(α_min = 0.800 and 0.667 at p = 0.05: 139 and 81 units; the full run adds the formula's
+other cells at p_c = 0.25, which are computed, not published), the formula's value and N,
+and kappalab.plan's N (α, two annotations per item, expected α = κ*) for the two questions
+the table answers to first order: the half-width Δ at confidence 1 − 2Φ(−√2 z_{1−p}), and
+the power Φ((√2 − 1) z_{1−p}) against the threshold α_min at level p; each once with the
+binary split (prevalence 0.25/0.75, the table's model) and once with the four categories.
+What it found: for 139 and 81, plan gives 142 and 84 for the half-width (the t quantile)
+and 169 and 100 for the power with the binary split (the test with the estimated SE, which
+shrinks as α̂ rises, needs more items than the first-order formula); with four categories
+the variance at κ* is about half of Bloch & Kraemer's at p_c (0.1233 against 0.2560 for
+α_min = 0.8), and plan gives 70 and 42 (half-width), 82 and 47 (power).
+Written to ``planning_krippendorff_table.csv``.
 
 Writes ``planning.csv`` and ``planning.png`` to ``--out`` (default ``results/experiments``) and
 prints the table and the runtime. Run: ``python -m experiments.planning [--quick]``.
@@ -54,11 +69,13 @@ import time
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 from scipy.stats import t as student_t
 
 import kappalab as kl
 from kappalab import simulate
-from kappalab.planning import bloch_kraemer_variance, width_items
+from kappalab.planning import (bloch_kraemer_variance, krippendorff_table_size,
+                               width_items)
 
 from experiments.study import parse_args, progress
 
@@ -158,6 +175,39 @@ def krippendorff_basis(design: tuple, half_width: float) -> dict:
     return {"n_bloch_kraemer": basis, "n_plan_two_annotations": two.n_items}
 
 
+#: the entries quoted from Krippendorff's table: (α_min, p, p_c) → units
+PUBLISHED = {(0.8, 0.05, 0.25): 139, (0.667, 0.05, 0.25): 81}
+
+
+def krippendorff_table(quick: bool) -> pd.DataFrame:
+    """Krippendorff's table at p_c = 0.25: the published entries, the formula, and
+    kl.plan's N for the questions the table answers to first order (binary split and four
+    categories)."""
+    cells = list(PUBLISHED) if quick else [
+        (a, p, 0.25) for a in (0.667, 0.8, 0.9) for p in (0.1, 0.05, 0.01, 0.005)]
+    rows = []
+    for alpha_min, p, share in cells:
+        z = float(norm.ppf(1 - p))
+        kappa, margin = (1 + alpha_min) / 2, (1 - alpha_min) / 2
+        confidence = 1 - 2 * float(norm.sf(math.sqrt(2) * z))
+        power = float(norm.cdf((math.sqrt(2) - 1) * z))
+        row = {"alpha_min": alpha_min, "significance": p, "smallest_share": share,
+               "published": PUBLISHED.get((alpha_min, p, share)),
+               "formula": 2 * z * z * bloch_kraemer_variance(kappa, share) / margin ** 2,
+               "n_table": krippendorff_table_size(alpha_min, share, p),
+               "confidence": confidence, "power": power}
+        for name, design in (("binary", {"prevalence": [share, 1 - share]}),
+                             ("k", {"n_categories": round(1 / share)})):
+            common = dict(annotations_per_item=2, reliability=kappa, **design)
+            width = kl.plan("alpha", half_width=margin, confidence=confidence, **common)
+            test = kl.plan("alpha", power=power, threshold=alpha_min, significance=p, **common)
+            row.update({f"item_var_{name}": width.item_sd ** 2,
+                        f"n_plan_width_{name}": width.n_items,
+                        f"n_plan_power_{name}": test.n_items})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def run(args) -> pd.DataFrame:
     designs = [DESIGNS[i] for i in QUICK] if args.quick else DESIGNS
     n_studies = 100 if args.quick else args.studies
@@ -239,6 +289,15 @@ def main(argv=None) -> pd.DataFrame:
                   "rarest category, and kappalab.plan")
             print(basis[["design", "n_bloch_kraemer", "n_plan_two_annotations"]]
                   .to_string(index=False))
+    kripp = krippendorff_table(args.quick)
+    kripp_csv = args.out / "planning_krippendorff_table.csv"
+    kripp.to_csv(kripp_csv, index=False)
+    print("\nKrippendorff's table (two coders, p_c = 0.25; 'published' only where quoted, "
+          "'formula' = 2z²·V_BK(κ*)/Δ²) and kappalab.plan at α = κ* = (1 + α_min)/2: "
+          "half-width Δ at confidence 1 − 2Φ(−√2 z), power Φ((√2 − 1)z) against α_min; "
+          "binary split 0.25/0.75 and K = 4 categories")
+    with pd.option_context("display.width", 200):
+        print(kripp.drop(columns=["smallest_share"]).round(4).to_string(index=False))
     print(f"\nhalf-width: max |achieved/target − 1| = "
           f"{(widths['ratio'] - 1).abs().max():.3f}; power: max |achieved − target| = "
           f"{(powers['achieved'] - powers['target']).abs().max():.3f}, mean achieved "
@@ -246,7 +305,7 @@ def main(argv=None) -> pd.DataFrame:
           f"{(powers['achieved'] - powers['planned_power']).abs().max():.3f}")
     print(f"{int(table['meets_criterion'].sum())} of {len(table)} plans meet their criterion;"
           f" runtime {elapsed:.0f} s")
-    print(f"wrote {csv} and {png}")
+    print(f"wrote {csv}, {kripp_csv} and {png}")
     return table
 
 

@@ -114,7 +114,8 @@ from .simulate import annotations as simulate_annotations
 from .simulate.parameters import categories_and_prevalence, check_reliability
 from .validation import check_confidence, check_count, check_real
 
-__all__ = ["SampleSizePlan", "plan", "bloch_kraemer_variance", "COEFFICIENTS"]
+__all__ = ["SampleSizePlan", "plan", "bloch_kraemer_variance", "krippendorff_table_size",
+           "COEFFICIENTS"]
 
 #: the coefficients :func:`plan` plans for, by the name it takes
 COEFFICIENTS = {"alpha": "Krippendorff's alpha", "fleiss": "Fleiss' kappa",
@@ -498,7 +499,8 @@ def bloch_kraemer_variance(reliability: float, minority_share: float) -> float:
     with two raters) and, in this model (both raters with the same marginals), of Cohen's κ
     (Fleiss, Cohen & Everitt 1969) and of Krippendorff's α with two annotations per item. It
     is the basis of Krippendorff's (2004; 2013, *Content Analysis*) table of sample sizes for
-    α, read with P the probability of the rarest category: :func:`plan` with K categories
+    α, read with P the probability of the rarest category (:func:`krippendorff_table_size`
+    gives the table's N): :func:`plan` with K categories
     instead uses the variance of the K-category design (the comparison is in the experiment
     ``experiments.planning``).
 
@@ -535,6 +537,104 @@ def bloch_kraemer_variance(reliability: float, minority_share: float) -> float:
     share = check_real(minority_share, "minority_share", low=0.0, high=1.0, open_interval=True)
     return (1 - kappa) * ((1 - kappa) * (1 - 2 * kappa)
                           + kappa * (2 - kappa) / (2 * share * (1 - share)))
+
+
+def krippendorff_table_size(alpha_min: float, smallest_share: float,
+                            significance: float = 0.05) -> int:
+    r"""The number of units in Krippendorff's table of required sample sizes for α (two
+    coders).
+
+    .. math::  N = \Big\lceil 2 z_{1-p}^2 \Big[\frac{(1 + α_{min})(3 - α_{min})}
+               {4 (1 - α_{min})\, p_c (1 - p_c)} - α_{min}\Big] \Big\rceil,
+
+    α_min the smallest acceptable α, p_c the probability of the least frequent value, p the
+    significance level and z_{1−p} the one-sided normal quantile (1.644854 for p = 0.05).
+    Krippendorff (2004, 2013, 2019) tabulates it for α_min = .667, .800, .900, p = .100,
+    .050, .010, .005 and two coders, from Bloch & Kraemer's (1989) variance of the
+    intraclass κ of two raters and two categories,
+    V(κ) = (1 − κ)[(1 − κ)(1 − 2κ) + κ(2 − κ)/(2P(1 − P))] per item
+    (:func:`bloch_kraemer_variance`), with P = p_c. The bracket is that variance at the
+    midpoint κ* = (1 + α_min)/2 between α_min and 1, over the squared distance
+    Δ = κ* − α_min = (1 − α_min)/2: with 1 − κ* = Δ, 1 − 2κ* = −α_min and
+    κ*(2 − κ*) = (1 + α_min)(3 − α_min)/4,
+
+    .. math::  \frac{V(κ^*)}{Δ^2} = \frac{1}{Δ}\Big[-Δ α_{min}
+               + \frac{(1 + α_{min})(3 - α_{min})}{8 P (1 - P)}\Big]
+               = \frac{(1 + α_{min})(3 - α_{min})}{4 (1 - α_{min}) P (1 - P)} - α_{min},
+
+    so N = 2 z²_{1−p} V(κ*)/Δ². The question it answers: with two coders and the binary split
+    "least frequent value or not", how many units make an α observed at κ*, halfway between
+    α_min and perfect agreement, significantly above α_min at the one-sided level p, with
+    twice the units that alone takes (z_{1−p}·SE = Δ/√2 at κ*, not Δ). The factor 2 is the
+    number of coders in the ATLAS.ti manual that quotes the table ("multiply Z² by the
+    number of coders"). The two entries that manual quotes (139 and 81 units, below) fix z²
+    to (5.391, 5.430]: 2z²_{0.95} = 5.4111 is inside, and so is z²_{0.99} = 5.4119 without
+    the 2, but two-sided quantiles are not (2z²_{0.975} = 7.68, z²_{0.975} = 3.84).
+
+    In the terms of :func:`plan` (α, two annotations per item, prevalence (p_c, 1 − p_c),
+    reliability κ*, where σ₁² = V(κ*) exactly) the table has two first-order readings
+    (normal quantiles, no t, no bias): the half-width goal h = Δ with confidence
+    1 − 2Φ(−√2 z_{1−p}) (0.98 for p = 0.05, as √2 z_{0.95} = 2.32617 ≈ z_{0.99} = 2.32635),
+    and the power goal for threshold α_min at level p with power Φ((√2 − 1) z_{1−p}) (0.752
+    for p = 0.05). Unlike :func:`plan`, the table fixes the expected α at κ* rather than
+    asking for it, and its power follows from p. :func:`plan` with those goals gives a few
+    more items for the t quantile, and more for the power goal, which models the test's
+    estimated SE; with the K-category design instead of the binary split at the rarest
+    value, it gives fewer (the comparison is in the experiment ``experiments.planning``).
+
+    Parameters
+    ----------
+    alpha_min : float
+        α_min in [0, 1), the smallest acceptable α (the table has .667, .800 and .900).
+    smallest_share : float
+        p_c in (0, 0.5], the probability of the least frequent value (1/K for K equally
+        frequent values).
+    significance : float, default 0.05
+        p in (0, 0.5), the one-sided level (the table has .100, .050, .010 and .005).
+
+    Returns
+    -------
+    int
+        N, the number of units, each coded by two coders (rounded up).
+
+    Raises
+    ------
+    InvalidParameterError
+        A parameter out of its range.
+
+    References
+    ----------
+    Bloch, D. A. & Kraemer, H. C. (1989). 2 × 2 kappa coefficients: measures of agreement or
+    association. *Biometrics* 45(1), 269–287. doi:10.2307/2531052
+
+    Krippendorff, K. (2004; 3rd ed. 2013; 4th ed. 2019). *Content Analysis: An Introduction to
+    Its Methodology*. Sage, Thousand Oaks, CA (the table of required sample sizes for α).
+
+    ATLAS.ti Scientific Software Development GmbH. *ATLAS.ti Windows User Manual*,
+    inter-coder agreement, "Sample Size and Decision Rules" (quotes two entries of the table,
+    citing Krippendorff 2019).
+
+    Examples
+    --------
+    Four equally frequent values (p_c = 0.25), p = 0.05: the table's 139 units for
+    α_min = 0.800 (2·1.644854²·25.6 = 138.52) and 81 for α_min = 0.667
+    (2·1.644854²·14.905 = 80.65).
+
+    >>> krippendorff_table_size(0.8, 0.25, 0.05), krippendorff_table_size(0.667, 0.25, 0.05)
+    (139, 81)
+    """
+    alpha_min = check_reliability(alpha_min, "alpha_min")
+    share = check_real(smallest_share, "smallest_share", low=0.0, high=1.0, open_interval=True)
+    if share > 0.5:
+        raise InvalidParameterError(f"smallest_share is the probability of the least frequent "
+                                    f"value, at most 0.5; got {share:g} (pass the smaller share, "
+                                    f"{1 - share:g})")
+    significance = check_real(significance, "significance", low=0.0, high=0.5,
+                              open_interval=True)
+    z = float(norm.ppf(1 - significance))
+    bracket = ((1 + alpha_min) * (3 - alpha_min) / (4 * (1 - alpha_min) * share * (1 - share))
+               - alpha_min)
+    return math.ceil(2 * z * z * bracket * (1 - 1e-12))  # no extra unit for a rounding error
 
 
 # ---------------------------------------------------------------------- the population

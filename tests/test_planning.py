@@ -347,3 +347,104 @@ def test_experiment_quick_writes_its_table(tmp_path):
     # 100 studies: the mean half-width has a Monte Carlo SE under 1 %; the plan is first order
     widths = table[table["goal"] == "half-width"]
     assert ((widths["achieved"] / widths["target"] - 1).abs() < 0.10).all()
+    kripp = pd.read_csv(tmp_path / "planning_krippendorff_table.csv").set_index("alpha_min")
+    assert kripp.loc[0.8, "published"] == kripp.loc[0.8, "n_table"] == 139
+    assert kripp.loc[0.667, "published"] == kripp.loc[0.667, "n_table"] == 81
+    # the binary split is Bloch & Kraemer's variance at κ* = 0.9: 0.1·(0.1·(−0.8) +
+    # 0.9·1.1/(2·0.1875)) = 0.1·(−0.08 + 2.64) = 0.256
+    assert kripp.loc[0.8, "item_var_binary"] == pytest.approx(0.256, rel=1e-9)
+    # the t quantile and the test's estimated SE add items; four categories need fewer
+    assert (kripp["n_plan_width_binary"] >= kripp["n_table"]).all()
+    assert (kripp["n_plan_power_binary"] >= kripp["n_table"]).all()
+    assert (kripp["n_plan_width_k"] < kripp["n_table"]).all()
+
+
+# ---------------------------------------------------------------- Krippendorff's table
+#: the two entries of Krippendorff's (2019) table quoted in the ATLAS.ti manual (two coders,
+#: four equally frequent values, p = 0.05): (α_min, p_c, p) → units
+KRIPPENDORFF_PUBLISHED = {(0.8, 0.25, 0.05): 139, (0.667, 0.25, 0.05): 81}
+
+
+@pytest.mark.parametrize("cell,units", list(KRIPPENDORFF_PUBLISHED.items()))
+def test_krippendorff_table_published_entries(cell, units):
+    assert planning.krippendorff_table_size(*cell) == units
+
+
+def test_krippendorff_table_by_hand():
+    # α_min = 0.8, p_c = 0.25: 1.8·2.2/(4·0.2·0.1875) − 0.8 = 3.96/0.15 − 0.8 = 25.6;
+    # 2·1.644854² = 5.411087, 5.411087·25.6 = 138.52 → 139
+    assert 1.8 * 2.2 / (4 * 0.2 * 0.1875) - 0.8 == pytest.approx(25.6, rel=1e-14)
+    assert norm.ppf(0.95) == pytest.approx(1.644854, abs=1e-6)
+    assert 2 * 1.644854 ** 2 * 25.6 == pytest.approx(138.52, abs=0.005)
+    # α_min = 2/3 gives the same 81 as 0.667: 2·1.644854²·(5/3·7/3/(4/3·0.1875) − 2/3)
+    # = 5.411087·14.8889 = 80.57
+    assert planning.krippendorff_table_size(2 / 3, 0.25, 0.05) == 81
+
+
+def test_krippendorff_table_z_convention():
+    """The two published entries fix z² to (138/25.6, 139/25.6] ∩ (80/B, 81/B], B the bracket
+    at α_min = 0.667: 2·z²_{0.95} is inside (one-sided p, the factor 2 of two coders); so is
+    z²_{0.99}; two-sided quantiles, with or without the 2, and the one-sided one without the 2
+    are not."""
+    bracket = {a: (1 + a) * (3 - a) / (4 * (1 - a) * 0.25 * 0.75) - a for a in (0.8, 0.667)}
+    low = max(138 / bracket[0.8], 80 / bracket[0.667])
+    high = min(139 / bracket[0.8], 81 / bracket[0.667])
+    assert (round(low, 3), round(high, 3)) == (5.391, 5.430)
+    inside = [2 * norm.ppf(0.95) ** 2, norm.ppf(0.99) ** 2]
+    outside = [norm.ppf(0.95) ** 2, norm.ppf(0.975) ** 2, 2 * norm.ppf(0.975) ** 2]
+    assert all(low < z2 <= high for z2 in inside)
+    assert not any(low < z2 <= high for z2 in outside)
+
+
+@pytest.mark.parametrize("alpha_min", [0.0, 0.5, 0.667, 0.8, 0.9, 0.99])
+@pytest.mark.parametrize("share", [0.5, 0.25, 0.1, 0.01])
+def test_krippendorff_bracket_is_bloch_kraemer_at_the_midpoint(alpha_min, share):
+    """The bracket is V_BK(κ*)/Δ², κ* = (1 + α_min)/2, Δ = (1 − α_min)/2, with Bloch &
+    Kraemer's variance written out in this file; N = ⌈2 z²_{1−p} V_BK(κ*)/Δ²⌉."""
+    kappa, margin = (1 + alpha_min) / 2, (1 - alpha_min) / 2
+    bracket = ((1 + alpha_min) * (3 - alpha_min) / (4 * (1 - alpha_min) * share * (1 - share))
+               - alpha_min)
+    assert bloch_kraemer(kappa, share) / margin ** 2 == pytest.approx(bracket, rel=1e-12)
+    for p in (0.1, 0.05, 0.01, 0.005):
+        z = norm.ppf(1 - p)
+        expected = math.ceil(2 * z * z * bloch_kraemer(kappa, share) / margin ** 2 - 1e-9)
+        assert planning.krippendorff_table_size(alpha_min, share, p) == expected
+
+
+@pytest.mark.parametrize("alpha_min,share,p", [(0.8, 0.25, 0.05), (0.667, 0.25, 0.05),
+                                               (0.9, 0.1, 0.01), (0.667, 0.5, 0.1)])
+def test_krippendorff_table_is_plan_to_first_order(alpha_min, share, p):
+    """kl.plan for α with two annotations, prevalence (p_c, 1 − p_c) and reliability κ* has
+    σ₁² = V_BK(κ*); the table's N is then the least N with √2·z_{1−p}·σ₁/√N ≤ Δ (the
+    half-width goal with the normal quantile of confidence 1 − 2Φ(−√2 z_{1−p})), and the
+    least N whose first-order power Φ(√N·Δ/σ₁ − z_{1−p}) reaches Φ((√2 − 1) z_{1−p});
+    kl.plan, with t_{N−1} and the test's estimated SE, gives at least as many."""
+    z = norm.ppf(1 - p)
+    kappa, margin = (1 + alpha_min) / 2, (1 - alpha_min) / 2
+    confidence = 1 - 2 * norm.sf(math.sqrt(2) * z)
+    target = norm.cdf((math.sqrt(2) - 1) * z)
+    common = dict(prevalence=[share, 1 - share], annotations_per_item=2, reliability=kappa)
+    width = kl.plan("alpha", half_width=margin, confidence=confidence, **common)
+    assert width.item_sd ** 2 == pytest.approx(bloch_kraemer(kappa, share), rel=1e-9)
+    n = planning.krippendorff_table_size(alpha_min, share, p)
+    z_width = norm.ppf(0.5 + confidence / 2)
+    assert z_width == pytest.approx(math.sqrt(2) * z, rel=1e-12)
+    assert z_width * width.item_sd / math.sqrt(n) <= margin < (
+        z_width * width.item_sd / math.sqrt(n - 1))
+    assert norm.cdf(math.sqrt(n) * margin / width.item_sd - z) >= target > norm.cdf(
+        math.sqrt(n - 1) * margin / width.item_sd - z)
+    test = kl.plan("alpha", power=target, threshold=alpha_min, significance=p, **common)
+    assert width.n_items >= n and test.n_items >= n
+
+
+@pytest.mark.parametrize("args,fragment", [
+    ((1.0, 0.25), "alpha_min must be in [0, 1)"),
+    ((0.8, 0.0), "smallest_share must be in (0.0, 1.0)"),
+    ((0.8, 0.75), "at most 0.5"),
+    ((0.8, 0.25, 0.5), "significance must be in"),
+    (("high", 0.25), "finite number"),
+])
+def test_krippendorff_table_bad_input(args, fragment):
+    with pytest.raises(InvalidParameterError) as info:
+        planning.krippendorff_table_size(*args)
+    assert fragment in str(info.value)
