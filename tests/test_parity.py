@@ -9,9 +9,9 @@ and the test that compares the two. Most rows are covered by ``tests/test_oracle
 * irrCAC's ``table.CAC`` (a two-rater contingency table): Cohen, Scott, Gwet, Brennan–Prediger,
   Krippendorff and percent agreement (``pa2``) with all eight weights, values and standard
   errors;
-* irrCAC's ``raw.CAC`` with ``confidence_level`` other than 0.95, and ``krippendorff()`` with
-  the kappa-family weights (linear, radical, ordinal, a custom matrix) that are no
-  Krippendorff metric;
+* irrCAC's ``raw.CAC`` with ``confidence_level`` other than 0.95, ``bp()``'s p-value, and
+  ``krippendorff()`` with the kappa-family weights (linear, radical, ordinal, a custom
+  matrix) that are no Krippendorff metric;
 * irrCAC's ``Benchmark.regier()``, ``.cicchetti_sparrow()`` and ``.interpret(custom)``;
 * ``krippendorff.alpha`` with a callable ``level_of_measurement``;
 * statsmodels' ``cohens_kappa(wt="toeplitz")``, ``to_table``, ``aggregate_raters(n_cat=)``
@@ -205,6 +205,22 @@ def test_irrcac_raw_confidence_level(confidence):
             assert min(ours.ci[1], 1.0) == pytest.approx(high, abs=TOL), (seed, method)
             compared += 1
     assert compared >= 40
+
+
+def test_irrcac_raw_brennan_prediger_p_value_is_one_sided():
+    """irrCAC's ``bp()`` reports 1 − F_t(|z|) without the factor 2 its other methods have;
+    kappalab's two-sided p-value of the same t statistic is twice it (z and SE equal)."""
+    compared = 0
+    for seed in SEEDS:
+        x, categories = ratings(150 + seed, missing=0.25)
+        if degenerate(x):
+            continue
+        theirs = quiet(irrcac_raw.CAC(pd.DataFrame(x), categories=categories, digits=15).bp)
+        ours = kl.brennan_prediger(x, categories=categories, ci="analytic")
+        assert ours.z == pytest.approx(num(theirs["est"]["z"]), rel=TOL), seed
+        assert ours.p_value == pytest.approx(2 * num(theirs["est"]["p_value"]), abs=TOL), seed
+        compared += 1
+    assert compared >= 10
 
 
 @pytest.mark.parametrize("weights", ["linear", "radical", "ordinal", "radical matrix"])
