@@ -379,3 +379,33 @@ def test_too_many_sets_refused_before_allocating(monkeypatch):
         masi([{"a"}, {"b"}, {"c"}, {"d"}])
     # the exact-set (nominal) distance needs no matrix
     assert np.isfinite(kl.krippendorff_alpha(ann, level="nominal").value)
+
+
+def test_sample_weight_repeats_items_with_set_distances():
+    """An integer sample weight k is the item repeated k times, a weight 0 drops it (the
+    spine's weighting, here with the MASI distance between sets)."""
+    rng = random.Random(11)
+    table = random_sets(rng, 12, 3, missing=0.2, empty=True)
+    weights = [rng.randint(0, 3) for _ in table]
+    repeated = [row for row, k in zip(table, weights) for _ in range(k)]
+    for level in ("masi", "jaccard"):
+        weighted = kl.krippendorff_alpha(table, level=level, sample_weight=weights).value
+        assert weighted == pytest.approx(kl.krippendorff_alpha(repeated, level=level).value,
+                                         abs=TOLERANCE)
+    weighted = kl.fleiss_kappa(table, weights="masi", sample_weight=weights).value
+    assert weighted == pytest.approx(kl.fleiss_kappa(repeated, weights="masi").value,
+                                     abs=TOLERANCE)
+
+
+def test_jackknife_replicates_are_alpha_without_each_item():
+    """The jackknife's leave-one-out replicates, from the item statistics, against α
+    recomputed on the data without each item (MASI)."""
+    rng = random.Random(12)
+    table = random_sets(rng, 10, 3)
+    estimate = kl.krippendorff_alpha(table, level="masi", ci="jackknife")
+    n = len(table)
+    leave_one_out = np.array([kl.krippendorff_alpha(table[:i] + table[i + 1:],
+                                                    level="masi").value for i in range(n)])
+    mean = leave_one_out.mean()
+    se = np.sqrt((n - 1) / n * ((leave_one_out - mean) ** 2).sum())
+    assert estimate.se == pytest.approx(se, rel=1e-10)
