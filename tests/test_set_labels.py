@@ -10,6 +10,11 @@ used 0.67 and 0.33). The comparison of α runs nltk's own algorithm with the exa
 written here (``masi_by_hand``), so it is exact whatever the release, and
 :func:`test_nltk_masi_distance_is_exact` compares nltk's distance itself where it uses the
 exact constants (and is skipped, naming the difference, where it does not).
+
+nltk's ``masi_distance`` and ``jaccard_distance`` divide by zero on two empty sets (and its
+alpha compares every value with itself), so nltk cannot take an empty-set annotation at all;
+here two empty sets are the same set, d(∅, ∅) = 0, and the comparisons with empty sets give
+nltk that convention (``with_empty_sets``).
 """
 
 from __future__ import annotations
@@ -175,6 +180,29 @@ def test_alpha_equals_nltk_with_missing_annotations():
     """nltk's alpha drops items with fewer than two annotations, as Krippendorff's α does."""
     worst = _compare_alpha(missing=0.3)
     assert max(worst.values()) < TOLERANCE, worst
+
+
+def with_empty_sets(distance):
+    """nltk's distance with d(∅, ∅) = 0 (nltk divides by zero there)."""
+    return lambda a, b: 0.0 if not a and not b else distance(a, b)
+
+
+def test_alpha_equals_nltk_with_empty_sets():
+    with pytest.raises(ZeroDivisionError):
+        masi_distance(frozenset(), frozenset())
+    for seed in range(15):
+        rng = random.Random(300 + seed)
+        table = random_sets(rng, rng.randint(4, 30), rng.randint(2, 5), missing=0.2,
+                            empty=True)
+        data = triples(table)
+        for level, distance in (("masi", masi_distance), ("jaccard", jaccard_distance)):
+            if level == "masi" and masi_distance({1, 2}, {1, 2, 3, 4}) != 1 - 0.5 * (2 / 3):
+                distance = exact_masi
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ours = kl.krippendorff_alpha(table, level=level).value
+            theirs = AnnotationTask(data=data, distance=with_empty_sets(distance)).alpha()
+            assert abs(ours - theirs) < TOLERANCE, (seed, level, ours, theirs)
 
 
 def test_cohen_weighted_kappa_equals_nltk():
