@@ -201,6 +201,7 @@ class Annotations:
         *,
         categories: Sequence[Any] | None = None,
         duplicates: str = "raise",
+        sep: str | None = None,
     ) -> "Annotations":
         """One row per annotation, with item, rater and value columns.
 
@@ -213,6 +214,14 @@ class Annotations:
         categories included), as ``categories=`` does; otherwise the categories are the
         values seen, sorted. Integer values stay exact (no cast to float).
 
+        Set-valued (multi-label) annotations: a value that is a set, frozenset, list or tuple
+        of labels, or with ``sep=`` a string of labels separated by ``sep`` (``"a;b"``), is
+        one annotation, the set of its labels; each distinct set is one category, a
+        ``frozenset`` (see :func:`~kappalab.encoding.label_sets`). The empty set (``set()``,
+        ``[]``, or ``""`` with ``sep=``) is a valid annotation; NaN/None is missing. Set
+        distances are ``level="masi"`` and ``level="jaccard"``
+        (:func:`~kappalab.distances.masi`).
+
         Examples
         --------
         >>> import pandas as pd, kappalab as kl
@@ -221,6 +230,10 @@ class Annotations:
         ...                                            ["lo", "hi"], ordered=True)})
         >>> list(kl.Annotations.from_long(df).categories)
         ['lo', 'hi']
+        >>> tags = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"],
+        ...                      "value": ["x;y", "y;x", "x", ""]})
+        >>> [sorted(c) for c in kl.Annotations.from_long(tags, sep=";").categories]
+        [[], ['x'], ['x', 'y']]
         """
         if not isinstance(df, pd.DataFrame):
             raise InvalidParameterError(
@@ -313,7 +326,7 @@ class Annotations:
             raters = pd.Index(raters, name="rater")
         else:
             rater_codes, raters = None, None
-        category_codes, cats = encode_column(value_column, keep, categories, where)
+        category_codes, cats = encode_column(value_column, keep, categories, where, sep)
         return cls(
             items=pd.Index(items, name="item"),
             raters=raters,
@@ -331,6 +344,7 @@ class Annotations:
         categories: Sequence[Any] | None = None,
         raters_as_rows: bool | None = None,
         item: Any = None,
+        sep: str | None = None,
     ) -> "Annotations":
         """Items × raters: a 2-D array, a DataFrame or an ``xarray.DataArray``; NaN = missing.
 
@@ -354,6 +368,10 @@ class Annotations:
         item : column label, optional
             A column holding the item ids (a wide CSV's first column, say): it becomes the
             item labels and is not a rater. For an array, a column position.
+        sep : str, optional
+            Read every cell as a set of labels, strings split at ``sep`` (set-valued
+            annotations, as in :meth:`from_long`). Cells that are sets, frozensets, lists or
+            tuples are read as sets of labels without it.
 
         Warns
         -----
@@ -395,7 +413,7 @@ class Annotations:
                     f"each {role} may appear once"
                 )
 
-        if wide.categories is not None:  # ordered Categorical columns: codes as they are
+        if wide.categories is not None and sep is None:  # ordered Categoricals: codes as is
             if (matrix < 0).all():
                 raise EmptyDataError("every cell of the items × raters table is missing")
             cats = pd.Index(wide.categories, name="category")
@@ -409,7 +427,8 @@ class Annotations:
             return f"item {label(items[i])}, rater {label(raters[r])}"
 
         integers = matrix.dtype.kind in "iu"  # never missing; exact as float below 2**53
-        numeric = matrix.dtype.kind == "f" or (integers and exact_as_float(matrix))
+        numeric = sep is None and (matrix.dtype.kind == "f" or (
+            integers and exact_as_float(matrix)))
         if numeric:
             if integers:
                 lo, hi = matrix.min(), matrix.max()
@@ -444,7 +463,8 @@ class Annotations:
             raise EmptyDataError("every cell of the items × raters table is missing")
         values = matrix.ravel()[flat]
         reject_infinite(values, lambda pos: where(flat[pos]))
-        category_codes, cats = encode_values(values, categories, lambda pos: where(flat[pos]))
+        category_codes, cats = encode_values(values, categories, lambda pos: where(flat[pos]),
+                                             sep)
         wide_codes = np.full(matrix.shape, -1, dtype=code_dtype(len(cats)))
         wide_codes.ravel()[flat] = category_codes
         return cls(items=items, raters=raters, categories=cats, wide_codes=wide_codes,
@@ -939,7 +959,7 @@ AnnotationsLike: TypeAlias = Union["Annotations", pd.DataFrame, np.ndarray,
 
 def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = None,
                    item: str | None = None, rater: str | None = None,
-                   value: str | None = None) -> Annotations:
+                   value: str | None = None, sep: str | None = None) -> Annotations:
     """The :class:`Annotations` every estimator reads: ``data`` itself, or built from it.
 
     The rule for a DataFrame: it is **long** (one row per annotation, read by
@@ -965,6 +985,11 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     item, rater, value : str, optional
         Column names of a long DataFrame (the defaults ``item``, ``rater``, ``value`` for
         those not given); giving any of them makes the DataFrame long.
+    sep : str, optional
+        Read every annotation as a set of labels, strings split at ``sep`` (set-valued,
+        multi-label annotations: :meth:`Annotations.from_long`). Values that are sets,
+        frozensets, lists or tuples are read as sets of labels without it. Refused for an
+        existing :class:`Annotations`.
 
     Returns
     -------
@@ -992,8 +1017,16 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
     >>> as_annotations(pd.DataFrame({"a": ["x", "y"], "b": ["x", "x"]}))   # wide: 2 × 2
     Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
+    >>> sets = as_annotations([[{"x", "y"}, {"x"}], [set(), {"y"}]])   # multi-label
+    >>> [sorted(c) for c in sets.categories]   # one category per distinct set, a frozenset
+    [[], ['x'], ['x', 'y'], ['y']]
     """
     if isinstance(data, Annotations):
+        if sep is not None:
+            raise InvalidParameterError(
+                "sep= reads strings of labels when the annotations are built; these are "
+                "already an Annotations: pass sep= to the constructor that built them"
+            )
         if categories is not None and list(categories) != list(data.categories):
             raise InvalidParameterError(
                 "categories= cannot re-order the categories of an existing Annotations; "
@@ -1003,13 +1036,13 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     if isinstance(data, pd.DataFrame):
         names = _long_schema(data, item, rater, value)
         if names is not None:
-            return Annotations.from_long(data, **names, categories=categories)
+            return Annotations.from_long(data, **names, categories=categories, sep=sep)
     elif (item, rater, value) != (None, None, None):
         raise InvalidParameterError(
             "item=, rater= and value= name the columns of a long DataFrame; got "
             f"{type(data).__name__}"
         )
-    return Annotations.from_wide(data, categories=categories)
+    return Annotations.from_wide(data, categories=categories, sep=sep)
 
 
 def _long_schema(df: pd.DataFrame, item: str | None, rater: str | None,

@@ -21,6 +21,19 @@ for category values c, k and pairable marginal counts n_g:
 * circular: δ² = sin²(π (c − k)/U),  U = max − min + 1 unless given (the circle's period)
 * bipolar:  δ² = (c − k)² / ((c + k − 2 c_min)(2 c_max − c − k))
 
+and, for set-valued (multi-label) annotations, whose categories are sets of labels A, B:
+
+* masi:     δ² = 1 − J·M, J = |A ∩ B|/|A ∪ B| (Jaccard), M = 1 if A = B, 2/3 if one is a
+  subset of the other, 1/3 if they intersect otherwise, 0 if they are disjoint
+  (Passonneau 2006)
+* jaccard:  δ² = 1 − J = |A Δ B|/|A ∪ B|
+
+The set distances are used as they are for δ² — the disagreement of a pair — as nltk's
+``AnnotationTask(distance=masi_distance).alpha()`` uses them and as Passonneau (2006) computes
+α with MASI; they are not squared. Both are in [0, 1] with scale 1, so under ``weights=``
+(``"masi"``, ``"jaccard"``) the agreement weight of two sets is w = 1 − δ² (= J·M, = J). Two
+empty sets are the same set (δ² = 0); the empty set and a non-empty one have J = 0 (δ² = 1).
+
 ``weights=`` (the kappa family: Fleiss, Conger, Gwet, Brennan–Prediger, percent agreement,
 Cohen, Scott, Bennett, Light) takes Gwet's agreement weights (Gwet 2014, *Handbook of
 Inter-Rater Reliability*, 4th ed., ch. 3; the definitions of AgreeStat and of irrCAC), on
@@ -59,6 +72,9 @@ An asymmetric W (w_kl ≠ w_lk) has a meaning only for two raters in a given ord
 two-rater coefficients (Cohen, Scott, Bennett) apply Σ_kl w_kl T_kl with T_kl the items rater 1
 put in k and rater 2 in l; every other coefficient refuses it
 (:meth:`CategoryDistance.require_symmetric`) rather than silently use (W + Wᵀ)/2.
+
+References: Passonneau, R. J. (2006). Measuring Agreement on Set-valued Items (MASI) for
+Semantic and Pragmatic Annotation. *Proceedings of LREC 2006*, 831–836.
 """
 
 from __future__ import annotations
@@ -67,12 +83,15 @@ from functools import cached_property
 from typing import Any, Callable, NamedTuple, Union
 
 import numpy as np
+import pandas as pd
+import scipy.sparse as sp
 
 from .errors import InvalidParameterError, label
 
 __all__ = [
     "LEVELS",
     "WEIGHTS",
+    "SET_DISTANCES",
     "COHEN_WEIGHTS",
     "KINDS",
     "CategoryDistance",
@@ -84,6 +103,8 @@ __all__ = [
     "ratio",
     "circular",
     "bipolar",
+    "masi",
+    "jaccard",
     "ordinal_weights",
     "linear_weights",
     "quadratic_weights",
@@ -474,6 +495,131 @@ def bipolar(values: np.ndarray) -> np.ndarray:
     return np.where(c != k, (c - k) ** 2 / safe, 0.0)
 
 
+# ---------------------------------------------------------------------- set distances
+def masi(sets: Any) -> np.ndarray:
+    r"""Passonneau's MASI distance between sets of labels (set-valued annotations).
+
+    .. math::  d(A, B) = 1 - J \cdot M, \qquad J = \frac{|A \cap B|}{|A \cup B|},
+
+    with the monotonicity weight M = 1 when A = B, 2/3 when one is a proper subset of the
+    other, 1/3 when they intersect otherwise and 0 when they are disjoint. Two empty sets
+    are the same set (d = 0). Computed from the sets × labels incidence matrix: the
+    intersections by one sparse matrix product, the unions as |A| + |B| − |A ∩ B|.
+
+    Parameters
+    ----------
+    sets : sequence of sets
+        The K sets of labels (sets, frozensets, lists or tuples), in order.
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix d(A, B), used as δ² by Krippendorff's α.
+
+    Raises
+    ------
+    InvalidParameterError
+        A category that is not a set of labels, or more than :data:`MAX_MATRIX_CATEGORIES`
+        sets (refused before the matrix is built).
+
+    References
+    ----------
+    Passonneau, R. J. (2006). Measuring Agreement on Set-valued Items (MASI) for Semantic
+    and Pragmatic Annotation. *Proceedings of LREC 2006*, 831–836.
+
+    Examples
+    --------
+    >>> sets = [{"a"}, {"a", "b"}, {"a", "c"}, {"d"}]
+    >>> masi(sets)[0].tolist()  # 1 − (1/2)(2/3) = 2/3, 1 − (1/2)(2/3), disjoint: 1
+    [0.0, 0.6666666666666667, 0.6666666666666667, 1.0]
+    >>> float(masi(sets)[1, 2])  # {a, b} vs {a, c}: intersect, J = 1/3, M = 1/3: 1 − 1/9
+    0.8888888888888888
+    """
+    intersection, size = _set_overlaps(sets, "masi")
+    union = size[:, None] + size[None, :] - intersection
+    jaccard_index = np.divide(intersection, union, out=np.ones_like(intersection),
+                              where=union > 0)
+    equal = (intersection == size[:, None]) & (intersection == size[None, :])
+    nested = intersection == np.minimum(size[:, None], size[None, :])
+    monotonicity = np.where(equal, 1.0, np.where(nested, 2.0 / 3.0,
+                                                 np.where(intersection > 0, 1.0 / 3.0, 0.0)))
+    return 1.0 - jaccard_index * monotonicity
+
+
+def jaccard(sets: Any) -> np.ndarray:
+    r"""The Jaccard distance between sets of labels (set-valued annotations).
+
+    .. math::  d(A, B) = 1 - \frac{|A \cap B|}{|A \cup B|} = \frac{|A \cup B| - |A \cap B|}
+               {|A \cup B|},
+
+    0 between two empty sets. Computed as :func:`masi` is, from the sets × labels incidence
+    matrix.
+
+    Parameters
+    ----------
+    sets : sequence of sets
+        The K sets of labels (sets, frozensets, lists or tuples), in order.
+
+    Returns
+    -------
+    ndarray
+        The K × K matrix d(A, B), used as δ² by Krippendorff's α.
+
+    Raises
+    ------
+    InvalidParameterError
+        A category that is not a set of labels, or more than :data:`MAX_MATRIX_CATEGORIES`
+        sets (refused before the matrix is built).
+
+    References
+    ----------
+    Jaccard, P. (1912). The distribution of the flora in the alpine zone. *New Phytologist*
+    11(2), 37–50. doi:10.1111/j.1469-8137.1912.tb05611.x.
+
+    Examples
+    --------
+    >>> jaccard([{"a"}, {"a", "b"}, {"c"}, set()])[1].tolist()  # (2 − 1)/2, 0, 1, 1
+    [0.5, 0.0, 1.0, 1.0]
+    """
+    intersection, size = _set_overlaps(sets, "jaccard")
+    union = size[:, None] + size[None, :] - intersection
+    return np.divide(union - intersection, union, out=np.zeros_like(intersection),
+                     where=union > 0)
+
+
+def _set_overlaps(sets: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """|A ∩ B| for every pair of the K sets (K × K, float) and |A| (K), from the sets ×
+    labels incidence matrix; more than :data:`MAX_MATRIX_CATEGORIES` sets are refused first."""
+    sets = list(sets)
+    K = len(sets)
+    not_sets = [k for k, one in enumerate(sets) if not isinstance(one, (set, frozenset, list,
+                                                                        tuple))]
+    if not_sets:
+        raise InvalidParameterError(
+            f"the {name} distance compares sets of labels, but category "
+            f"{label(sets[not_sets[0]])} is not one ({len(not_sets)} of {K} categories are "
+            "not); read multi-label annotations as sets, lists or tuples of labels, or as "
+            "strings of labels with sep= (Annotations.from_long(df, sep=';'))"
+        )
+    if K > MAX_MATRIX_CATEGORIES:
+        gib = K * K * 8 / 2**30
+        raise InvalidParameterError(
+            f"the {name} distance over {K} distinct label sets would need a {K} × {K} matrix "
+            f"({gib:.1f} GiB, refused above {MAX_MATRIX_CATEGORIES} distinct sets); merge "
+            "rare label sets, drop rare labels, or use level='nominal' (a set agrees only "
+            "with the same set), which needs no such matrix"
+        )
+    members = [list(dict.fromkeys(one)) for one in sets]  # over the K sets
+    size = np.array([len(one) for one in members], dtype=np.intp)
+    flat = np.empty(int(size.sum()), dtype=object)
+    flat[:] = [one for labels in members for one in labels]
+    label_codes, labels = pd.factorize(flat, sort=False)
+    incidence = sp.csr_matrix((np.ones(flat.size), (np.repeat(np.arange(K), size),
+                                                    label_codes)), shape=(K, len(labels)))
+    intersection = np.asarray((incidence @ incidence.T).todense(), dtype=float)
+    return intersection, size.astype(float)
+
+
 # ---------------------------------------------------------------------- Gwet's weights
 def ordinal_weights(n_categories: int) -> np.ndarray:
     r"""Gwet's ordinal agreement weights on the ranks 1..K of the ordered categories.
@@ -614,6 +760,7 @@ class _Request(NamedTuple):
     n_categories: int
     category_values: Callable[[str], np.ndarray]
     marginals: Callable[[], np.ndarray] | None
+    categories: Any = None  # the K categories (sets of labels for the set distances)
 
     def values(self) -> np.ndarray:
         """The numeric category values, for the purpose this name says."""
@@ -676,6 +823,13 @@ def _ordinal_weights(r: _Request) -> CategoryDistance:
     return r.make(1.0, 1.0 - ordinal_weights(r.n_categories))
 
 
+def _set_distance(distance: Callable[[Any], np.ndarray]) -> Callable[[_Request], CategoryDistance]:
+    """A distance between sets of labels, in [0, 1]: scale 1 under both kinds (w = 1 − d)."""
+    def build(r: _Request) -> CategoryDistance:
+        return r.make(1.0, distance(r.categories))
+    return build
+
+
 def _value_weights(weights: Callable[[np.ndarray], np.ndarray]
                    ) -> Callable[[_Request], CategoryDistance]:
     def build(r: _Request) -> CategoryDistance:
@@ -701,6 +855,10 @@ _VOCABULARY: dict[tuple[str, str], tuple[str, str, Callable[[_Request], Category
                             "δ² = sin²(π (c − k)/U)", _scaled_metric(circular)),
     ("level", "bipolar"): ("bipolar", "Krippendorff's bipolar metric, δ² = (c − k)² / "
                            "((c + k − 2 c_min)(2 c_max − c − k))", _scaled_metric(bipolar)),
+    ("level", "masi"): ("masi", "Passonneau's MASI distance between sets of labels, "
+                        "δ² = 1 − J·M", _set_distance(masi)),
+    ("level", "jaccard"): ("jaccard", "the Jaccard distance between sets of labels, "
+                           "δ² = 1 − |A ∩ B|/|A ∪ B|", _set_distance(jaccard)),
     ("weights", "identity"): ("nominal", "Gwet's identity weights (unweighted), w = 1[k = l]",
                               _nominal),
     ("weights", "ordinal"): ("ordinal", "Gwet's ordinal weights on the ranks, "
@@ -718,15 +876,24 @@ _VOCABULARY: dict[tuple[str, str], tuple[str, str, Callable[[_Request], Category
                               "metric over its largest value", _scaled_metric(circular)),
     ("weights", "bipolar"): ("bipolar", "Gwet's bipolar weights, Krippendorff's bipolar "
                              "metric over its largest value", _scaled_metric(bipolar)),
+    ("weights", "masi"): ("masi", "MASI agreement weights between sets of labels, "
+                          "w = J·M (Passonneau 2006)", _set_distance(masi)),
+    ("weights", "jaccard"): ("jaccard", "Jaccard agreement weights between sets of labels, "
+                             "w = |A ∩ B|/|A ∪ B|", _set_distance(jaccard)),
 }
 #: further names that mean a name of the table: (kind, alias) → name
 _ALIASES = {("weights", "unweighted"): "identity", ("weights", "nominal"): "identity",
             ("weights", "interval"): "quadratic"}
 
-#: Krippendorff's metrics, the names ``level=`` takes
-LEVELS = tuple(name for kind, name in _VOCABULARY if kind == "level")
-#: Gwet's (2014) agreement weights, the names ``weights=`` takes
-WEIGHTS = tuple(name for kind, name in _VOCABULARY if kind == "weights")
+#: the distances between sets of labels (set-valued annotations), names both ``level=`` and
+#: ``weights=`` take besides :data:`LEVELS` and :data:`WEIGHTS`
+SET_DISTANCES = ("masi", "jaccard")
+#: Krippendorff's metrics, the names ``level=`` takes (and :data:`SET_DISTANCES`)
+LEVELS = tuple(name for kind, name in _VOCABULARY
+               if kind == "level" and name not in SET_DISTANCES)
+#: Gwet's (2014) agreement weights, the names ``weights=`` takes (and :data:`SET_DISTANCES`)
+WEIGHTS = tuple(name for kind, name in _VOCABULARY
+                if kind == "weights" and name not in SET_DISTANCES)
 #: further names ``weights=`` accepts for the same weights
 WEIGHT_ALIASES = {alias: name for (kind, alias), name in _ALIASES.items() if kind == "weights"}
 #: the weights of Cohen's (1968) weighted kappa
@@ -751,19 +918,22 @@ def category_distance(
     Parameters
     ----------
     spec : str, array, callable or None
-        With ``kind="level"``: a level name (:data:`LEVELS`, Krippendorff's metrics), a K × K
-        matrix of squared distances (zero diagonal, non-negative), or a callable ``f(a, b)``
-        returning δ² element-wise for arrays of category values; ``None`` is refused.
+        With ``kind="level"``: a level name (:data:`LEVELS`, Krippendorff's metrics, and
+        ``"masi"``/``"jaccard"`` between sets of labels), a K × K matrix of squared
+        distances (zero diagonal, non-negative), or a callable ``f(a, b)`` returning δ²
+        element-wise for arrays of category values; ``None`` is refused.
         With ``kind="weights"``: ``None`` (unweighted) or one of Gwet's weights
         :data:`WEIGHTS` — ``"identity"``, ``"ordinal"``, ``"linear"``, ``"quadratic"``,
         ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"`` (definitions in the module
         docstring; Gwet 2014, ch. 3; they equal irrCAC's and AgreeStat's) — or
-        ``"unweighted"``/``"nominal"`` (= identity), ``"interval"`` (= quadratic); a K × K
+        ``"unweighted"``/``"nominal"`` (= identity), ``"interval"`` (= quadratic), or
+        ``"masi"``/``"jaccard"`` between sets of labels (w = 1 − d: :func:`masi`,
+        :func:`jaccard`); a K × K
         matrix of agreement weights (diagonal 1, entries in [0, 1]; it may be asymmetric, see
         :meth:`CategoryDistance.require_symmetric`); or a callable ``w(a, b)`` evaluated
         element-wise on arrays of category values. Names are case-insensitive.
     categories : sequence
-        The K categories, in order.
+        The K categories, in order (sets of labels for ``"masi"`` and ``"jaccard"``).
     kind : {"level", "weights"}
         The vocabulary ``spec`` is read in (:data:`KINDS`): ``"ordinal"`` is Krippendorff's
         data-dependent metric as a level and Gwet's rank-based weights as weights.
@@ -830,15 +1000,17 @@ def category_distance(
         if (kind, key) not in _VOCABULARY:
             if kind == "level":
                 raise InvalidParameterError(
-                    f"unknown level {spec!r}; choose one of {', '.join(LEVELS)}, or pass a "
-                    "K × K distance matrix or a callable"
+                    f"unknown level {spec!r}; choose one of {', '.join(LEVELS)} (or "
+                    f"{', '.join(SET_DISTANCES)} for sets of labels), or pass a K × K distance "
+                    "matrix or a callable"
                 )
             raise InvalidParameterError(
                 f"unknown weights {spec!r}; choose one of {', '.join(WEIGHTS)} (Gwet's "
-                "weights), or pass a K × K weight matrix or a callable"
+                f"weights; {', '.join(SET_DISTANCES)} for sets of labels), or pass a K × K "
+                "weight matrix or a callable"
             )
         name, description, build = _VOCABULARY[kind, key]
-        return build(_Request(kind, name, description, K, values, marginals))
+        return build(_Request(kind, name, description, K, values, marginals, categories))
     _refuse_large("custom", K)
     if kind == "level":
         return _custom_distance(spec, categories, K)

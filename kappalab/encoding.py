@@ -6,7 +6,10 @@ Tables are read into one matrix (exact integers kept exact, numbers as float wit
 missing, objects otherwise), checked (infinite values, duplicated (item, rater) pairs, the
 :class:`~kappalab.errors.LayoutWarning` heuristics for tables that look like another layout)
 and factorized into category codes: by counting for small whole numbers, by hashing for
-fixed-width unicode, by sorting otherwise. Nothing here knows the ``Annotations`` store.
+fixed-width unicode, by sorting otherwise. Set-valued (multi-label) annotations — Python sets,
+frozensets, lists or tuples of labels, or strings split at ``sep=`` — are read by
+:func:`label_sets`: each distinct set of labels is one category, a ``frozenset``.
+Nothing here knows the ``Annotations`` store.
 """
 
 from __future__ import annotations
@@ -26,10 +29,14 @@ from .errors import (
     warn,
 )
 
-__all__ = ["INT64_LIMIT", "SmallIntegerTable", "WideTable", "category_index", "check_layout",
-           "code_dtype", "count_small_integers", "encode_column", "encode_values",
-           "exact_as_float", "preview", "reject_duplicate_pairs", "reject_infinite",
-           "set_item_column", "transposed", "wide_to_matrix"]
+__all__ = ["INT64_LIMIT", "SET_TYPES", "SmallIntegerTable", "WideTable", "category_index",
+           "check_layout", "code_dtype", "count_small_integers", "encode_column",
+           "encode_values", "exact_as_float", "holds_sets", "label_sets", "preview",
+           "reject_duplicate_pairs", "reject_infinite", "set_item_column", "transposed",
+           "wide_to_matrix"]
+
+#: the Python types read as a set of labels (one multi-label annotation)
+SET_TYPES = (set, frozenset, list, tuple)
 
 
 def code_dtype(n_categories: int) -> type:
@@ -175,6 +182,9 @@ def _as_2d(x: Any) -> np.ndarray:
     try:
         matrix = np.asarray(x)
     except ValueError:
+        matrix = _cells_of_rows(x)
+        if matrix is not None:
+            return matrix
         rows = list(x)
         lengths = [len(row) if hasattr(row, "__len__") else 1 for row in rows]
         bad = next((i for i, n in enumerate(lengths) if n != lengths[0]), None)
@@ -183,11 +193,34 @@ def _as_2d(x: Any) -> np.ndarray:
             f"wide data must be a rectangular items × raters table (every row as long){where}; "
             "mark a missing annotation with NaN or None"
         ) from None
+    if matrix.ndim > 2 and isinstance(x, (list, tuple)):
+        # a nested list whose cells are lists or tuples of labels (set-valued annotations):
+        # numpy read the cells as a third dimension
+        cells = _cells_of_rows(x)
+        matrix = cells if cells is not None else matrix
     if matrix.ndim != 2:
         raise InvalidParameterError(
             f"wide data must be a 2-D items × raters table, got shape {matrix.shape}"
         )
     return matrix
+
+
+def _cells_of_rows(x: Any) -> np.ndarray | None:
+    """A nested list of rows of equal length as an items × raters object array, each cell
+    kept as it is (a list of labels stays one cell); None when it is not one."""
+    if not isinstance(x, (list, tuple)):
+        return None
+    rows = list(x)
+    if not rows or not all(isinstance(row, (list, tuple)) for row in rows):
+        return None
+    if len({len(row) for row in rows}) != 1:
+        return None
+    if not any(isinstance(cell, SET_TYPES) for row in rows for cell in row):
+        return None
+    n, r = len(rows), len(rows[0])
+    # fromiter keeps each cell one object (np.array would read lists as a dimension)
+    return np.fromiter((cell for row in rows for cell in row), dtype=object,
+                       count=n * r).reshape(n, r)
 
 
 def set_item_column(x: Any, item: Any) -> pd.DataFrame:
@@ -439,11 +472,14 @@ def _looks_like_id_column(matrix: np.ndarray) -> bool:
     if n < 5 or r < 3:
         return False
     first = sample[:, 0]
-    if pd.isna(first).any() or len(pd.unique(first)) < n:
+    try:
+        if pd.isna(first).any() or len(pd.unique(first)) < n:
+            return False
+        rest = sample[:, 1:].ravel()
+        rest = rest[~pd.isna(rest)]
+        return len(pd.unique(rest)) <= n / 2
+    except TypeError:  # unhashable cells (lists of labels): set-valued annotations, no ids
         return False
-    rest = sample[:, 1:].ravel()
-    rest = rest[~pd.isna(rest)]
-    return len(pd.unique(rest)) <= n / 2
 
 
 def reject_infinite(values: Any, where) -> None:
@@ -594,12 +630,13 @@ def category_index(categories: Sequence[Any]) -> pd.Index:
 
 def encode_column(
     column: pd.Series, keep: np.ndarray | None, categories: Sequence[Any] | None,
-    where: Callable[[int], str],
+    where: Callable[[int], str], sep: str | None = None,
 ) -> tuple[np.ndarray, pd.Index]:
     """Category codes of a long table's value column.
 
     An ordered Categorical column (without ``categories``) fixes the categories and their
-    order; otherwise the values are encoded by :func:`encode_values`.
+    order; otherwise the values are encoded by :func:`encode_values` (sets of labels, and
+    strings split at ``sep``, by :func:`label_sets`).
 
     Parameters
     ----------
@@ -611,6 +648,8 @@ def encode_column(
         The category set and order (None: the values seen, sorted).
     where : callable
         Maps a position among the kept rows to a description for error messages.
+    sep : str, optional
+        Read every value as a set of labels, strings split at ``sep`` (:func:`label_sets`).
 
     Returns
     -------
@@ -635,7 +674,8 @@ def encode_column(
     ([1, 0, 1], ['x', 'y'])
     """
     dtype = column.dtype
-    if isinstance(dtype, pd.CategoricalDtype) and categories is None and dtype.ordered:
+    if isinstance(dtype, pd.CategoricalDtype) and categories is None and dtype.ordered \
+            and sep is None:
         # an ordered Categorical states the categories and their order
         codes = column.cat.codes.to_numpy()
         if keep is not None:
@@ -655,16 +695,18 @@ def encode_column(
     if keep is not None:
         values = values[keep]
     reject_infinite(values, where)
-    return encode_values(values, categories, where)
+    return encode_values(values, categories, where, sep)
 
 
 def encode_values(
-    values: Any, categories: Sequence[Any] | None, where: Callable[[int], str]
+    values: Any, categories: Sequence[Any] | None, where: Callable[[int], str],
+    sep: str | None = None,
 ) -> tuple[np.ndarray, pd.Index]:
     """Category codes and the category index, sorted or in the order of ``categories``.
 
     Small whole numbers are encoded by counting, fixed-width unicode by hashing, anything
-    else by sorting.
+    else by sorting. Set-valued annotations (any value a set, frozenset, list or tuple, or
+    ``sep`` given) are encoded by :func:`label_sets`, one category per distinct set.
 
     Parameters
     ----------
@@ -674,6 +716,8 @@ def encode_values(
         The category set and order (None: the values seen, sorted).
     where : callable
         Maps a position in ``values`` to a description for error messages.
+    sep : str, optional
+        Read every value as a set of labels, strings split at ``sep`` (:func:`label_sets`).
 
     Returns
     -------
@@ -688,7 +732,10 @@ def encode_values(
         A value is not among ``categories``.
     InvalidParameterError
         Values of types that cannot be ordered (numbers and strings, say), without
-        ``categories``; ``categories`` empty, repeated or with a missing value.
+        ``categories``; ``categories`` empty, repeated or with a missing value; a set of
+        labels holding an unhashable label.
+    MissingValueError
+        A set of labels holding a missing label (NaN/None).
 
     Examples
     --------
@@ -698,6 +745,8 @@ def encode_values(
     >>> encode_values(np.array([3, 1, 3]), [3, 1], str)[0].tolist()   # the order given
     [0, 1, 0]
     """
+    if sep is not None or holds_sets(values):
+        return label_sets(values, sep, categories, where)
     if categories is not None:
         cats = category_index(categories)
         codes = cats.get_indexer(values)
@@ -737,6 +786,146 @@ def encode_values(
             "pass categories= to fix the category set and order"
         ) from None
     return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
+
+
+def holds_sets(values: Any) -> bool:
+    """Whether any value is a set of labels (a set, frozenset, list or tuple).
+
+    Parameters
+    ----------
+    values : numpy.ndarray or pandas ExtensionArray
+        One value per annotation.
+
+    Returns
+    -------
+    bool
+        True when an object array holds a value of one of :data:`SET_TYPES`.
+
+    Examples
+    --------
+    >>> holds_sets(np.array(["a", "b"], dtype=object)), holds_sets(np.array([{"a"}, "b"]))
+    (False, True)
+    """
+    if not isinstance(values, np.ndarray) or values.dtype.kind != "O":
+        return False
+    return any(issubclass(t, SET_TYPES) for t in set(map(type, values)))
+
+
+def label_sets(
+    values: Any, sep: str | None, categories: Sequence[Any] | None,
+    where: Callable[[int], str],
+) -> tuple[np.ndarray, pd.Index]:
+    """Category codes of set-valued (multi-label) annotations: one category per distinct set.
+
+    Each value is read as a set of labels: a set, frozenset, list or tuple gives its
+    elements (order and repeats do not matter), a string is split at ``sep`` (each piece
+    stripped of surrounding white space, empty pieces ignored, so ``""`` is the empty set)
+    or, without ``sep``, is one label, and any other value is one label. The empty set is a
+    valid annotation: the rater chose none of the labels. Each distinct set is one category,
+    a ``frozenset``; the categories are ordered by their labels sorted (``()`` <
+    ``("a",)`` < ``("a", "b")`` < ``("b",)``), by their ``repr`` when labels of different
+    types cannot be compared, unless ``categories`` gives the order.
+
+    Parameters
+    ----------
+    values : numpy.ndarray or pandas ExtensionArray
+        One value per annotation, none missing.
+    sep : str or None
+        The delimiter of labels within a string (None: a string is one label).
+    categories : sequence or None
+        The category sets and their order, each read as the values are (None: the sets
+        seen, sorted).
+    where : callable
+        Maps a position in ``values`` to a description for error messages.
+
+    Returns
+    -------
+    codes : numpy.ndarray
+        The category code of each value.
+    categories : pandas.Index
+        The distinct sets, as frozensets, named ``category``.
+
+    Raises
+    ------
+    MissingValueError
+        A set holds a missing label (NaN/None).
+    InvalidParameterError
+        A set holds an unhashable label (a list within a list, say); ``sep`` is not a
+        non-empty string; ``categories`` empty or repeating a set.
+    UnknownCategoryError
+        A set is not among ``categories``.
+
+    Examples
+    --------
+    >>> codes, cats = label_sets(np.array(["b;a", "a", "", "a; b"], dtype=object), ";", None,
+    ...                          str)
+    >>> codes.tolist(), [sorted(c) for c in cats]    # "b;a" and "a; b" are one set
+    ([2, 1, 0, 2], [[], ['a'], ['a', 'b']])
+    """
+    if sep is not None and not (isinstance(sep, str) and sep):
+        raise InvalidParameterError(f"sep= must be a non-empty string, got {sep!r}")
+    values = np.asarray(values, dtype=object)
+    try:  # hashable values (strings, frozensets, tuples): each distinct one is read once
+        raw_codes, raw = pd.factorize(values, sort=False)
+    except TypeError:  # lists or sets among them: read each
+        raw_codes, raw = np.arange(values.size), values
+    sets = np.empty(len(raw), dtype=object)
+    for k, value in enumerate(raw):  # over the distinct values
+        sets[k] = _label_set(value, sep, lambda: where(int(np.flatnonzero(raw_codes == k)[0])))
+    set_codes, uniques = pd.factorize(sets, sort=False)
+    codes = set_codes[raw_codes]
+    if categories is not None:
+        given = np.empty(len(categories), dtype=object)
+        for k, category in enumerate(categories):  # over the categories
+            given[k] = _label_set(category, sep, lambda: f"categories= position {k}")
+        cats = category_index(pd.Index(given, dtype=object))
+        positions = cats.get_indexer(uniques)
+        unknown = positions < 0
+        if unknown.any():
+            strays = uniques[unknown]
+            first = int(np.flatnonzero(unknown[codes])[0])
+            raise UnknownCategoryError(
+                f"{int(unknown[codes].sum())} value(s) are not among categories="
+                f"{preview(cats)}: {preview(strays)} (first at {where(first)})"
+            )
+        return positions[codes].astype(np.intp, copy=False), cats
+    order = _set_order(uniques)
+    rank = np.empty(order.size, dtype=np.intp)
+    rank[order] = np.arange(order.size)
+    return rank[codes], pd.Index(uniques[order], dtype=object, name="category")
+
+
+def _label_set(value: Any, sep: str | None, where: Callable[[], str]) -> frozenset:
+    """One annotation as a frozenset of labels (see :func:`label_sets`)."""
+    if isinstance(value, str):
+        labels = [piece.strip() for piece in value.split(sep)] if sep is not None else [value]
+        return frozenset(piece for piece in labels if piece != "" or sep is None)
+    if isinstance(value, SET_TYPES):
+        labels = list(value)
+        for one in labels:
+            if not isinstance(one, (set, list)) and pd.isna(one) is True:
+                raise MissingValueError(
+                    f"a set of labels holds a missing label ({label(one)}) at {where()}; "
+                    "leave it out of the set (an empty set is a valid annotation)"
+                )
+        try:
+            return frozenset(labels)
+        except TypeError:
+            raise InvalidParameterError(
+                f"a set of labels holds an unhashable label at {where()}: {label(value)}; "
+                "labels must be strings, numbers or other hashable values"
+            ) from None
+    return frozenset([value])
+
+
+def _set_order(sets: np.ndarray) -> np.ndarray:
+    """The order of the distinct sets by their sorted labels (by repr for mixed types)."""
+    try:
+        keys = [tuple(sorted(s)) for s in sets]  # over the distinct sets
+        return np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.intp)
+    except TypeError:
+        keys = [tuple(sorted(map(repr, s))) for s in sets]
+        return np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.intp)
 
 
 def _factorize_unicode(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

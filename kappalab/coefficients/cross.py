@@ -452,6 +452,8 @@ def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal
         ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
         ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
         there.
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
@@ -667,6 +669,8 @@ def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
         ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
         ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
         there.
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
     irr : "alpha", callable or pair of float, default "alpha"
         Each side's inter-rater reliability: Krippendorff's α with the distance ``level`` on
         the common items, a callable ``irr(ann) -> float | Estimate`` applied to each side's
@@ -817,6 +821,8 @@ def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: Any = "n
         ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
         ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
         there.
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used

@@ -711,6 +711,8 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
         ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
         ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
         there.
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
@@ -809,6 +811,8 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
         agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
         here, Krippendorff's data-dependent metric there.
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
@@ -907,6 +911,8 @@ def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
         agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
         here, Krippendorff's data-dependent metric there.
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
@@ -1010,6 +1016,8 @@ def janson_olsson_iota(data: AnnotationsLike, *, level: Any = "nominal",
         ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
         ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
         there.
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
@@ -1111,6 +1119,8 @@ def gwet_ac(data: AnnotationsLike, *, weights: Any = None,
         agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
         here, Krippendorff's data-dependent metric there.
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
@@ -1203,6 +1213,8 @@ def brennan_prediger(data: AnnotationsLike, *, weights: Any = None,
         agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
         here, Krippendorff's data-dependent metric there.
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
@@ -1295,6 +1307,8 @@ def percent_agreement(data: AnnotationsLike, *, weights: Any = None,
         agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
         here, Krippendorff's data-dependent metric there.
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used

@@ -162,6 +162,8 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
         and rater 2 in l, rater 1 being ``x`` (or the first rater of ``ann.raters``: a table's
         first column, the first rater to appear in long data), so swapping the raters is
         transposing W.
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
@@ -273,6 +275,8 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
         and rater 2 in l, rater 1 being ``x`` (or the first rater of ``ann.raters``: a table's
         first column, the first rater to appear in long data), so swapping the raters is
         transposing W.
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
@@ -371,6 +375,8 @@ def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
         and rater 2 in l, rater 1 being ``x`` (or the first rater of ``ann.raters``: a table's
         first column, the first rater to appear in long data), so swapping the raters is
         transposing W.
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
@@ -682,6 +688,8 @@ def light_kappa(data: AnnotationsLike, *, weights: Any = None,
         agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
         here, Krippendorff's data-dependent metric there.
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
+        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
     categories : sequence, optional
         The category set and order (default: the values in the data); values outside it raise
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
