@@ -290,8 +290,8 @@ class IntraclassCorrelationCore(ItemSumCoefficient):
 
 def _spearman_brown(single: Any, k: int) -> Any:
     """ICC(f,k) from ICC(f,1): the mean of k ratings (Shrout & Fleiss 1979, eq. 5)."""
-    out = spearman_brown(single, k)
-    return numeric_array(out)
+    single = numeric_array(single)
+    return spearman_brown(single[..., None], k)[..., 0]  # an array: mpmath scalars too
 
 
 def _f_test(form: str, ms: Components, k: int, confidence: float) -> dict[str, Any]:
@@ -422,7 +422,8 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
                  = \frac{ICC(1,1)}{1 + (k-1)(1 - ICC(1,1))/(k(n-1))},
 
     so α is ICC(1,1) with its within-item term inflated by n/(n − 1), its small-sample
-    factor: the two agree as n grows and exactly when ICC(1,1) = 1.
+    factor: α lies between 0 and ICC(1,1), the two agree as n grows, and exactly when
+    ICC(1,1) is 0 or 1.
 
     Parameters
     ----------
