@@ -27,6 +27,7 @@ from .coefficients.disattenuation import (
     split_half_reliability,
 )
 from .coefficients.correlation import InterAnnotatorCorrelation, inter_annotator_correlation
+from .coefficients.icc import icc
 from .diagnostics.raters import rater_report
 from .coefficients.sparse import (
     item_agreement,
@@ -74,6 +75,7 @@ __all__ = [
     "errors",
     "fleiss_kappa",
     "gwet_ac",
+    "icc",
     "inter_annotator_correlation",
     "item_agreement",
     "item_agreement_variance",

@@ -68,6 +68,11 @@ class DroppedAnnotationsWarning(UserWarning):
     """Rows with a missing value were dropped on ingest."""
 
 
+class IncompleteItemsWarning(DroppedAnnotationsWarning):
+    """Items without a rating from every rater were left out of a coefficient that needs a
+    complete items × raters table (the intraclass correlation)."""
+
+
 class LayoutWarning(UserWarning):
     """Wide data that look like another layout (a count table, raters × items, an id column)."""
 

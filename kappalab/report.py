@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 
 from .annotations import AnnotationsLike, as_annotations
-from .coefficients import multirater, pairwise
-from .errors import (AnnotationError, PairwiseMeanWarning,
+from .coefficients import icc as intraclass, multirater, pairwise
+from .errors import (AnnotationError, IncompleteItemsWarning, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
 from .interpretation import benchmark as benchmark_value, interpretation_scale
 from .uncertainty import parse_ci
@@ -41,7 +41,12 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
     K × K distance matrix δ gives the weights ``w = 1 − δ/max δ``. A coefficient that cannot
     be computed on the data keeps its row, with NaN and the reason in ``note``; the others
     are unaffected. Two-rater coefficients appear only
-    for two raters, rater-specific ones only when raters are known. Columns: coefficient,
+    for two raters, rater-specific ones only when raters are known; with ``level="interval"``
+    and raters known the last row is the intraclass correlation ICC(2,1)
+    (:func:`~kappalab.icc`: two-way random, absolute agreement, single rater), computed on
+    the items rated by every rater — its note says how many items with a missing rating were
+    dropped — and given ``ci=``'s interval like every row (:func:`~kappalab.icc` itself
+    defaults to the F interval). Columns: coefficient,
     value, its standard error and interval (NaN unless ``ci=`` names a method of
     :data:`kappalab.uncertainty.CI_METHODS`), observed and expected agreement (P_o, P_e on the
     weighted 0–1 scale), level, the items, annotations and raters used, and a note where a
@@ -167,11 +172,14 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
                 (pairwise.scott_pi, {"weights": weights}),
                 (pairwise.bennett_s, {"weights": weights}),
             ]
+        if isinstance(level, str) and level == "interval":
+            rows.append((_report_icc, {}))
     records = []
     for function, options in rows:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UndefinedCoefficientWarning)
             warnings.simplefilter("always", PairwiseMeanWarning)
+            warnings.simplefilter("always", IncompleteItemsWarning)
             notes = []
             if sample_weight is not None:
                 options = dict(options, sample_weight=sample_weight)
@@ -197,7 +205,7 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
                     continue
         notes[:0] = [str(w.message) for w in caught
                      if issubclass(w.category, (UndefinedCoefficientWarning,
-                                                PairwiseMeanWarning))]
+                                                PairwiseMeanWarning, IncompleteItemsWarning))]
         low, high = est.ci if est.ci is not None else (np.nan, np.nan)
         if ci is not None and est.se is not None and not np.isfinite(est.se):
             notes.append("the standard error is undefined on these data")
@@ -239,6 +247,12 @@ def _add_bands(report: pd.DataFrame, scale: Any, confidence: float, *,
         report.insert(position + 1, "certain_band", certain)
 
 
+def _report_icc(data: Any, **options: Any) -> Any:
+    """The report's ICC row: ICC(2,1), with the report's interval method (no F interval
+    unless asked: the report's ``ci`` column means one method for every row)."""
+    return intraclass.icc(data, form="ICC(2,1)", **{"ci": None, **options})
+
+
 def _report_weights(level: Any) -> Any:
     """The kappa family's ``weights=`` for the report's ``level`` (see agreement_report)."""
     if isinstance(level, str):
@@ -263,7 +277,8 @@ _DISPLAY_NAMES = {"percent_agreement": "percent agreement",
                   "gwet_ac": "Gwet's AC", "brennan_prediger": "Brennan-Prediger",
                   "conger_kappa": "Conger's kappa", "janson_olsson_iota": "Janson-Olsson iota",
                   "light_kappa": "Light's kappa", "cohen_kappa": "Cohen's kappa",
-                  "scott_pi": "Scott's pi", "bennett_s": "Bennett's S"}
+                  "scott_pi": "Scott's pi", "bennett_s": "Bennett's S",
+                  "_report_icc": "ICC(2,1)"}
 
 
 # ---------------------------------------------------------------------- cross-replication
