@@ -174,9 +174,11 @@ def test_coverage_quick(tmp_path):
                     "kx_binary", "spa_flat"}
     methods = {"analytic", "bootstrap", "bootstrap-bca", "bayesian-bootstrap", "jackknife"}
     assert set(table["coefficient"]) == coefficients
-    assert set(table["method"]) == methods  # --quick: no MCMC unless --mcmc
+    # --quick: no MCMC unless --mcmc; Krippendorff's bootstrap of pairable values for α only
+    assert set(table["method"]) == methods | {"krippendorff"}
+    assert set(table[table["method"] == "krippendorff"]["coefficient"]) == {"krippendorff_alpha"}
     assert set(table["n_items"]) == {50, 200}
-    assert len(table) == len(coefficients) * len(methods) * 2
+    assert len(table) == (len(coefficients) * len(methods) + 1) * 2
     # --quick promises 20 datasets per cell, every one with a finite interval
     assert (table["datasets"] == 20).all()
     assert (table["n_invalid"] == 0).all()
