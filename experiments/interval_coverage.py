@@ -40,7 +40,11 @@ Frequentist, every estimator's ``ci=``: ``analytic`` (delta method, θ̂ ± t SE
 confidence 0.95, a seed per dataset derived from ``--seed``. ``--datasets`` (500) datasets per
 cell at 50, 200 and 1 000 items. For α also ``krippendorff``, Krippendorff's bootstrap of the
 pairable values (Hayes & Krippendorff 2007; ``kl.krippendorff_alpha(..., ci="krippendorff")``,
-percentile), which resamples value pairs from the coincidence matrix rather than items.
+percentile), which resamples value pairs from the coincidence matrix rather than items. It
+treats a unit's values as independent, so on the nominal design (2–5 annotations per item,
+items differing in their category distributions) its intervals are about 0.69 times as wide
+as the item bootstrap's and cover α in 85.2%, 84.6% and 82.6% of 500 datasets at 50, 200 and
+1 000 items (Monte Carlo SE 1.6–1.7 points; the item bootstrap 93.2%, 96.0%, 95.2%).
 ``--designs`` restricts the frequentist part to some designs (e.g. ``--designs nominal`` for α
 and Fleiss' κ only).
 

@@ -796,8 +796,9 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
         A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
         ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
         (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units; or ``"krippendorff"``, Krippendorff's bootstrap of the pairable
-        values (Hayes & Krippendorff 2007; Notes). None (default): the value alone.
+        the resampling units. None (default): the value alone.
+        Also ``"krippendorff"``: Krippendorff's bootstrap of the pairable values (Hayes &
+        Krippendorff 2007; Notes), with ``alpha_min``.
     n_resamples : int, default 2000
         Replicates of the bootstrap methods.
     confidence : float, default 0.95
@@ -945,8 +946,7 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
         A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
         ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
         (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units; or ``"krippendorff"``, Krippendorff's bootstrap of the pairable
-        values (Hayes & Krippendorff 2007; Notes). None (default): the value alone.
+        the resampling units. None (default): the value alone.
     n_resamples : int, default 2000
         Replicates of the bootstrap methods.
     confidence : float, default 0.95
@@ -957,11 +957,6 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
     progress : bool or None, optional
         A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
         (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
-    alpha_min : float or sequence of float, optional
-        With ``ci="krippendorff"``: the smallest acceptable α values whose probability of not
-        being reached, q = the share of bootstrap α's below α_min, goes to
-        ``details["q"]`` (a dict α_min → q) and is printed with the estimate. None (default):
-        Krippendorff's (2004) 0.667 and 0.800. Refused with any other ``ci``.
 
     Returns
     -------
@@ -1049,8 +1044,7 @@ def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
         A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
         ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
         (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units; or ``"krippendorff"``, Krippendorff's bootstrap of the pairable
-        values (Hayes & Krippendorff 2007; Notes). None (default): the value alone.
+        the resampling units. None (default): the value alone.
     n_resamples : int, default 2000
         Replicates of the bootstrap methods.
     confidence : float, default 0.95
@@ -1061,11 +1055,6 @@ def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
     progress : bool or None, optional
         A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
         (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
-    alpha_min : float or sequence of float, optional
-        With ``ci="krippendorff"``: the smallest acceptable α values whose probability of not
-        being reached, q = the share of bootstrap α's below α_min, goes to
-        ``details["q"]`` (a dict α_min → q) and is printed with the estimate. None (default):
-        Krippendorff's (2004) 0.667 and 0.800. Refused with any other ``ci``.
 
     Returns
     -------
@@ -1158,8 +1147,7 @@ def janson_olsson_iota(data: AnnotationsLike, *, level: Any = "nominal",
         A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
         ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
         (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units; or ``"krippendorff"``, Krippendorff's bootstrap of the pairable
-        values (Hayes & Krippendorff 2007; Notes). None (default): the value alone.
+        the resampling units. None (default): the value alone.
     n_resamples : int, default 2000
         Replicates of the bootstrap methods.
     confidence : float, default 0.95
@@ -1170,11 +1158,6 @@ def janson_olsson_iota(data: AnnotationsLike, *, level: Any = "nominal",
     progress : bool or None, optional
         A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
         (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
-    alpha_min : float or sequence of float, optional
-        With ``ci="krippendorff"``: the smallest acceptable α values whose probability of not
-        being reached, q = the share of bootstrap α's below α_min, goes to
-        ``details["q"]`` (a dict α_min → q) and is printed with the estimate. None (default):
-        Krippendorff's (2004) 0.667 and 0.800. Refused with any other ``ci``.
 
     Returns
     -------
@@ -1265,8 +1248,7 @@ def gwet_ac(data: AnnotationsLike, *, weights: Any = None,
         A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
         ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
         (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units; or ``"krippendorff"``, Krippendorff's bootstrap of the pairable
-        values (Hayes & Krippendorff 2007; Notes). None (default): the value alone.
+        the resampling units. None (default): the value alone.
     n_resamples : int, default 2000
         Replicates of the bootstrap methods.
     confidence : float, default 0.95
@@ -1277,11 +1259,6 @@ def gwet_ac(data: AnnotationsLike, *, weights: Any = None,
     progress : bool or None, optional
         A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
         (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
-    alpha_min : float or sequence of float, optional
-        With ``ci="krippendorff"``: the smallest acceptable α values whose probability of not
-        being reached, q = the share of bootstrap α's below α_min, goes to
-        ``details["q"]`` (a dict α_min → q) and is printed with the estimate. None (default):
-        Krippendorff's (2004) 0.667 and 0.800. Refused with any other ``ci``.
 
     Returns
     -------
@@ -1363,8 +1340,7 @@ def brennan_prediger(data: AnnotationsLike, *, weights: Any = None,
         A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
         ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
         (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units; or ``"krippendorff"``, Krippendorff's bootstrap of the pairable
-        values (Hayes & Krippendorff 2007; Notes). None (default): the value alone.
+        the resampling units. None (default): the value alone.
     n_resamples : int, default 2000
         Replicates of the bootstrap methods.
     confidence : float, default 0.95
@@ -1375,11 +1351,6 @@ def brennan_prediger(data: AnnotationsLike, *, weights: Any = None,
     progress : bool or None, optional
         A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
         (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
-    alpha_min : float or sequence of float, optional
-        With ``ci="krippendorff"``: the smallest acceptable α values whose probability of not
-        being reached, q = the share of bootstrap α's below α_min, goes to
-        ``details["q"]`` (a dict α_min → q) and is printed with the estimate. None (default):
-        Krippendorff's (2004) 0.667 and 0.800. Refused with any other ``ci``.
 
     Returns
     -------
@@ -1461,8 +1432,7 @@ def percent_agreement(data: AnnotationsLike, *, weights: Any = None,
         A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
         ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
         (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units; or ``"krippendorff"``, Krippendorff's bootstrap of the pairable
-        values (Hayes & Krippendorff 2007; Notes). None (default): the value alone.
+        the resampling units. None (default): the value alone.
     n_resamples : int, default 2000
         Replicates of the bootstrap methods.
     confidence : float, default 0.95
@@ -1473,11 +1443,6 @@ def percent_agreement(data: AnnotationsLike, *, weights: Any = None,
     progress : bool or None, optional
         A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
         (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
-    alpha_min : float or sequence of float, optional
-        With ``ci="krippendorff"``: the smallest acceptable α values whose probability of not
-        being reached, q = the share of bootstrap α's below α_min, goes to
-        ``details["q"]`` (a dict α_min → q) and is printed with the estimate. None (default):
-        Krippendorff's (2004) 0.667 and 0.800. Refused with any other ``ci``.
 
     Returns
     -------
