@@ -215,6 +215,9 @@ def test_undefined_alpha_has_no_interval():
     with pytest.warns(kl.errors.UndefinedCoefficientWarning):
         est = kl.krippendorff_alpha([[1, 1], [1, 1]], ci="krippendorff", seed=0)
     assert math.isnan(est.value) and est.ci is None and "q" not in est.details
+    with pytest.warns(kl.errors.UndefinedCoefficientWarning, match="nothing can be paired"):
+        est = kl.krippendorff_alpha([[1, np.nan], [2, np.nan]], ci="krippendorff", seed=0)
+    assert math.isnan(est.value) and est.ci is None and est.se is None
 
 
 def test_coverage_sanity():

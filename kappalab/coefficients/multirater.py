@@ -638,8 +638,9 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         else:
             delta = self.dis.matrix[rows, cols]
         marginals = np.asarray(counts.sum(axis=0), dtype=float).ravel()
-        expected = float(marginals @ distance_product(self.dis, marginals)) / (
-            n_values * (n_values - 1))
+        pairs_of_values = n_values * (n_values - 1)
+        expected = (float(marginals @ distance_product(self.dis, marginals)) / pairs_of_values
+                    if pairs_of_values > 0 else np.nan)
         sizes, units = np.unique(m.astype(np.int64), return_counts=True)
         return PairableValues(np.asarray(delta, dtype=float), coincidence / n_values,
                               rows == cols, sizes, units, expected)
@@ -892,10 +893,12 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
     confidence = check_confidence(confidence)
     thresholds = check_alpha_min(ALPHA_MIN if alpha_min is None else alpha_min)
     make_rng(seed)
-    values = core.pairable_values()
+    if core.sample_weight is not None:
+        core.pairable_values()  # refuses sample weights before any work
     est = core.estimate()
     if not np.isfinite(est.value):  # undefined (warned): no interval
         return est
+    values = core.pairable_values()
     result, q = krippendorff_interval(values, n_resamples=n_resamples, confidence=confidence,
                                       alpha_min=thresholds, seed=seed, progress=progress)
     return replace(est, se=result.se, ci=(result.low, result.high),
