@@ -38,7 +38,15 @@ Frequentist, every estimator's ``ci=``: ``analytic`` (delta method, θ̂ ± t SE
 ``bootstrap`` (item bootstrap, percentile), ``bootstrap-bca``, ``bayesian-bootstrap``
 (percentile) and ``jackknife`` (θ̂ ± t SE), with ``--resamples`` (2 000) replicates,
 confidence 0.95, a seed per dataset derived from ``--seed``. ``--datasets`` (500) datasets per
-cell at 50, 200 and 1 000 items.
+cell at 50, 200 and 1 000 items. For α also ``krippendorff``, Krippendorff's bootstrap of the
+pairable values (Hayes & Krippendorff 2007; ``kl.krippendorff_alpha(..., ci="krippendorff")``,
+percentile), which resamples value pairs from the coincidence matrix rather than items. It
+treats a unit's values as independent, so on the nominal design (2–5 annotations per item,
+items differing in their category distributions) its intervals are about 0.69 times as wide
+as the item bootstrap's and cover α in 85.2%, 84.6% and 82.6% of 500 datasets at 50, 200 and
+1 000 items (Monte Carlo SE 1.6–1.7 points; the item bootstrap 93.2%, 96.0%, 95.2%).
+``--designs`` restricts the frequentist part to some designs (e.g. ``--designs nominal`` for α
+and Fleiss' κ only).
 
 Bayesian (``method = "pymc"``, the 95% HDI of ``Posterior.interval``; estimate = posterior
 mean), from ``kappalab.bayes`` (imported only here), on the first ``--mcmc-datasets`` (40)
@@ -105,9 +113,10 @@ BINARY_PREVALENCE = (0.7, 0.3)
 RATER_BIAS = 0.5
 RHO = 0.8
 FREQUENTIST = ("analytic", "bootstrap", "bootstrap-bca", "bayesian-bootstrap", "jackknife")
+KRIPPENDORFF = "krippendorff"  # Krippendorff's bootstrap of pairable values: α only
 MCMC = "pymc"
 MIN_VERDICT_DATASETS = 20  # fewer datasets (--quick --mcmc) get no verdict
-METHODS = FREQUENTIST + (MCMC,)
+METHODS = FREQUENTIST + (KRIPPENDORFF, MCMC)
 
 
 # ------------------------------------------------------------------------------ designs
@@ -156,13 +165,14 @@ class Coefficient:
     truth: Callable  # Truth -> float
     limit: Callable  # Truth -> the estimator's large-sample limit under the design
     bayes: tuple[str, str, dict]  # (model in kappalab.bayes, variable, model options)
+    own_methods: tuple[str, ...] = ()  # frequentist ci= names of this estimator only
 
 
 COEFFICIENTS = (
     Coefficient("krippendorff_alpha", "nominal",
                 lambda ann, **o: kl.krippendorff_alpha(ann, level="nominal", **o),
                 lambda t: t.alpha, lambda t: t.details["estimator_limits"]["alpha_nominal"],
-                ("nominal_reliability", "kappa", {})),
+                ("nominal_reliability", "kappa", {}), (KRIPPENDORFF,)),
     Coefficient("fleiss_kappa", "nominal", lambda ann, **o: kl.fleiss_kappa(ann, **o),
                 lambda t: t.fleiss_kappa,
                 lambda t: t.details["estimator_limits"]["fleiss_kappa"],
@@ -222,7 +232,7 @@ def frequentist_task(task) -> list[dict]:
         if coefficient.design != design:
             continue
         target, limit = coefficient.truth(truth), coefficient.limit(truth)
-        for method in FREQUENTIST:
+        for method in FREQUENTIST + coefficient.own_methods:
             start = time.perf_counter()
             try:
                 with warnings.catch_warnings(record=True) as caught:
@@ -549,6 +559,8 @@ def main(argv=None) -> pd.DataFrame:
         ("--workers", {"type": int, "default": min(2, os.cpu_count() or 1),
                        "help": "processes (1: no multiprocessing)"}),
         ("--no-mcmc", {"action": "store_true", "help": "skip the PyMC models"}),
+        ("--designs", {"nargs": "+", "choices": list(DESIGNS), "default": list(DESIGNS),
+                       "help": "the designs whose frequentist intervals run (default: all)"}),
         ("--mcmc-designs", {"nargs": "+", "choices": list(DESIGNS), "default": list(DESIGNS),
                             "help": "the designs whose PyMC models run (default: all)"}),
         ("--mcmc", {"action": "store_true", "help": "with --quick: run the PyMC models too"}),
@@ -579,7 +591,7 @@ def main(argv=None) -> pd.DataFrame:
 
     tasks = [(design, n, i, args.seed, n_resamples)
              for n in sorted(sizes, reverse=True) for design in DESIGNS
-             for i in range(n_datasets)]
+             if design in args.designs for i in range(n_datasets)]
     start = time.perf_counter()
     checkpoint = Checkpoint(args.checkpoint) if args.checkpoint else None
     records = run_tasks(frequentist_task, tasks, workers, "frequentist", checkpoint=checkpoint)
@@ -609,7 +621,8 @@ def main(argv=None) -> pd.DataFrame:
     print()
     print(failures(records, args.seed))
     print(f"\nruntime: frequentist part {frequentist_seconds / 60:.1f} min "
-          f"({len(tasks)} datasets × {len(FREQUENTIST)} methods, {n_resamples} resamples, "
+          f"({len(tasks)} datasets × {len(FREQUENTIST)} methods (α also {KRIPPENDORFF}), "
+          f"{n_resamples} resamples, "
           f"{workers} worker{'s' if workers > 1 else ''})"
           + (f"; MCMC part {mcmc_seconds / 60:.1f} min ({len(mcmc)} datasets, "
              f"{sampler})" if run_mcmc else "; MCMC part skipped"))

@@ -88,7 +88,10 @@ class Estimate:
     ci : tuple of float, optional
         The confidence interval ``(low, high)``, when one was asked for.
     details : mapping, default {}
-        Further numbers particular to the coefficient or to its interval.
+        Further numbers particular to the coefficient or to its interval. Krippendorff's
+        bootstrap (``krippendorff_alpha(..., ci="krippendorff")``) puts there ``"q"``, a dict
+        α_min → the share of bootstrap α's below α_min (Hayes & Krippendorff 2007), which
+        ``repr`` prints as ``q(<α_min)=…``.
 
     References
     ----------
@@ -314,7 +317,16 @@ class Estimate:
         parts.append(f"annotations={self.n_annotations}")
         if self.n_raters is not None:
             parts.append(f"raters={self.n_raters}")
+        parts += [f"q(<{threshold:g})={share:.4f}" for threshold, share in self._q()]
         return f"Estimate({', '.join(parts)})"
+
+    def _q(self) -> list[tuple[float, float]]:
+        """(α_min, q) of ``details["q"]``: the probability of failing to reach each smallest
+        acceptable value under Krippendorff's bootstrap (empty without it)."""
+        q = self.details.get("q") if isinstance(self.details, Mapping) else None
+        if not isinstance(q, Mapping):
+            return []
+        return [(float(threshold), float(share)) for threshold, share in q.items()]
 
     def _repr_html_(self) -> str:
         """A small HTML table (notebooks): the value, its SE, interval and test, the counts."""
@@ -331,6 +343,7 @@ class Estimate:
                   ("annotations", str(self.n_annotations))]
         if self.n_raters is not None:
             cells.append(("raters", str(self.n_raters)))
+        cells += [(f"q(α < {threshold:g})", f"{share:.4f}") for threshold, share in self._q()]
         body = "".join(f"<tr><th>{html.escape(name)}</th><td>{html.escape(text)}</td></tr>"
                        for name, text in cells)
         return (f"<table class=\"kappalab-estimate\"><caption>{html.escape(str(self.coefficient))}"

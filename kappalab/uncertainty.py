@@ -1,5 +1,5 @@
 r"""Standard errors and intervals on the item-sum spine: analytic (linearisation), bootstrap,
-Bayesian bootstrap, jackknife.
+Bayesian bootstrap, jackknife; and Krippendorff's bootstrap of α's pairable values.
 
 Every coefficient is θ̂ = f(T), T = Σ_i s_i (:mod:`kappalab.coefficients.base`), so all four
 methods only need the items × s statistics matrix S and ``combine``:
@@ -30,6 +30,9 @@ methods only need the items × s statistics matrix S and ``combine``:
 * **jackknife**: leave-one-item-out totals ``T − s_i``; SE = √((n−1)/n · Σ (θ_(i) − θ̄)²),
   interval θ̂ ± t_{n−1} SE (capped as the analytic one).
 
+* **Krippendorff's bootstrap** (``ci="krippendorff"``, Krippendorff's α only; Hayes &
+  Krippendorff 2007): not a resampling of items but of the *pairable values*, described next.
+
 Every estimator takes the same keywords: ``ci=`` (a name of :data:`CI_METHODS`),
 ``n_resamples=`` (replicates of the bootstrap methods, 2000), ``confidence=`` (0.95),
 ``seed=`` (None, an int, a sequence of ints, a SeedSequence or a Generator:
@@ -45,6 +48,41 @@ leave-one-out value per group. Replicates are formed in blocks of matrix product
 loop over replicates or items — so B replicates cost O(B·G·s), not O(B·n·s). Items without
 any annotation (an all-zero row) take no part. For κx the rows are the items common to both
 replications, so items are drawn in pairs across the two sides.
+
+Krippendorff's bootstrap
+------------------------
+Hayes & Krippendorff (2007) bootstrap α from the coincidence matrix of the pairable values
+(their KALPHA macro). As reconstructed here (:func:`krippendorff_replicates`): the coincidence
+matrix o_ck = Σ_u n_uc (n_uk − [c = k])/(m_u − 1) over the units with m_u ≥ 2 values gives
+each unordered pair type {c, k} the probability p = (2 − [c = k]) o_ck / n.., n.. = Σ_u m_u
+(:class:`PairableValues`). A replicate draws, for each unit size m_g, the M_g = (units of
+that size)·m_g(m_g − 1)/2 pairs those units hold, independently from p, each weighted as a
+pair of such a unit weighs in the coincidence matrix, w_g = 2/((m_g − 1) n..); then
+D_o* = Σ_g w_g Σ_j δ_j and α* = 1 − D_o*/D_e with D_e held at its value on the data. So
+E[D_o*] = D_o and Var(α*) = Var_p(δ) Σ_g M_g w_g² / D_e², before two conventions of the macro
+that change only extreme replicates: a replicate below −1 is set
+to −1 and one whose pairs are all of a single same-value type (no variation: α
+indeterminate) to 0. The interval is the percentile interval of the
+replicates, SE their standard deviation, and q(α_min), the probability of failing to reach a
+smallest acceptable α, the share of replicates below α_min.
+
+How this reconstruction relates to the published algorithm. Hayes & Krippendorff (2007)
+describe resampling pairs of values from the coincidence matrix with D_e fixed and report q;
+the port of the macro's algorithm in the R package kripp.boot draws M = min(25·(non-zero
+cells of the coincidence matrix), (m − 1)·n../2) pairs, m the number of coders, all of one
+weight 1/M, and resets to 0 an expected number, round(B Σ_c (o_cc/n..)^M), of the replicates
+equal to 1. Here M_g counts the pairs the units actually hold (with missing values
+(m − 1)·n../2 over-counts them), each pair keeps the weight of its unit size, nothing is
+capped at 25 per cell (the cap widens the distribution on large data), and the replicates
+without variation are found and reset exactly. With every unit holding m values and M below
+the cap the two coincide. No comparison with KALPHA's own output has been made.
+
+How it differs from the item bootstrap: it treats the pairable values as independent draws
+from the coincidence distribution. The values of a unit are not resampled together, so
+whatever makes the pairs of one unit agree or disagree together (units that differ in
+difficulty) is not in its spread, and D_e does not vary. Where units differ, it can therefore
+understate the uncertainty the item resampling above accounts for; with two values per unit
+every pair is its own unit and the two nearly agree.
 
 With sample weights (``sample_weight=``) the rows are w_i s_i
 (:class:`~kappalab.coefficients.base.ItemSumCoefficient`) and everything above applies to them
@@ -65,9 +103,11 @@ from scipy.stats import t as student_t
 from .errors import InvalidParameterError
 from .kernels import distinct_rows
 from .progress import track
-from .validation import check_confidence, check_count, make_rng
+from .validation import check_confidence, check_count, check_real, make_rng
 
-__all__ = ["BLOCK_CELLS", "Interval", "CI_METHODS", "analytic_interval", "bootstrap",
+__all__ = ["ALPHA_MIN", "BLOCK_CELLS", "Interval", "CI_METHODS", "KRIPPENDORFF",
+           "PairableValues", "analytic_interval", "bootstrap", "check_alpha_min",
+           "krippendorff_interval", "krippendorff_replicates",
            "influence_values", "rows_with_statistics",
            "interval", "parse_ci", "replicate_values", "resampling_interval"]
 
@@ -85,6 +125,9 @@ CI_METHODS = {
     "bayesian-bootstrap": ("bayesian-bootstrap", "percentile"),
     "jackknife": ("jackknife", "t"),
 }
+#: ``ci=`` of :func:`~kappalab.krippendorff_alpha` alone: Krippendorff's bootstrap of the
+#: pairable values (:func:`krippendorff_interval`), not a resampling of items
+KRIPPENDORFF = "krippendorff"
 
 
 @dataclass(frozen=True)
@@ -98,7 +141,8 @@ class Interval:
     low, high : float
         The ends of the confidence interval.
     method : str
-        ``"analytic"``, ``"bootstrap"``, ``"bayesian-bootstrap"`` or ``"jackknife"``.
+        ``"analytic"``, ``"bootstrap"``, ``"bayesian-bootstrap"``, ``"jackknife"`` or
+        ``"krippendorff"``.
     interval : str
         ``"t"`` (θ̂ ± t_{n−1} SE), ``"percentile"``, ``"basic"`` or ``"bca"``.
     n_resamples : int
@@ -151,6 +195,11 @@ def parse_ci(ci: str) -> tuple[str, str]:
     """
     if isinstance(ci, str) and ci in CI_METHODS:
         return CI_METHODS[ci]
+    if isinstance(ci, str) and ci == KRIPPENDORFF:
+        raise InvalidParameterError(
+            "ci='krippendorff' (Krippendorff's bootstrap of pairable values) is defined for "
+            "Krippendorff's alpha only: use kl.krippendorff_alpha(..., ci='krippendorff'), or "
+            "an item-resampling interval here, e.g. ci='bootstrap'")
     raise InvalidParameterError(f"unknown ci {ci!r}; choose one of {', '.join(CI_METHODS)}")
 
 
@@ -560,6 +609,280 @@ def _bca(core, groups: _Groups, estimate: float, replicates: np.ndarray,
         quantiles.append(float(ndtr(adjusted)))
     low, high = np.quantile(replicates, quantiles)
     return float(low), float(high)
+
+
+# ------------------------------------------------------------------------ Krippendorff's bootstrap
+#: Krippendorff's (2004, ch. 11.4) smallest acceptable α for tentative conclusions and for
+#: reliable data: the default ``alpha_min`` of ``ci="krippendorff"``
+ALPHA_MIN = (0.667, 0.800)
+
+
+@dataclass(frozen=True)
+class PairableValues:
+    r"""Krippendorff's coincidence distribution of a data set's pairable values: what
+    ``ci="krippendorff"`` resamples (:func:`krippendorff_replicates`).
+
+    The coincidence matrix o_ck = Σ_u n_uc (n_uk − [c = k]) / (m_u − 1), summed over the units
+    u with m_u ≥ 2 values, totals n.. = Σ_u m_u; its distinct unordered pair types t = {c, k}
+    (c ≤ k, o_ck > 0) are drawn with probability p_t = (2 − [c = k]) o_ck / n.., so that
+    D_o = Σ_t p_t δ_t.
+
+    Parameters
+    ----------
+    delta : numpy.ndarray
+        δ_t, the distance of each pair type (T values).
+    probability : numpy.ndarray
+        p_t, summing to 1 (T values).
+    same_value : numpy.ndarray
+        Whether pair type t pairs a value with itself (c = k; T booleans).
+    unit_sizes : numpy.ndarray
+        The distinct numbers of values m of the pairable units (G values, each ≥ 2).
+    units : numpy.ndarray
+        How many units have each size (G counts).
+    expected : float
+        D_e, the expected disagreement, in the units of δ (held fixed).
+
+    Examples
+    --------
+    >>> values = PairableValues(np.array([0.0, 1.0]), np.array([0.5, 0.5]),
+    ...                         np.array([True, False]), np.array([2]), np.array([4]), 0.5)
+    >>> values.n_values, values.pairs.tolist(), values.pair_weights.tolist()  # 4 units of 2
+    (8.0, [4.0], [0.25])
+    >>> values.observed  # D_o = Σ p_t δ_t
+    0.5
+    """
+
+    delta: np.ndarray
+    probability: np.ndarray
+    same_value: np.ndarray
+    unit_sizes: np.ndarray
+    units: np.ndarray
+    expected: float
+
+    @property
+    def n_values(self) -> float:
+        """n.. = Σ_u m_u, the pairable values."""
+        return float(self.unit_sizes @ self.units)
+
+    @property
+    def pairs(self) -> np.ndarray:
+        """M_g = (units of size m_g) · m_g(m_g − 1)/2, the unordered value pairs of each size."""
+        m = np.asarray(self.unit_sizes, dtype=float)
+        return self.units * m * (m - 1) / 2
+
+    @property
+    def pair_weights(self) -> np.ndarray:
+        """w_g = 2 / ((m_g − 1) n..): a pair's share of D_o in a unit of m_g values."""
+        return 2.0 / ((np.asarray(self.unit_sizes, dtype=float) - 1) * self.n_values)
+
+    @property
+    def observed(self) -> float:
+        """D_o = Σ_t p_t δ_t."""
+        return float(self.probability @ self.delta)
+
+
+def _pair_draws(rng: np.random.Generator, values: PairableValues,
+                b: int) -> tuple[np.ndarray, np.ndarray]:
+    """Σ_g w_g Σ_{j ≤ M_g} δ_{t_j} for b replicates, and which replicates drew one pair type
+    only and that a same-value one (a resample without any variation)."""
+    p, delta = values.probability, values.delta
+    T = p.size
+    disagreement = np.zeros(b)
+    only = np.full(b, -1)  # the single pair type drawn so far; -2 once two differ
+    for pairs, weight in zip(values.pairs.astype(np.int64), values.pair_weights):
+        if pairs < T:  # fewer draws than pair types: draw the types of the M_g pairs
+            drawn = rng.choice(T, size=(b, int(pairs)), p=p)
+            disagreement += weight * delta[drawn].sum(axis=1)
+            first = drawn[:, 0]
+            single = (drawn == first[:, None]).all(axis=1)
+        else:  # how many of the M_g pairs fall in each type
+            counts = rng.multinomial(int(pairs), p, size=b)
+            disagreement += weight * (counts @ delta)
+            first = counts.argmax(axis=1)
+            single = counts[np.arange(b), first] == pairs
+        kind = np.where(single, first, -2)
+        only = np.where(only == -1, kind, np.where(only == kind, only, -2))
+    uniform = (only >= 0) & values.same_value[np.maximum(only, 0)]
+    return disagreement, uniform
+
+
+def krippendorff_replicates(values: PairableValues, n_resamples: int = 2000, seed: Any = None,
+                            progress: bool | None = None) -> np.ndarray:
+    r"""Krippendorff's bootstrap of α: replicates drawn from the coincidence distribution of the
+    pairable values, not by resampling units.
+
+    Each replicate draws, for every unit size m_g, the M_g value pairs that the units of
+    that size hold, independently from the coincidence distribution p_t of
+    :class:`PairableValues`, and weighs each drawn pair as the coincidence matrix weighs a
+    pair in a unit of m_g values:
+
+    .. math::  α^* = 1 - \frac{D_o^*}{D_e}, \qquad
+               D_o^* = \sum_g \frac{2}{(m_g - 1)\, n_{··}} \sum_{j=1}^{M_g} δ_{t_{gj}},
+               \qquad t_{gj} \sim p ,
+
+    with D_e held at its value on the data. E[D_o*] = D_o, so the replicates are centred on
+    α̂; their variance is Var_p(δ) Σ_g M_g w_g² / D_e². All replicates are drawn at once:
+    for each unit size the counts of the M_g pairs over the T pair types are one multinomial
+    draw (or, when M_g < T, the M_g types themselves), in blocks of replicates, never pair by
+    pair. Two conventions of Hayes & Krippendorff's (2007) KALPHA macro are kept: a replicate
+    below −1 is set to −1, and a replicate whose pairs are all of one same-value type (no
+    variation, where α would be indeterminate) is set to 0.
+
+    Parameters
+    ----------
+    values : PairableValues
+        The coincidence distribution (``ChanceCorrectedAgreement.pairable_values()``).
+    n_resamples : int, default 2000
+        The number of replicates B (≥ 2).
+    seed : None, int, sequence of int, numpy.random.SeedSequence or numpy.random.Generator
+        The random seed (:func:`kappalab.validation.make_rng`).
+    progress : bool or None, default None
+        Show the progress of resampling that outlasts 2 s on stderr (None: when stderr is a
+        terminal or a notebook; :mod:`kappalab.progress`).
+
+    Returns
+    -------
+    numpy.ndarray
+        B replicate values of α, each in [−1, 1].
+
+    Raises
+    ------
+    InvalidParameterError
+        ``n_resamples`` < 2, an invalid ``seed``, or no pairable values.
+
+    References
+    ----------
+    Hayes, A. F., & Krippendorff, K. (2007). Answering the call for a standard reliability
+    measure for coding data. *Communication Methods and Measures* 1(1), 77–89.
+    doi:10.1080/19312450709336664
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.multirater import alpha_core
+    >>> values = alpha_core(kl.datasets.load("worked_example")).pairable_values()
+    >>> draws = krippendorff_replicates(values, 20_000, seed=0)
+    >>> round(1 - values.observed / values.expected, 4), round(float(draws.mean()), 2)
+    (0.5782, 0.58)
+    >>> exact = np.sqrt(values.probability @ (values.delta - values.observed) ** 2
+    ...                 * (values.pairs @ values.pair_weights ** 2)) / values.expected
+    >>> round(float(exact), 3), round(float(draws.std()), 2)  # the scheme's exact SD
+    (0.128, 0.13)
+    """
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
+    rng = make_rng(seed)
+    if values.probability.size == 0 or not values.pairs.sum() > 0:
+        raise InvalidParameterError("Krippendorff's bootstrap needs pairable values (units "
+                                    "with two or more values); there are none")
+    width = max(1, int(np.minimum(values.pairs, values.probability.size).max()))
+    block = max(1, BLOCK_CELLS // width)
+    replicates = []
+    for start in track(range(0, n_resamples, block), "kappalab: Krippendorff's bootstrap",
+                       quiet=progress is False, force=progress is True):
+        b = min(block, n_resamples - start)
+        disagreement, uniform = _pair_draws(rng, values, b)
+        alpha = 1.0 - disagreement / values.expected
+        alpha[uniform] = 0.0  # KALPHA: no variation in the resample, α indeterminate
+        replicates.append(np.maximum(alpha, -1.0))  # KALPHA: α* below −1 counts as −1
+    return np.concatenate(replicates)
+
+
+def krippendorff_interval(values: PairableValues, *, n_resamples: int = 2000,
+                          confidence: float = 0.95, alpha_min: Any = ALPHA_MIN,
+                          seed: Any = None, progress: bool | None = None
+                          ) -> tuple[Interval, dict[float, float]]:
+    """Krippendorff's bootstrap interval of α and the probability q of failing to reach each
+    smallest acceptable α.
+
+    SE = the standard deviation of the replicates of :func:`krippendorff_replicates`; the
+    interval is their α/2 and 1 − α/2 quantiles (percentile); q(α_min) = the share of
+    replicates below α_min (Hayes & Krippendorff 2007), one per ``alpha_min``.
+
+    Parameters
+    ----------
+    values : PairableValues
+        The coincidence distribution (``ChanceCorrectedAgreement.pairable_values()``).
+    n_resamples : int, default 2000
+        The number of replicates B (≥ 2).
+    confidence : float, default 0.95
+        The confidence level, in (0, 1).
+    alpha_min : float or sequence of float, default (0.667, 0.800)
+        The smallest acceptable α values, each in [−1, 1].
+    seed : None, int, sequence of int, numpy.random.SeedSequence or numpy.random.Generator
+        The random seed (:func:`kappalab.validation.make_rng`).
+    progress : bool or None, default None
+        Show the progress of resampling that outlasts 2 s on stderr.
+
+    Returns
+    -------
+    interval : Interval
+        ``method="krippendorff"``, ``interval="percentile"``.
+    q : dict of float to float
+        α_min → the share of replicates below it.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``confidence`` outside (0, 1), ``alpha_min`` not numbers in [−1, 1], ``n_resamples``
+        < 2, an invalid ``seed``, or no pairable values.
+
+    References
+    ----------
+    Hayes, A. F., & Krippendorff, K. (2007). Answering the call for a standard reliability
+    measure for coding data. *Communication Methods and Measures* 1(1), 77–89.
+    doi:10.1080/19312450709336664
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.multirater import alpha_core
+    >>> values = alpha_core(kl.datasets.load("worked_example")).pairable_values()
+    >>> result, q = krippendorff_interval(values, alpha_min=0.8, seed=0)
+    >>> result.method, result.low < 0.5782 < result.high, 0.9 < q[0.8] < 1
+    ('krippendorff', True, True)
+    """
+    confidence = check_confidence(confidence)
+    thresholds = check_alpha_min(alpha_min)
+    replicates = krippendorff_replicates(values, n_resamples, seed, progress)
+    tail = (1 - confidence) / 2
+    low, high = np.quantile(replicates, [tail, 1 - tail])
+    q = {threshold: float((replicates < threshold).mean()) for threshold in thresholds}
+    return (Interval(float(replicates.std(ddof=1)), float(low), float(high), "krippendorff",
+                     "percentile", int(n_resamples), confidence), q)
+
+
+def check_alpha_min(alpha_min: Any) -> tuple[float, ...]:
+    """``alpha_min=`` as a tuple of distinct numbers in [−1, 1], in the order given.
+
+    Parameters
+    ----------
+    alpha_min : float or sequence of float
+        One smallest acceptable α or several.
+
+    Returns
+    -------
+    tuple of float
+
+    Raises
+    ------
+    InvalidParameterError
+        An empty sequence, or a value that is not a finite number in [−1, 1].
+
+    Examples
+    --------
+    >>> check_alpha_min(0.8), check_alpha_min([0.667, 0.8])
+    ((0.8,), (0.667, 0.8))
+    """
+    if isinstance(alpha_min, (str, bytes)):
+        raise InvalidParameterError(f"alpha_min must be a number in [-1, 1] or a sequence of "
+                                    f"them, got {alpha_min!r}")
+    many = np.ndim(alpha_min) > 0
+    thresholds = list(alpha_min) if many else [alpha_min]
+    if not thresholds:
+        raise InvalidParameterError("alpha_min is empty; give one smallest acceptable alpha "
+                                    "or several, e.g. alpha_min=(0.667, 0.8)")
+    checked = [check_real(t, "alpha_min", low=-1.0, high=1.0) for t in thresholds]
+    return tuple(dict.fromkeys(checked))
 
 
 def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95,

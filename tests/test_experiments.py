@@ -174,9 +174,11 @@ def test_coverage_quick(tmp_path):
                     "kx_binary", "spa_flat"}
     methods = {"analytic", "bootstrap", "bootstrap-bca", "bayesian-bootstrap", "jackknife"}
     assert set(table["coefficient"]) == coefficients
-    assert set(table["method"]) == methods  # --quick: no MCMC unless --mcmc
+    # --quick: no MCMC unless --mcmc; Krippendorff's bootstrap of pairable values for α only
+    assert set(table["method"]) == methods | {"krippendorff"}
+    assert set(table[table["method"] == "krippendorff"]["coefficient"]) == {"krippendorff_alpha"}
     assert set(table["n_items"]) == {50, 200}
-    assert len(table) == len(coefficients) * len(methods) * 2
+    assert len(table) == (len(coefficients) * len(methods) + 1) * 2
     # --quick promises 20 datasets per cell, every one with a finite interval
     assert (table["datasets"] == 20).all()
     assert (table["n_invalid"] == 0).all()
@@ -266,7 +268,8 @@ def test_coverage_checkpoint_resumes(tmp_path):
     path = tmp_path / "checkpoint.csv"
     whole = pd.DataFrame(module.run_tasks(module.frequentist_task, tasks, 2, "test",
                                           checkpoint=module.Checkpoint(path)))
-    assert len(whole) == 4 * 2 * 5  # datasets × (α, Fleiss) × methods
+    # datasets × ((α, Fleiss) × methods + α's Krippendorff bootstrap)
+    assert len(whole) == 4 * (2 * 5 + 1)
 
     # interrupt: the last dataset's last row is cut inside its quoted task name
     text = path.read_text()

@@ -35,6 +35,7 @@ value distinct cost one pass over the annotations.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -45,7 +46,9 @@ from ..distances import CategoryDistance, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import count_square_sums, rater_marginal_entries
-from ..validation import check_sample_weight
+from ..uncertainty import (ALPHA_MIN, KRIPPENDORFF, PairableValues, check_alpha_min,
+                           krippendorff_interval)
+from ..validation import check_confidence, check_count, check_sample_weight, make_rng
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
                    disagreement_components, distance_product, distance_to_own_item,
                    interval_scores, numeric_array, quadratic_form_per_row, safe_divide)
@@ -577,6 +580,71 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         return (p_1 * (p_2 @ self.dis.matrix.T)).sum(axis=-1)
 
     # ------------------------------------------------------------------ reporting
+    # ------------------------------------------------------------------ Krippendorff's bootstrap
+    def pairable_values(self) -> PairableValues:
+        r"""The coincidence distribution of the pairable values, which Krippendorff's
+        bootstrap resamples (``ci="krippendorff"``, :func:`kappalab.uncertainty.
+        krippendorff_replicates`).
+
+        o_ck = Σ_u n_uc (n_uk − [c = k])/(m_u − 1) over the units with m_u ≥ 2 values, as a
+        sparse product of the counts (no K × K matrix for interval-form distances, so
+        continuous values cost O(Σ_u m_u²)); each pair type c ≤ k with o_ck > 0 has
+        probability (2 − [c = k]) o_ck/n.. and distance δ_ck, and D_e = N·ᵀδN·/(n..(n.. − 1)).
+
+        Returns
+        -------
+        PairableValues
+
+        Raises
+        ------
+        InvalidParameterError
+            A core other than Krippendorff's α (pooled chance, annotation weighting), sample
+            weights (the bootstrap draws whole value pairs), or an asymmetric distance.
+
+        Examples
+        --------
+        >>> import kappalab as kl
+        >>> values = alpha_core(kl.datasets.load("worked_example")).pairable_values()
+        >>> values.unit_sizes.tolist(), values.units.tolist(), values.n_values
+        ([3], [10], 30.0)
+        >>> round(1 - values.observed / values.expected, 4)  # α = 1 − D_o/D_e
+        0.5782
+        """
+        if self.chance != "pooled" or self.item_weighting != "annotation":
+            raise InvalidParameterError(
+                f"Krippendorff's bootstrap (ci='krippendorff') resamples the pairable values of "
+                f"Krippendorff's alpha; {self.name} is not alpha: use an item-resampling "
+                "interval, e.g. ci='bootstrap'")
+        if self.sample_weight is not None:
+            raise InvalidParameterError(
+                "Krippendorff's bootstrap (ci='krippendorff') draws whole pairs of values and "
+                "takes no sample_weight; use ci='bootstrap', whose units are the weighted items")
+        self.dis.require_symmetric(self.name)
+        counts = sp.csr_matrix(self.ann.category_counts())[self.pairable]
+        m = self.m[self.pairable]
+        per_unit = sp.diags(1.0 / (m - 1))
+        off = sp.triu(counts.T @ (per_unit @ counts), k=1).tocoo()  # o_ck, c < k
+        same = counts.copy()
+        same.data = same.data * (same.data - 1)
+        diagonal = np.asarray(same.T @ (1.0 / (m - 1))).ravel()  # o_cc
+        kept = np.flatnonzero(diagonal > 0)
+        rows = np.concatenate([kept, off.row])
+        cols = np.concatenate([kept, off.col])
+        coincidence = np.concatenate([diagonal[kept], 2.0 * off.data])  # both orders of c < k
+        n_values = float(m.sum())
+        if self.dis.scores is not None:  # interval form: δ_ck = (f(s_c − s_k))²
+            gap = self.dis.interval_factor * (self.dis.scores[rows] - self.dis.scores[cols])
+            delta = gap * gap
+        else:
+            delta = self.dis.matrix[rows, cols]
+        marginals = np.asarray(counts.sum(axis=0), dtype=float).ravel()
+        pairs_of_values = n_values * (n_values - 1)
+        expected = (float(marginals @ distance_product(self.dis, marginals)) / pairs_of_values
+                    if pairs_of_values > 0 else np.nan)
+        sizes, units = np.unique(m.astype(np.int64), return_counts=True)
+        return PairableValues(np.asarray(delta, dtype=float), coincidence / n_values,
+                              rows == cols, sizes, units, expected)
+
     def undefined_reason(self, parts: Components) -> str | None:
         n_pairable = int((self.pairable & self._weighted()).sum())
         if self.K < 2 and self.chance != "none":
@@ -685,7 +753,8 @@ def agreement_estimate(data: AnnotationsLike, *, categories: Sequence[Any] | Non
 def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                       seed: Any = None, progress: bool | None = None) -> Estimate:
+                       seed: Any = None, progress: bool | None = None,
+                       alpha_min: Any = None) -> Estimate:
     r"""Krippendorff's α for any number of raters, missing data and any distance.
 
     .. math::  α = 1 - \frac{D_o}{D_e}, \quad
@@ -731,6 +800,8 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
         ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
         (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
         the resampling units. None (default): the value alone.
+        Also ``"krippendorff"``: Krippendorff's bootstrap of the pairable values (Hayes &
+        Krippendorff 2007; Notes), with ``alpha_min``.
     n_resamples : int, default 2000
         Replicates of the bootstrap methods.
     confidence : float, default 0.95
@@ -741,6 +812,11 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
     progress : bool or None, optional
         A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
         (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    alpha_min : float or sequence of float, optional
+        With ``ci="krippendorff"``: the smallest acceptable α values whose probability of not
+        being reached, q = the share of bootstrap α's below α_min, goes to
+        ``details["q"]`` (a dict α_min → q) and is printed with the estimate. None (default):
+        Krippendorff's (2004) 0.667 and 0.800. Refused with any other ``ci``.
 
     Returns
     -------
@@ -755,7 +831,9 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
     InvalidParameterError
         An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
         ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
-        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+        ``n_resamples`` < 2, ``confidence`` outside (0, 1), an invalid ``seed``, ``alpha_min``
+        not numbers in [−1, 1] or given without ``ci="krippendorff"``, or
+        ``ci="krippendorff"`` with ``sample_weight``.
     NonNumericError
         Value-based weights or distances (interval, linear, quadratic, …) on categories that
         are not numbers.
@@ -764,10 +842,31 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
         e.g. :class:`~kappalab.errors.EmptyDataError` or
         :class:`~kappalab.errors.UnknownCategoryError`.
 
+    Notes
+    -----
+    ``ci="krippendorff"`` is the bootstrap of Hayes & Krippendorff (2007) as reconstructed in
+    :func:`kappalab.uncertainty.krippendorff_replicates`: each replicate draws as many value
+    pairs as the pairable units hold, independently from the coincidence matrix, keeps D_e
+    fixed, and gives α* = 1 − D_o*/D_e (below −1 set to −1); the interval is the percentile
+    interval of the replicates and SE their standard deviation. It treats the pairable
+    values as independent: the values of one unit are not resampled together, so the
+    differences between units (some easy, some hard to code) that make their pairs agree or
+    disagree together are not in its spread, and D_e does not vary. Where units differ in
+    difficulty it can therefore understate the uncertainty the item bootstrap
+    (``ci="bootstrap"``) and the analytic interval, which resample or linearise over units,
+    account for. It is centred on α̂ and takes every ``level`` α takes.
+
     References
     ----------
     Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Annenberg School for
     Communication, University of Pennsylvania.
+
+    Hayes, A. F., & Krippendorff, K. (2007). Answering the call for a standard reliability
+    measure for coding data. *Communication Methods and Measures* 1(1), 77–89.
+    doi:10.1080/19312450709336664
+
+    Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology* (2nd ed.).
+    Sage.
 
     Examples
     --------
@@ -777,10 +876,36 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
     >>> data = kl.datasets.load("worked_example")     # 10 items × 3 raters
     >>> round(float(kl.krippendorff_alpha(data)), 4)  # the krippendorff package: 0.578182
     0.5782
+    >>> est = kl.krippendorff_alpha(data, ci="krippendorff", alpha_min=(0.667, 0.8), seed=0)
+    >>> est.ci[0] < est.value < est.ci[1], sorted(est.details["q"])
+    (True, [0.667, 0.8])
+    >>> est.details["q"][0.8] > 0.9  # α̂ = 0.58: α ≥ 0.8 is most unlikely
+    True
     """
     ann = as_annotations(data, categories=categories)
-    return alpha_core(ann, level, sample_weight).estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
+    core = alpha_core(ann, level, sample_weight)
+    if ci != KRIPPENDORFF:
+        if alpha_min is not None:
+            raise InvalidParameterError(
+                "alpha_min= gives the probability of failing to reach alpha_min under "
+                "Krippendorff's bootstrap; it needs ci='krippendorff'")
+        return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                             progress=progress)
+    check_count(n_resamples, "n_resamples", minimum=2)  # reject bad options before any work
+    confidence = check_confidence(confidence)
+    thresholds = check_alpha_min(ALPHA_MIN if alpha_min is None else alpha_min)
+    make_rng(seed)
+    if core.sample_weight is not None:
+        core.pairable_values()  # refuses sample weights before any work
+    est = core.estimate()
+    if not np.isfinite(est.value):  # undefined (warned): no interval
+        return est
+    values = core.pairable_values()
+    result, q = krippendorff_interval(values, n_resamples=n_resamples, confidence=confidence,
+                                      alpha_min=thresholds, seed=seed, progress=progress)
+    return replace(est, se=result.se, ci=(result.low, result.high),
+                   details={**est.details, "ci_method": KRIPPENDORFF,
+                            "n_resamples": result.n_resamples, "q": q})
 
 
 def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
