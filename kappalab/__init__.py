@@ -39,13 +39,15 @@ from .coefficients.sparse import (
 from .diagnostics.items import item_report
 from .diagnostics.judge import JudgeReport, judge_report
 from .comparison import Comparison, compare
+from .distributed import cross_kappa as dask_cross_kappa, estimate as dask_estimate
 from .estimate import Estimate
 from .interpretation import Benchmark, benchmark
 from .kernels import spearman_brown
 from .planning import SampleSizePlan, plan
 from .report import agreement_report, xrr_report
 from .uncertainty import bootstrap
-from . import alignment, datasets, distances, errors, kernels, plots, simulate, uncertainty
+from . import (alignment, datasets, distances, distributed, errors, kernels, plots, simulate,
+               uncertainty)
 
 __version__ = _metadata.version("kappalab")
 
@@ -69,9 +71,12 @@ __all__ = [
     "compare",
     "conger_kappa",
     "cross_kappa",
+    "dask_cross_kappa",
+    "dask_estimate",
     "datasets",
     "disattenuated_correlation",
     "distances",
+    "distributed",
     "errors",
     "fleiss_kappa",
     "gwet_ac",
