@@ -1000,8 +1000,9 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     ------
     InvalidParameterError
         ``categories=`` differs from the categories of an existing :class:`Annotations`;
-        ``item=``, ``rater=`` or ``value=`` given for data that is not a DataFrame; or a
-        column is absent.
+        ``item=``, ``rater=`` or ``value=`` given for data that is not a DataFrame; a
+        column is absent; or a dask collection (estimated out of core by
+        :mod:`kappalab.distributed`, not read into memory here).
     EmptyDataError, MissingValueError, DuplicateAnnotationError, UnknownCategoryError
         As raised by :meth:`Annotations.from_long` and :meth:`Annotations.from_wide`: no
         annotations, a missing item or rater or an infinite value, an (item, rater) pair
@@ -1021,6 +1022,11 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     >>> [sorted(c) for c in sets.categories]   # one category per distinct set, a frozenset
     [[], ['x'], ['x', 'y'], ['y']]
     """
+    if type(data).__module__.split(".")[0] == "dask":  # not read into memory by accident
+        raise InvalidParameterError(
+            f"a dask {type(data).__name__} is estimated out of core, partition by partition: "
+            "kl.dask_estimate('krippendorff_alpha', ddf, level=...) (kappalab.distributed), "
+            "or call .compute() first to read it into memory")
     if isinstance(data, Annotations):
         if sep is not None:
             raise InvalidParameterError(

@@ -220,3 +220,11 @@ def test_bad_input_is_refused_clearly():
     with pytest.raises(DuplicateAnnotationError):
         estimate("fleiss_kappa", dd.from_pandas(twice, npartitions=3, sort=False),
                  scheduler=SYNC)
+
+
+def test_an_in_memory_estimator_refuses_a_dask_frame_with_a_pointer():
+    ddf = dd.from_pandas(FRAME, npartitions=2)
+    with pytest.raises(InvalidParameterError, match="kl.dask_estimate"):
+        kl.krippendorff_alpha(ddf)
+    with pytest.raises(InvalidParameterError, match="out of core"):
+        kl.cross_kappa(FRAME, ddf)
