@@ -35,6 +35,8 @@ BENCHMARKS = [
     ("bench_memory", [], ["--items", "100000"]),
     ("bench_ingest", [], ["--pairs", "100000", "--rows", "1000000", "--repeat", "2"]),
     ("bench_cli", [], ["--items", "20000"]),
+    ("bench_dask", ["--annotations", "2000000"],
+     ["--annotations", "200000", "--chunk", "50000"]),
 ]
 
 
@@ -102,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
             result.setdefault("target_met", max(result["cohen_int64_ratio"],
                                                 result["cohen_string_ratio"]) <= 1
                               and result["from_long_ratio"] <= 2)
+        elif result["benchmark"] == "dask":
+            measured = "; ".join(
+                f"{r['annotations']} ann. {r['mode']} {r['seconds']:.1f} s / "
+                f"{r['peak_rss'] / 2**20:.0f} MiB" for r in result["rows"])
         elif result["benchmark"] == "cli":
             measured = (f"kappalab report end to end {result['end_to_end_s']:.2f} s (read "
                         f"{result['read_s']:.2f} s, report {result['report_s']:.2f} s)")
