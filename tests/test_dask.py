@@ -228,3 +228,16 @@ def test_an_in_memory_estimator_refuses_a_dask_frame_with_a_pointer():
         kl.krippendorff_alpha(ddf)
     with pytest.raises(InvalidParameterError, match="out of core"):
         kl.cross_kappa(FRAME, ddf)
+
+
+def test_partitioned_by_item_skips_the_shuffle_and_trusts_the_partitions():
+    whole = dd.from_pandas(FRAME.set_index("item").sort_index(), npartitions=4).reset_index()
+    want = kl.fleiss_kappa(FRAME, ci="analytic")
+    got = estimate("fleiss_kappa", whole, partitioned_by_item=True, ci="analytic",
+                   scheduler=SYNC)
+    assert close(got.value, want.value) and close(got.se, want.se)
+    # rows of one item in several partitions are then several items (fewer of them
+    # pairable), as documented
+    split = dd.from_pandas(FRAME, npartitions=7, sort=False)
+    wrong = estimate("fleiss_kappa", split, partitioned_by_item=True, scheduler=SYNC)
+    assert wrong.n_items < want.n_items and not close(wrong.value, want.value, 1e-3)
