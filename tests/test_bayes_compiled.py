@@ -4,6 +4,7 @@ bounded and keyed by the shape bucket."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
@@ -13,6 +14,7 @@ pytest.importorskip("pymc")
 
 from kappalab import bayes, simulate  # noqa: E402
 from kappalab.bayes import compiled  # noqa: E402
+from kappalab.bayes.cross_binary import BinaryPatterns, binary_loglik  # noqa: E402
 from kappalab.bayes.cross_interval import (CrossIntervalStatistics,  # noqa: E402
                                            cross_interval_loglik)
 from kappalab.bayes.models import (OneWayStatistics, dirichlet_multinomial_loglik,  # noqa: E402
@@ -96,7 +98,20 @@ def test_padding_groups_add_nothing_to_the_cross_interval_log_density():
     assert abs(cross_interval_loglik(pt, padded, *args).eval() - plain) <= 1e-12 * abs(plain)
 
 
-@pytest.mark.parametrize("model", ["interval", "nominal", "cohen", "cross"])
+def test_padding_patterns_add_nothing_to_the_binary_log_density():
+    rng = np.random.default_rng(3)
+    R, S = rng.integers(0, 6, 200).astype(float), rng.integers(1, 4, 200).astype(float)
+    R[:3] = 2.0
+    k_x, k_y = rng.binomial(R.astype(int), 0.4), rng.binomial(S.astype(int), 0.6)
+    bp = BinaryPatterns.from_counts(R, k_x.astype(float), S, k_y.astype(float), step=0.3)
+    padded = bp.padded()
+    assert padded.shape_key() != bp.shape_key() and padded.z.size == bp.z.size
+    args = (0.2, -0.3, 0.6, 0.5, 0.7)
+    plain = binary_loglik(pt, bp, *args).eval()
+    assert abs(binary_loglik(pt, padded, *args).eval() - plain) <= 1e-12 * abs(plain)
+
+
+@pytest.mark.parametrize("model", ["interval", "nominal", "cohen", "cross", "binary"])
 def test_a_cached_fit_draws_exactly_what_a_fresh_fit_draws(model):
     if model == "interval":
         data = [simulate.annotations(150, level="interval", reliability=0.7, seed=s)[0]
@@ -109,9 +124,15 @@ def test_a_cached_fit_draws_exactly_what_a_fresh_fit_draws(model):
         rng = np.random.default_rng(0)
         data = [(rng.integers(0, 3, 80), rng.integers(0, 3, 80)) for _ in range(2)]
         function, args = bayes.cohen_kappa, data
-    else:
+    elif model == "cross":
         data = [simulate.replications(100, rho=0.8, seed=s)[:2] for s in (0, 1)]
         function, args = bayes.cross_replication, data
+    else:
+        data = [simulate.replications(100, level="binary", rho=0.8, seed=s)[:2]
+                for s in (0, 1)]
+        function = functools.partial(bayes.cross_replication, level="binary",
+                                     quadrature_step=0.25)
+        args = data
     compiled.clear_cache()
     fit(function, *args[0], seed=5, **SMALL)  # builds the model of this signature
     cached = fit(function, *args[1], seed=7, **SMALL)  # a new dataset through pm.set_data
