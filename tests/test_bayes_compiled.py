@@ -141,6 +141,9 @@ def test_a_cached_fit_draws_exactly_what_a_fresh_fit_draws(model):
     fresh = fit(function, *args[1], seed=7, **SMALL)
     assert info["size"] == 1 and info["hits"] == 1, info
     assert_same_draws(cached, fresh)
+    chains = np.asarray(cached.idata.posterior["rho" if model in ("cross", "binary")
+                                               else "kappa" if model != "interval" else "icc"])
+    assert not np.array_equal(chains[0], chains[1])  # each chain has its own trace
     np.testing.assert_array_equal(cached.idata.sample_stats["step_size"],
                                   fresh.idata.sample_stats["step_size"])
     for name in cached.idata.posterior_predictive:
@@ -149,6 +152,21 @@ def test_a_cached_fit_draws_exactly_what_a_fresh_fit_draws(model):
     timing = ("sampling_time", "created_at")
     assert ({k: v for k, v in cached.idata.posterior.attrs.items() if k not in timing}
             == {k: v for k, v in fresh.idata.posterior.attrs.items() if k not in timing})
+
+
+def test_the_trace_template_records_what_pymcs_own_trace_records(monkeypatch):
+    data = [simulate.annotations(120, level="interval", reliability=0.6, seed=s)[0]
+            for s in (3, 4)]
+    compiled.clear_cache()
+    fit(bayes.interval_reliability, data[0], seed=1, **SMALL)
+    cached = fit(bayes.interval_reliability, data[1], seed=2, **SMALL)
+    compiled.clear_cache()
+    monkeypatch.setattr(compiled.CompiledModel, "trace_template", lambda self: None)
+    plain = fit(bayes.interval_reliability, data[1], seed=2, **SMALL)  # pm.sample's own trace
+    compiled.clear_cache()
+    assert_same_draws(cached, plain)
+    icc = np.asarray(plain.idata.posterior["icc"])
+    assert not np.array_equal(icc[0], icc[1])
 
 
 def test_category_labels_follow_the_data_not_the_first_fit():

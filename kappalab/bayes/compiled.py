@@ -150,11 +150,24 @@ class CompiledModel:
         self._trace = None
 
     def trace_template(self):
-        """The NDArray trace whose compiled point function every fit copies (built once)."""
+        """The NDArray trace whose compiled point function every chain copies (built once).
+
+        ``pm.sample`` gives each chain ``copy(template)``; a plain shallow copy would share the
+        template's dict of sample arrays, so that every chain (and every later fit) wrote into
+        the same arrays. The template's copies start with their own empty dict.
+        """
         if self._trace is None:
             from pymc.backends.ndarray import NDArray
 
-            self._trace = NDArray(model=self.model, test_point=self.model.initial_point(0))
+            class TraceTemplate(NDArray):
+                def __copy__(self):
+                    twin = object.__new__(type(self))
+                    twin.__dict__.update(self.__dict__)
+                    twin.samples, twin.draw_idx, twin.draws, twin._stats = {}, 0, None, None
+                    return twin
+
+            self._trace = TraceTemplate(model=self.model,
+                                        test_point=self.model.initial_point(0))
         return self._trace
 
     def fit(self, data: Mapping[str, Any], options, keep: Sequence[str]):
