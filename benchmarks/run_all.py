@@ -37,6 +37,8 @@ BENCHMARKS = [
     ("bench_cli", [], ["--items", "20000"]),
     ("bench_dask", ["--annotations", "2000000"],
      ["--annotations", "200000", "--chunk", "50000"]),
+    ("bench_bayes_compile", [], ["--items", "100", "--repeat", "2", "--draws", "200",
+                                 "--models", "interval,nominal"]),
 ]
 
 
@@ -112,6 +114,13 @@ def main(argv: list[str] | None = None) -> int:
             measured = (f"kappalab report end to end {result['end_to_end_s']:.2f} s (read "
                         f"{result['read_s']:.2f} s, report {result['report_s']:.2f} s)")
             result.setdefault("target", f"< {result['target_s']:g} s")
+            result.setdefault("target_met", result["met"])
+        elif result["benchmark"] == "bayes_compile":
+            measured = ", ".join(
+                f"{r['model']}: first {r['first_s']:.1f} s, later {r['cached_s']:.2f} s "
+                f"= {r['ratio']:.2f}x sampling (uncached {r['uncached_s']:.1f} s)"
+                for r in result["rows"])
+            result.setdefault("target", f"later fits <= {result['target_ratio']:g}x sampling")
             result.setdefault("target_met", result["met"])
         else:
             ratio = result["ratio"]

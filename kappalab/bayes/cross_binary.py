@@ -21,10 +21,11 @@ from ..kernels import (alpha_from_joint, chance_corrected, distinct_rows,
                        fleiss_chance_agreement, latent_cross_tables, latent_icc,
                        pair_agreement, true_score_correlation)
 from .assembly import assemble, blocks, flat
+from .compiled import bucket, compiled_model, pad
 from .cross_common import item_counts, require_pairable
 from .models import as_float
 from .posterior import Posterior, SamplingWarning
-from .sampling import SamplingOptions, require_pymc, sample
+from .sampling import SamplingOptions
 
 __all__ = ["BinaryPatterns", "QUADRATURE_HALF_WIDTH", "binary_loglik", "binary_posterior"]
 
@@ -151,6 +152,21 @@ class BinaryPatterns(NamedTuple):
     def step(self) -> float:
         return float(self.z[1] - self.z[0])
 
+    def padded(self) -> "BinaryPatterns":
+        """Patterns and pairs padded to their shape buckets: empty patterns (0, 0) and pairs
+        (0, 0) of multiplicity 0, which add exactly zero to :func:`binary_loglik`; the grid
+        is kept."""
+        size = bucket(self.pairs.shape[0])
+        pairs = np.zeros((size, 2), dtype=np.int64)
+        pairs[:self.pairs.shape[0]] = self.pairs
+        return self._replace(x=pad(self.x, bucket(self.x.shape[0])),
+                             y=pad(self.y, bucket(self.y.shape[0])), pairs=pairs,
+                             multiplicity=pad(self.multiplicity, size))
+
+    def shape_key(self) -> tuple[int, ...]:
+        """The sizes of the arrays (the shape signature of a compiled model)."""
+        return (self.x.shape[0], self.y.shape[0], self.pairs.shape[0], self.z.size)
+
 
 def binary_loglik(pt, bp: BinaryPatterns, t_x, t_y, licc_x, licc_y, rho_u):
     r"""Σ over items of log P(k_X, k_Y | R, S), each item's probability of its own sequence of
@@ -212,8 +228,8 @@ def binary_loglik(pt, bp: BinaryPatterns, t_x, t_y, licc_x, licc_y, rho_u):
         eta = pt.clip((pt.sqrt(licc) * z - threshold) / pt.sqrt(1.0 - licc), -25.0, 25.0)
         log_p1 = pt.log(0.5 * pt.erfc(-eta / np.sqrt(2.0)))
         log_p0 = pt.log(0.5 * pt.erfc(eta / np.sqrt(2.0)))
-        ell = (patterns[:, :1] * log_p1[None, :]
-               + (patterns[:, 1:] - patterns[:, :1]) * log_p0[None, :])
+        k, m = patterns[:, 0][:, None], patterns[:, 1][:, None]  # broadcastable columns
+        ell = k * log_p1[None, :] + (m - k) * log_p0[None, :]
         top = zero_grad(ell.max(axis=1))  # any constant per row: it cancels exactly
         return pt.exp(ell - top[:, None]), top
 
@@ -286,23 +302,29 @@ def binary_posterior(ax: Annotations, ay: Annotations, options: SamplingOptions,
     patterns = BinaryPatterns.from_counts(R, k_x, S, k_y,
                                           _auto_step(R, k_x, S, k_y) if step is None else step)
 
-    pm = require_pymc()
-    import pytensor.tensor as pt
+    padded = patterns.padded()
+    data = padded._asdict()
 
-    with pm.Model() as model:
-        prev_x = pm.Beta("prevalence_x", *prior["prevalence"])
-        prev_y = pm.Beta("prevalence_y", *prior["prevalence"])
-        licc_x = pm.Beta("latent_icc_x", *prior["latent_icc"])
-        licc_y = pm.Beta("latent_icc_y", *prior["latent_icc"])
-        rho_unit = pm.Beta("rho_unit", *prior["rho"])
-        rho_u = pm.Deterministic("latent_rho", 2.0 * rho_unit - 1.0)
-        # t = Φ⁻¹(1 − π) = −√2 erfinv(2π − 1)
-        t_x = pm.Deterministic("threshold_x", -np.sqrt(2.0) * pt.erfinv(2.0 * prev_x - 1.0))
-        t_y = pm.Deterministic("threshold_y", -np.sqrt(2.0) * pt.erfinv(2.0 * prev_y - 1.0))
-        pm.Potential("loglik", binary_loglik(pt, patterns, t_x, t_y, licc_x, licc_y, rho_u))
+    def build(pm, pt, Model):
+        with Model() as model:
+            bp = BinaryPatterns(**{name: pm.Data(name, value) for name, value in data.items()})
+            prev_x = pm.Beta("prevalence_x", *prior["prevalence"])
+            prev_y = pm.Beta("prevalence_y", *prior["prevalence"])
+            licc_x = pm.Beta("latent_icc_x", *prior["latent_icc"])
+            licc_y = pm.Beta("latent_icc_y", *prior["latent_icc"])
+            rho_unit = pm.Beta("rho_unit", *prior["rho"])
+            rho_u = pm.Deterministic("latent_rho", 2.0 * rho_unit - 1.0)
+            # t = Φ⁻¹(1 − π) = −√2 erfinv(2π − 1)
+            t_x = pm.Deterministic("threshold_x", -np.sqrt(2.0) * pt.erfinv(2.0 * prev_x - 1.0))
+            t_y = pm.Deterministic("threshold_y", -np.sqrt(2.0) * pt.erfinv(2.0 * prev_y - 1.0))
+            pm.Potential("loglik", binary_loglik(pt, bp, t_x, t_y, licc_x, licc_y, rho_u))
+        return model
+
     keep = ["prevalence_x", "prevalence_y", "latent_icc_x", "latent_icc_y", "latent_rho",
             "threshold_x", "threshold_y"]
-    posterior, sample_stats = sample(model, options, keep)
+    entry = compiled_model(("cross_replication (binary)", tuple(sorted(prior.items())),
+                            padded.shape_key()), build, list(data))
+    posterior, sample_stats = entry.fit(data, options, keep)
 
     draws = {k: flat(posterior, k) for k in keep}
     derived = _binary_truths(draws)

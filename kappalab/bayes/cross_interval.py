@@ -14,11 +14,12 @@ from ..annotations import Annotations
 from ..errors import EmptyDataError
 from ..kernels import distinct_rows, row_pearson
 from .assembly import assemble, blocks, flat
+from .compiled import bucket, compiled_model, pad
 from .cross_common import item_counts, require_pairable
 from .models import (OneWayStatistics, as_float, item_statistics, location_scale,
                      normal_means_loglik, within_loglik)
 from .posterior import Posterior
-from .sampling import SamplingOptions, require_pymc, sample
+from .sampling import SamplingOptions
 
 __all__ = ["CrossIntervalStatistics", "bivariate_means_loglik", "cross_interval_loglik",
            "interval_posterior"]
@@ -96,6 +97,33 @@ class CrossIntervalStatistics(NamedTuple):
         return cls(pairs[:, 0].astype(float), pairs[:, 1].astype(float),
                    np.bincount(inverse).astype(float), total(xc), total(yc), total(xc * xc),
                    total(yc * yc), total(xc * yc), sides[0], sides[1])
+
+    _COMMON = ("R", "S", "n", "sum_x", "sum_y", "sum_xx", "sum_yy", "sum_xy")
+
+    def padded(self) -> "CrossIntervalStatistics":
+        """Every group array padded to its shape bucket with empty groups (R = S = m = 1,
+        n = 0, sums 0), which add exactly zero to the log-likelihood and its gradient."""
+        size = bucket(self.R.size)
+        common = {name: pad(getattr(self, name), size, 1.0 if name in ("R", "S") else 0.0)
+                  for name in self._COMMON}
+        return self._replace(**common, x=self.x.padded(bucket(self.x.m.size)),
+                             y=self.y.padded(bucket(self.y.m.size)))
+
+    def data_values(self) -> dict[str, Any]:
+        """``{name: value}`` of every statistic, what ``pm.set_data`` takes for
+        :meth:`as_data`."""
+        return {**{name: getattr(self, name) for name in self._COMMON},
+                **self.x.data_values("x_"), **self.y.data_values("y_")}
+
+    def as_data(self, pm) -> "CrossIntervalStatistics":
+        """The same statistics as ``pm.Data`` variables (names as :meth:`data_values`)."""
+        return self._replace(**{name: pm.Data(name, getattr(self, name))
+                                for name in self._COMMON},
+                             x=self.x.as_data(pm, "x_"), y=self.y.as_data(pm, "y_"))
+
+    def shape_key(self) -> tuple[int, int, int]:
+        """The sizes of the three group arrays (the shape signature of a compiled model)."""
+        return (self.R.size, self.x.m.size, self.y.m.size)
 
 
 def bivariate_means_loglik(pt, st: CrossIntervalStatistics, mu_x, mu_y, vb_x, vw_x, vb_y,
@@ -276,34 +304,41 @@ def interval_posterior(ax: Annotations, ay: Annotations, options: SamplingOption
         items.append((m, mean, ss))
     stats = CrossIntervalStatistics.from_items(items[0], items[1], al.n_common, al.n_only_x)
 
-    pm = require_pymc()
-    import pytensor.tensor as pt
+    padded = stats.padded()
+    data = {**padded.data_values(), "center": center, "scale": scale}
 
-    with pm.Model() as model:
-        irr_x = pm.Beta("irr_x", *prior["irr"])
-        irr_y = pm.Beta("irr_y", *prior["irr"])
-        sd_x = pm.HalfNormal("sigma_total_x", prior["sd"])
-        sd_y = pm.HalfNormal("sigma_total_y", prior["sd"])
-        mu_x = pm.Normal("mu_x_z", 0.0, prior["mu"])
-        mu_y = pm.Normal("mu_y_z", 0.0, prior["mu"])
-        rho_unit = pm.Beta("rho_unit", *prior["rho"])
-        rho = pm.Deterministic("rho", 2.0 * rho_unit - 1.0)
-        vb_x, vw_x = irr_x * sd_x**2, (1.0 - irr_x) * sd_x**2
-        vb_y, vw_y = irr_y * sd_y**2, (1.0 - irr_y) * sd_y**2
-        pm.Potential("loglik", cross_interval_loglik(pt, stats, mu_x, mu_y, vb_x, vw_x, vb_y,
-                                                     vw_y, rho))
-        kx = pm.Deterministic("kx", 2.0 * rho * pt.sqrt(vb_x * vb_y)
-                              / ((mu_x - mu_y)**2 + sd_x**2 + sd_y**2))
-        pm.Deterministic("normalized_kx", kx / pt.sqrt(irr_x * irr_y))
-        pm.Deterministic("mu_x", center + scale * mu_x)
-        pm.Deterministic("mu_y", center + scale * mu_y)
-        pm.Deterministic("sigma_between_x", scale * pt.sqrt(vb_x))
-        pm.Deterministic("sigma_between_y", scale * pt.sqrt(vb_y))
-        pm.Deterministic("sigma_within_x", scale * pt.sqrt(vw_x))
-        pm.Deterministic("sigma_within_y", scale * pt.sqrt(vw_y))
+    def build(pm, pt, Model):
+        with Model() as model:
+            st = padded.as_data(pm)
+            loc, unit = pm.Data("center", center), pm.Data("scale", scale)
+            irr_x = pm.Beta("irr_x", *prior["irr"])
+            irr_y = pm.Beta("irr_y", *prior["irr"])
+            sd_x = pm.HalfNormal("sigma_total_x", prior["sd"])
+            sd_y = pm.HalfNormal("sigma_total_y", prior["sd"])
+            mu_x = pm.Normal("mu_x_z", 0.0, prior["mu"])
+            mu_y = pm.Normal("mu_y_z", 0.0, prior["mu"])
+            rho_unit = pm.Beta("rho_unit", *prior["rho"])
+            rho = pm.Deterministic("rho", 2.0 * rho_unit - 1.0)
+            vb_x, vw_x = irr_x * sd_x**2, (1.0 - irr_x) * sd_x**2
+            vb_y, vw_y = irr_y * sd_y**2, (1.0 - irr_y) * sd_y**2
+            pm.Potential("loglik", cross_interval_loglik(pt, st, mu_x, mu_y, vb_x, vw_x, vb_y,
+                                                         vw_y, rho))
+            kx = pm.Deterministic("kx", 2.0 * rho * pt.sqrt(vb_x * vb_y)
+                                  / ((mu_x - mu_y)**2 + sd_x**2 + sd_y**2))
+            pm.Deterministic("normalized_kx", kx / pt.sqrt(irr_x * irr_y))
+            pm.Deterministic("mu_x", loc + unit * mu_x)
+            pm.Deterministic("mu_y", loc + unit * mu_y)
+            pm.Deterministic("sigma_between_x", unit * pt.sqrt(vb_x))
+            pm.Deterministic("sigma_between_y", unit * pt.sqrt(vb_y))
+            pm.Deterministic("sigma_within_x", unit * pt.sqrt(vw_x))
+            pm.Deterministic("sigma_within_y", unit * pt.sqrt(vw_y))
+        return model
+
     keep = ["irr_x", "irr_y", "kx", "normalized_kx", "rho", "mu_x", "mu_y",
             "sigma_between_x", "sigma_between_y", "sigma_within_x", "sigma_within_y"]
-    posterior, sample_stats = sample(model, options, keep)
+    entry = compiled_model(("cross_replication (interval)", tuple(sorted(prior.items())),
+                            padded.shape_key()), build, list(data))
+    posterior, sample_stats = entry.fit(data, options, keep)
 
     replicated, observed = {}, {}
     c = al.n_common

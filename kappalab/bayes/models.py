@@ -20,7 +20,8 @@ from ..coefficients.pairwise import two_raters
 from ..errors import DroppedAnnotationsWarning, EmptyDataError, warn
 from ..kernels import distinct_rows, pair_agreement
 from .assembly import assemble, blocks, dirichlet, flat
-from .sampling import SamplingOptions, require_pymc, sample, validate_prior
+from .compiled import bucket, compiled_model, pad
+from .sampling import SamplingOptions, validate_prior
 from .posterior import Posterior
 
 __all__ = ["nominal_reliability", "cohen_kappa", "interval_reliability"]
@@ -52,10 +53,11 @@ def dirichlet_multinomial_loglik(pt, rows: np.ndarray, weight: np.ndarray, pi, t
 
     ``rows`` are the distinct count rows n_g (G × K), ``weight`` their multiplicities;
     ``pi`` and ``tau`` are tensors (or numbers). Γ(τ)/Γ(m + τ) ∏ Γ(n_c + τπ_c)/Γ(τπ_c).
+    ``rows`` and ``weight`` may be shared tensors; a row of zeros adds exactly 0.
     """
     pi, tau = as_float(pt, pi, tau)
     a = tau * pi
-    m_rows = rows.sum(axis=1).astype(float)
+    m_rows = rows.sum(axis=1) * 1.0
     per_row = (pt.gammaln(tau) - pt.gammaln(m_rows + tau)
                + (pt.gammaln(rows + a[None, :]) - pt.gammaln(a)[None, :]).sum(axis=1))
     return (weight * per_row).sum()
@@ -156,17 +158,25 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
     K = ann.n_categories
     cats = _category_coords(ann.categories)
 
-    pm = require_pymc()
-    import pytensor.tensor as pt
+    size = bucket(rows.shape[0])  # zero rows of weight 0 pad the distinct rows
+    data = {"rows": pad(rows, size), "weight": pad(weight, size)}
 
-    with pm.Model(coords={"category": cats}) as model:
-        pi = pm.Dirichlet("pi", a=np.full(K, prior["pi"]), dims="category")
-        kappa = pm.Beta("kappa", *prior["kappa"])
-        tau = pm.Deterministic("tau", 1.0 / kappa - 1.0)
-        pm.Potential("loglik", dirichlet_multinomial_loglik(pt, rows, weight, pi, tau))
-        pm.Deterministic("p_e", (pi * pi).sum())
-        pm.Deterministic("p_o", (pi * (tau * pi + 1.0)).sum() / (tau + 1.0))
-    posterior, stats = sample(model, options, ["kappa", "pi", "p_o", "p_e", "tau"])
+    def build(pm, pt, Model):
+        with Model(coords={"category": list(range(K))}) as model:
+            shared = {name: pm.Data(name, value) for name, value in data.items()}
+            pi = pm.Dirichlet("pi", a=np.full(K, prior["pi"]), dims="category")
+            kappa = pm.Beta("kappa", *prior["kappa"])
+            tau = pm.Deterministic("tau", 1.0 / kappa - 1.0)
+            pm.Potential("loglik", dirichlet_multinomial_loglik(
+                pt, shared["rows"], shared["weight"], pi, tau))
+            pm.Deterministic("p_e", (pi * pi).sum())
+            pm.Deterministic("p_o", (pi * (tau * pi + 1.0)).sum() / (tau + 1.0))
+        return model
+
+    entry = compiled_model(("nominal_reliability", tuple(sorted(prior.items())), K, size),
+                           build, list(data))
+    posterior, stats = entry.fit(data, options, ["kappa", "pi", "p_o", "p_e", "tau"])
+    posterior = posterior.assign_coords(category=cats)
 
     # posterior predictive: replicated item agreements with the observed m_i
     mp = m[pairable].astype(float)
@@ -312,25 +322,34 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
     labels = _category_coords(ann.categories)
     rater_labels = _category_coords(ann.raters[pair])
 
-    pm = require_pymc()
-    import pytensor.tensor as pt
+    data = {"table": table.astype(np.float64), "agreement": np.asarray(agreement, np.float64)}
 
-    coords = {"category_1": labels, "category_2": labels, "rater": rater_labels,
-              "category": labels}
-    with pm.Model(coords=coords) as model:
-        # the Poisson device: g_kl ~ Gamma(c, 1), T_kl ~ Poisson(g_kl) make p = g/Σg
-        # Dirichlet(c) a priori and Dirichlet(c + T) a posteriori, exactly as the multinomial
-        # model does, with independent Gamma(c + T_kl, 2) posteriors that NUTS samples easily
-        rate = pm.Gamma("cell_rate", alpha=prior["p"], beta=1.0, shape=K * K)
-        pm.Potential("loglik", (table.ravel() * pt.log(rate) - rate).sum())
-        p = pm.Deterministic("p", (rate / rate.sum()).reshape((K, K)),
-                             dims=("category_1", "category_2"))
-        row, col = p.sum(axis=1), p.sum(axis=0)
-        pm.Deterministic("marginals", pt.stack([row, col]), dims=("rater", "category"))
-        p_o = pm.Deterministic("p_o", (agreement * p).sum())
-        p_e = pm.Deterministic("p_e", (agreement * row[:, None] * col[None, :]).sum())
-        pm.Deterministic("kappa", (p_o - p_e) / (1.0 - p_e))
-    posterior, stats = sample(model, options, ["kappa", "p_o", "p_e", "p", "marginals"])
+    def build(pm, pt, Model):
+        codes = list(range(K))
+        coords = {"category_1": codes, "category_2": codes, "rater": [0, 1],
+                  "category": codes}
+        with Model(coords=coords) as model:
+            shared = {name: pm.Data(name, value) for name, value in data.items()}
+            # the Poisson device: g_kl ~ Gamma(c, 1), T_kl ~ Poisson(g_kl) make p = g/Σg
+            # Dirichlet(c) a priori and Dirichlet(c + T) a posteriori, exactly as the
+            # multinomial model does, with independent Gamma(c + T_kl, 2) posteriors that NUTS
+            # samples easily
+            rate = pm.Gamma("cell_rate", alpha=prior["p"], beta=1.0, shape=K * K)
+            pm.Potential("loglik", (shared["table"].ravel() * pt.log(rate) - rate).sum())
+            p = pm.Deterministic("p", (rate / rate.sum()).reshape((K, K)),
+                                 dims=("category_1", "category_2"))
+            row, col = p.sum(axis=1), p.sum(axis=0)
+            pm.Deterministic("marginals", pt.stack([row, col]), dims=("rater", "category"))
+            w = shared["agreement"]
+            p_o = pm.Deterministic("p_o", (w * p).sum())
+            p_e = pm.Deterministic("p_e", (w * row[:, None] * col[None, :]).sum())
+            pm.Deterministic("kappa", (p_o - p_e) / (1.0 - p_e))
+        return model
+
+    entry = compiled_model(("cohen_kappa", tuple(sorted(prior.items())), K), build, list(data))
+    posterior, stats = entry.fit(data, options, ["kappa", "p_o", "p_e", "p", "marginals"])
+    posterior = posterior.assign_coords(category_1=labels, category_2=labels,
+                                        rater=rater_labels, category=labels)
 
     N = int(table.sum())
     p_draws = flat(posterior, "p").reshape(-1, K * K)
@@ -372,6 +391,22 @@ class OneWayStatistics(NamedTuple):
         return cls(values.astype(float), np.bincount(inverse).astype(float),
                    np.bincount(inverse, weights=mean), np.bincount(inverse, weights=mean * mean),
                    float((m - 1).sum()), float(ss.sum()))
+
+    def padded(self, size: int) -> "OneWayStatistics":
+        """The groups padded to ``size`` with empty groups (m = 1, n = 0, sums 0), which add
+        exactly zero to :func:`normal_means_loglik` and to its gradient."""
+        return self._replace(m=pad(self.m, size, 1.0), n=pad(self.n, size),
+                             sum_mean=pad(self.sum_mean, size),
+                             sum_mean2=pad(self.sum_mean2, size))
+
+    def as_data(self, pm, prefix: str = "") -> "OneWayStatistics":
+        """The same statistics as ``pm.Data`` variables named ``prefix + field``."""
+        return type(self)(*(pm.Data(prefix + name, value)
+                            for name, value in self._asdict().items()))
+
+    def data_values(self, prefix: str = "") -> dict[str, Any]:
+        """``{prefix + field: value}``, what ``pm.set_data`` takes for :meth:`as_data`."""
+        return {prefix + name: value for name, value in self._asdict().items()}
 
 
 def item_statistics(ann, center: float, scale: float):
@@ -507,21 +542,28 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
     m_all, mean_all, ss_all = item_statistics(ann, center, scale)
     stats = OneWayStatistics.from_items(m_all, mean_all, ss_all)
 
-    pm = require_pymc()
-    import pytensor.tensor as pt
+    padded = stats.padded(bucket(stats.m.size))
+    data = {**padded.data_values(), "center": center, "scale": scale}
 
-    with pm.Model() as model:
-        icc = pm.Beta("icc", *prior["icc"])
-        sigma = pm.HalfNormal("sigma_total", prior["sd"])
-        mu = pm.Normal("mu_z", 0.0, prior["mu"])
-        var_b, var_w = icc * sigma**2, (1.0 - icc) * sigma**2
-        pm.Potential("loglik", one_way_loglik(pt, stats, mu, var_b, var_w))
-        pm.Deterministic("alpha", icc)
-        pm.Deterministic("mu", center + scale * mu)
-        pm.Deterministic("sigma_between", scale * pt.sqrt(var_b))
-        pm.Deterministic("sigma_within", scale * pt.sqrt(var_w))
-    posterior, sample_stats = sample(model, options,
-                                     ["icc", "alpha", "mu", "sigma_between", "sigma_within"])
+    def build(pm, pt, Model):
+        with Model() as model:
+            st = padded.as_data(pm)
+            loc, unit = pm.Data("center", center), pm.Data("scale", scale)
+            icc = pm.Beta("icc", *prior["icc"])
+            sigma = pm.HalfNormal("sigma_total", prior["sd"])
+            mu = pm.Normal("mu_z", 0.0, prior["mu"])
+            var_b, var_w = icc * sigma**2, (1.0 - icc) * sigma**2
+            pm.Potential("loglik", one_way_loglik(pt, st, mu, var_b, var_w))
+            pm.Deterministic("alpha", icc)
+            pm.Deterministic("mu", loc + unit * mu)
+            pm.Deterministic("sigma_between", unit * pt.sqrt(var_b))
+            pm.Deterministic("sigma_within", unit * pt.sqrt(var_w))
+        return model
+
+    entry = compiled_model(("interval_reliability", tuple(sorted(prior.items())),
+                            padded.m.size), build, list(data))
+    posterior, sample_stats = entry.fit(
+        data, options, ["icc", "alpha", "mu", "sigma_between", "sigma_within"])
 
     # posterior predictive, on the standardised scale, reported on the data's
     mu_d = (flat(posterior, "mu") - center) / scale

@@ -84,8 +84,11 @@ def quiet():
             logger.setLevel(level)
 
 
-def sample(model, options: SamplingOptions, keep: Sequence[str]):
+def sample(model, options: SamplingOptions, keep: Sequence[str], trace=None):
     """NUTS on ``model``; returns (posterior Dataset restricted to ``keep``, sample_stats).
+
+    ``trace``: PyMC's sampler only, a trace template whose compiled point function every
+    chain copies (``pm.sample(trace=...)``; see :mod:`kappalab.bayes.compiled`).
 
     Chains run one after the other in this process (``cores=1``): for these small models
     (sufficient statistics, a handful of parameters) starting worker processes costs more
@@ -102,6 +105,8 @@ def sample(model, options: SamplingOptions, keep: Sequence[str]):
         kwargs["quiet"] = True
     if options.sampler == "pymc":
         kwargs["idata_kwargs"] = {"log_likelihood": False}
+        if trace is not None:
+            kwargs["trace"] = trace
     with quiet():
         idata = pm.sample(**kwargs)
     posterior = idata.posterior[list(keep)]

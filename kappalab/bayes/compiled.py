@@ -1,0 +1,314 @@
+r"""Models compiled once per shape: a bounded cache of PyMC models fed through ``pm.Data``.
+
+Building a PyMC model and compiling its log-density, its gradient and the function that
+records the draws costs about a second per fit even when nothing but the data changes, and
+many seconds when new constants need new C code. The models of :mod:`kappalab.bayes` are
+therefore built with their per-item statistics as shared inputs (``pm.Data``), once per
+*signature* — (model kind, options that enter the graph such as the priors, shape bucket) —
+and kept in a module-level least-recently-used cache of :data:`CACHE_SIZE` entries. A new
+dataset with the same signature is swapped in with ``pm.set_data`` and sampled with the
+already compiled functions: the NUTS log-density and gradient (``Model.logp_dlogp_function``
+is memoised per model) and the trace's point function (a trace template handed to
+``pm.sample(trace=...)``). Everything else runs through ``pm.sample`` exactly as before, so a
+cached fit draws exactly what a fresh one draws with the same seed and data.
+
+Shape buckets
+-------------
+The statistics' leading dimension (distinct rows of item statistics, groups of items) is
+padded to :func:`bucket` ``(n)``, the next power of two (at least :data:`MIN_BUCKET`), with
+rows of weight zero that add exactly zero to the log-likelihood and to its gradient, so
+datasets of similar size share one compiled model.
+
+Thread safety
+-------------
+The cache itself is guarded by a lock, and each entry has its own lock held from
+``pm.set_data`` to the end of sampling (:meth:`CompiledModel.fit`): two threads fitting the
+same signature take turns, different signatures run concurrently. Worker processes each
+have their own cache.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Hashable, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import InvalidParameterError
+
+__all__ = ["CACHE_SIZE", "MIN_BUCKET", "CompiledModel", "bucket", "cache_info",
+           "clear_cache", "compiled_model", "pad"]
+
+#: the number of compiled models kept (least recently used ones are dropped first)
+CACHE_SIZE = 16
+#: the smallest shape bucket
+MIN_BUCKET = 4
+
+_CACHE: "OrderedDict[Hashable, CompiledModel]" = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_STATS = {"hits": 0, "misses": 0}
+
+
+def bucket(n: int) -> int:
+    """The shape bucket of ``n`` rows: the next power of two ≥ n, at least :data:`MIN_BUCKET`.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows of statistics (≥ 0).
+
+    Returns
+    -------
+    int
+        The padded number of rows.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``n`` negative.
+
+    Examples
+    --------
+    >>> bucket(0), bucket(5), bucket(8), bucket(9)
+    (4, 8, 8, 16)
+    """
+    n = int(n)
+    if n < 0:
+        raise InvalidParameterError(f"a number of rows must be >= 0, got {n}")
+    return max(MIN_BUCKET, 1 << max(0, n - 1).bit_length())
+
+
+def pad(values: Any, size: int, fill: float = 0.0) -> np.ndarray:
+    """``values`` as float64, its first axis padded with ``fill`` up to ``size`` rows.
+
+    Parameters
+    ----------
+    values : array_like
+        The rows of statistics (first axis: rows).
+    size : int
+        The number of rows wanted (≥ the number of rows of ``values``).
+    fill : float
+        The value of the padding rows.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(size,) + values.shape[1:]``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``size`` smaller than the number of rows.
+
+    Examples
+    --------
+    >>> pad([1, 2, 3], 4).tolist(), pad([[1, 2]], 2, fill=1.0).tolist()
+    ([1.0, 2.0, 3.0, 0.0], [[1.0, 2.0], [1.0, 1.0]])
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if size < values.shape[0]:
+        raise InvalidParameterError(
+            f"cannot pad {values.shape[0]} rows to {size}: the bucket is too small")
+    out = np.full((size,) + values.shape[1:], fill, dtype=np.float64)
+    out[:values.shape[0]] = values
+    return out
+
+
+class CompiledModel:
+    """A PyMC model built once with ``pm.Data`` inputs, with its compiled functions.
+
+    Parameters
+    ----------
+    model : pymc.Model
+        A model whose data are ``pm.Data`` (shared) variables, built by :func:`compiled_model`
+        with logp-and-gradient memoisation.
+    data_names : sequence of str
+        The names of its ``pm.Data`` variables, each of which :meth:`fit` must be given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kappalab.bayes.sampling import SamplingOptions
+    >>> def build(pm, pt, Model):
+    ...     with Model() as model:
+    ...         y = pm.Data("y", np.zeros(4))
+    ...         mu = pm.Normal("mu", 0.0, 10.0)
+    ...         pm.Potential("loglik", -0.5 * ((y - mu) ** 2).sum())
+    ...     return model
+    >>> entry = compiled_model(("example", 4), build, ["y"])
+    >>> options = SamplingOptions(50, 50, 1, 0, "pymc")
+    >>> posterior, stats = entry.fit({"y": np.ones(4)}, options, ["mu"])  # doctest: +SKIP
+    >>> entry.data_names
+    ('y',)
+    """
+
+    def __init__(self, model, data_names: Sequence[str]):
+        self.model = model
+        self.data_names = tuple(data_names)
+        self.lock = threading.Lock()
+        self._trace = None
+
+    def trace_template(self):
+        """The NDArray trace whose compiled point function every chain copies (built once).
+
+        ``pm.sample`` gives each chain ``copy(template)``; a plain shallow copy would share the
+        template's dict of sample arrays, so that every chain (and every later fit) wrote into
+        the same arrays. The template's copies start with their own empty dict.
+        """
+        if self._trace is None:
+            from pymc.backends.ndarray import NDArray
+
+            class TraceTemplate(NDArray):
+                def __copy__(self):
+                    twin = object.__new__(type(self))
+                    twin.__dict__.update(self.__dict__)
+                    twin.samples, twin.draw_idx, twin.draws, twin._stats = {}, 0, None, None
+                    return twin
+
+            self._trace = TraceTemplate(model=self.model,
+                                        test_point=self.model.initial_point(0))
+        return self._trace
+
+    def fit(self, data: Mapping[str, Any], options, keep: Sequence[str]):
+        """Set the data and sample; returns what :func:`kappalab.bayes.sampling.sample` does.
+
+        Parameters
+        ----------
+        data : mapping
+            A value for each of ``data_names`` (shapes as the model was built with).
+        options : kappalab.bayes.sampling.SamplingOptions
+            The validated draws, tune, chains, seed and sampler.
+        keep : sequence of str
+            The posterior variables to return.
+
+        Returns
+        -------
+        tuple
+            (posterior Dataset restricted to ``keep``, sample_stats).
+
+        Raises
+        ------
+        InvalidParameterError
+            ``data`` does not name exactly the model's data variables.
+
+        Examples
+        --------
+        See :class:`CompiledModel`.
+        """
+        from .sampling import sample
+
+        if set(data) != set(self.data_names):
+            raise InvalidParameterError(
+                f"the compiled model takes the data {sorted(self.data_names)}, got "
+                f"{sorted(data)}")
+        import pymc as pm
+
+        with self.lock:
+            pm.set_data(dict(data), model=self.model)
+            trace = self.trace_template() if options.sampler == "pymc" else None
+            return sample(self.model, options, keep, trace=trace)
+
+
+def _memoising_model_class(pm):
+    """A ``pm.Model`` subclass whose ``logp_dlogp_function`` compiles once per argument set:
+    the compiled function reads the shared data at every call, so it serves every dataset."""
+
+    class MemoisingModel(pm.Model):
+        def logp_dlogp_function(self, *args, **kwargs):
+            key = repr((args, sorted(kwargs.items())))
+            memo = self.__dict__.setdefault("_kappalab_logp_dlogp", {})
+            if key not in memo:
+                memo[key] = super().logp_dlogp_function(*args, **kwargs)
+            return memo[key]
+
+    return MemoisingModel
+
+
+def compiled_model(key: Hashable, build: Callable, data_names: Sequence[str]) -> CompiledModel:
+    """The cached :class:`CompiledModel` of signature ``key``, built by ``build`` on a miss.
+
+    Parameters
+    ----------
+    key : hashable
+        The signature: (model kind, options that enter the graph, shape bucket, ...).
+    build : callable
+        ``build(pm, pt, Model)`` returns the model, built inside ``with Model(...)``
+        (``Model`` is the memoising subclass of ``pm.Model``) with ``pm.Data`` inputs.
+    data_names : sequence of str
+        The names of the model's ``pm.Data`` variables.
+
+    Returns
+    -------
+    CompiledModel
+        The entry, now the most recently used one.
+
+    Raises
+    ------
+    ImportError
+        PyMC is not installed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def build(pm, pt, Model):
+    ...     with Model() as model:
+    ...         y = pm.Data("y", np.zeros(4))
+    ...         mu = pm.Normal("mu", 0.0, 10.0)
+    ...         pm.Potential("loglik", -0.5 * ((y - mu) ** 2).sum())
+    ...     return model
+    >>> entry = compiled_model(("example", 4), build, ["y"])
+    >>> entry is compiled_model(("example", 4), build, ["y"])
+    True
+    >>> clear_cache(); cache_info()["size"]
+    0
+    """
+    from .sampling import require_pymc
+
+    pm = require_pymc()
+    with _CACHE_LOCK:
+        entry = _CACHE.get(key)
+        if entry is not None:
+            _CACHE.move_to_end(key)
+            _STATS["hits"] += 1
+            return entry
+        _STATS["misses"] += 1
+    import pytensor.tensor as pt
+
+    entry = CompiledModel(build(pm, pt, _memoising_model_class(pm)), data_names)
+    with _CACHE_LOCK:
+        entry = _CACHE.setdefault(key, entry)  # another thread may have built it meanwhile
+        _CACHE.move_to_end(key)
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return entry
+
+
+def clear_cache() -> None:
+    """Drop every compiled model (and reset the hit and miss counts).
+
+    Examples
+    --------
+    >>> clear_cache(); cache_info()
+    {'size': 0, 'max_size': 16, 'hits': 0, 'misses': 0}
+    """
+    with _CACHE_LOCK:
+        _CACHE.clear()
+        _STATS.update(hits=0, misses=0)
+
+
+def cache_info() -> dict[str, int]:
+    """The number of compiled models kept, the bound, and the hits and misses so far.
+
+    Returns
+    -------
+    dict
+        ``{"size", "max_size", "hits", "misses"}``.
+
+    Examples
+    --------
+    >>> sorted(cache_info())
+    ['hits', 'max_size', 'misses', 'size']
+    """
+    with _CACHE_LOCK:
+        return {"size": len(_CACHE), "max_size": CACHE_SIZE, **_STATS}
