@@ -35,6 +35,7 @@ BENCHMARKS = [
     ("bench_memory", [], ["--items", "100000"]),
     ("bench_ingest", [], ["--pairs", "100000", "--rows", "1000000", "--repeat", "2"]),
     ("bench_cli", [], ["--items", "20000"]),
+    ("bench_large_items", [], ["--items", "100000", "--repeat", "3"]),
 ]
 
 
@@ -102,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
             result.setdefault("target_met", max(result["cohen_int64_ratio"],
                                                 result["cohen_string_ratio"]) <= 1
                               and result["from_long_ratio"] <= 2)
+        elif result["benchmark"] == "large_items":
+            measured = ", ".join(f"{r['case']} {ms(r['median_s'])} ({ms(r['min_s'])}–"
+                                 f"{ms(r['max_s'])})" for r in result["rows"])
+            measured = f"{result['items']} items: medians {measured}"
         elif result["benchmark"] == "cli":
             measured = (f"kappalab report end to end {result['end_to_end_s']:.2f} s (read "
                         f"{result['read_s']:.2f} s, report {result['report_s']:.2f} s)")
@@ -113,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
             estimator = ms(result["estimator_s"]) if not error else error.split(":")[0]
             measured = (f"estimator {estimator} / bincount {ms(result['bincount_s'])} = "
                         + ("n/a" if ratio is None else f"{ratio:.2f}x")
+                        + (f" CPU (spread {result['ratio_min']:.2f}–{result['ratio_max']:.2f}x; "
+                           f"wall {result['wall_ratio']:.2f}x)"
+                           if result.get("ratio_min") is not None else "")
                         + f"; ingest {ms(result['ingest_s'])}")
         rows.append((
             f"{result['benchmark']}"

@@ -23,12 +23,15 @@ kernel                                    formula
 :func:`latent_cross_tables`,              pair tables and true-score correlation of two
 :func:`true_score_correlation`            thresholded bivariate-normal replications
 :func:`distinct_rows`                     identical rows grouped, with multiplicities
+:func:`single_blas_thread`                skinny matrix products on one BLAS thread
 ========================================  =====================================================
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -42,7 +45,7 @@ __all__ = ["CrossTables", "DistinctRows", "alpha_from_joint", "chance_corrected"
            "fleiss_chance_agreement", "joint_disagreements", "latent_cross_tables", "latent_icc",
            "numeric_array",
            "pair_agreement", "pearson_from_sums", "pearson_sums", "rater_marginal_entries",
-           "row_pearson",
+           "row_pearson", "single_blas_thread",
            "spearman_brown", "true_score_correlation"]
 
 
@@ -807,3 +810,63 @@ def distinct_rows(rows: np.ndarray, *, lexicographic: bool = False,
     if most is not None and first.size > most:
         return None
     return DistinctRows(first, inverse.ravel(), counts)
+
+
+# ====================================================================== BLAS threads
+class _BlasLimit:
+    """The state of :func:`single_blas_thread` in the main thread: how deep in nested blocks
+    it is, threadpoolctl's controller (found once) and the limit to undo on leaving."""
+
+    depth = 0
+    controller: Any = None
+    limiter: Any = None
+
+
+@contextmanager
+def single_blas_thread() -> Iterator[None]:
+    """Run the block with the BLAS libraries limited to one thread.
+
+    The spine's matrix products are skinny: an items × s matrix times an s-vector or an
+    s × s matrix (s a handful of columns), or a vector of item weights times the items × s
+    matrix. They are memory-bound, so a second BLAS thread gains little, and on a machine
+    whose cores are busy a multi-threaded BLAS waiting for its threads can take many times
+    the single-threaded time. The limit is set through threadpoolctl's controller (found once
+    per process) when the outermost block enters and restored when it leaves.
+
+    Only the main thread sets the limit: OpenBLAS takes a new thread count from the thread
+    that started it, and the count is process-wide, so a block in another thread runs
+    unchanged (and while the main thread is inside a block, every BLAS call of the process
+    is single-threaded). Without threadpoolctl the block also runs unchanged.
+
+    Yields
+    ------
+    None
+
+    Examples
+    --------
+    >>> a = np.arange(12.0).reshape(6, 2)
+    >>> with single_blas_thread():
+    ...     (a @ np.ones(2)).tolist()
+    [1.0, 5.0, 9.0, 13.0, 17.0, 21.0]
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if _BlasLimit.depth == 0:
+        if _BlasLimit.controller is None:
+            try:
+                from threadpoolctl import ThreadpoolController
+            except ImportError:  # pragma: no cover - threadpoolctl is a dependency
+                _BlasLimit.controller = False
+            else:
+                _BlasLimit.controller = ThreadpoolController()
+        if _BlasLimit.controller:
+            _BlasLimit.limiter = _BlasLimit.controller.limit(limits=1, user_api="blas")
+    _BlasLimit.depth += 1
+    try:
+        yield
+    finally:
+        _BlasLimit.depth -= 1
+        if _BlasLimit.depth == 0 and _BlasLimit.limiter is not None:
+            _BlasLimit.limiter.restore_original_limits()
+            _BlasLimit.limiter = None
