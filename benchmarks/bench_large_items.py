@@ -8,8 +8,13 @@ thresholds), no missing cells; the ``Annotations`` is built once (``from_wide``)
 Timed, each ``--repeat`` times (default 5) in turn so that all see the same machine load:
 
 1. ``kl.krippendorff_alpha(ann, level="ordinal")``;
-2. ``kl.fleiss_kappa(ann, ci="analytic")``;
-3. ``kl.krippendorff_alpha(ann, level="ordinal", ci="analytic")``.
+2. ``kl.fleiss_kappa(ann, ci="analytic")`` and, with Gwet's ordinal weights (a K × K
+   matrix, so the items' n_iᵀ W n_i is an items × K by K × K product),
+   ``kl.fleiss_kappa(ann, weights="ordinal", ci="analytic")``;
+3. ``kl.krippendorff_alpha(ann, level="ordinal", ci="analytic")``;
+4. ``kl.krippendorff_alpha(ann, level="ordinal", ci="bootstrap", n_resamples=200)``: the
+   items' identical rows of statistics are merged before resampling
+   (``kappalab.kernels.distinct_rows``), which dominates at this size.
 
 Each line prints the median, the spread (fastest–slowest) and the best of the repeats. The
 products of an items × s matrix with an s-vector or an s × s matrix (s a handful of
@@ -55,8 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     cases = {
         "ordinal alpha": lambda: kl.krippendorff_alpha(ann, level="ordinal"),
         "fleiss_kappa ci=analytic": lambda: kl.fleiss_kappa(ann, ci="analytic"),
+        "fleiss ordinal w ci=analytic": lambda: kl.fleiss_kappa(ann, weights="ordinal",
+                                                                ci="analytic"),
         "ordinal alpha ci=analytic": lambda: kl.krippendorff_alpha(ann, level="ordinal",
                                                                    ci="analytic"),
+        "ordinal alpha ci=bootstrap": lambda: kl.krippendorff_alpha(
+            ann, level="ordinal", ci="bootstrap", n_resamples=200, seed=1),
     }
     results = {name: fn() for name, fn in cases.items()}  # warm the data's caches
     times: dict[str, list[float]] = {name: [] for name in cases}
