@@ -39,6 +39,7 @@ BENCHMARKS = [
      ["--annotations", "200000", "--chunk", "50000"]),
     ("bench_bayes_compile", [], ["--items", "100", "--repeat", "2", "--draws", "200",
                                  "--models", "interval,nominal"]),
+    ("bench_large_items", [], ["--items", "100000", "--repeat", "3"]),
 ]
 
 
@@ -110,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
             measured = "; ".join(
                 f"{r['annotations']} ann. {r['mode']} {r['seconds']:.1f} s / "
                 f"{r['peak_rss'] / 2**20:.0f} MiB" for r in result["rows"])
+        elif result["benchmark"] == "large_items":
+            measured = ", ".join(f"{r['case']} {ms(r['median_s'])} ({ms(r['min_s'])}–"
+                                 f"{ms(r['max_s'])})" for r in result["rows"])
+            measured = f"{result['items']} items: medians {measured}"
         elif result["benchmark"] == "cli":
             measured = (f"kappalab report end to end {result['end_to_end_s']:.2f} s (read "
                         f"{result['read_s']:.2f} s, report {result['report_s']:.2f} s)")
@@ -128,6 +133,9 @@ def main(argv: list[str] | None = None) -> int:
             estimator = ms(result["estimator_s"]) if not error else error.split(":")[0]
             measured = (f"estimator {estimator} / bincount {ms(result['bincount_s'])} = "
                         + ("n/a" if ratio is None else f"{ratio:.2f}x")
+                        + (f" CPU (spread {result['ratio_min']:.2f}–{result['ratio_max']:.2f}x; "
+                           f"wall {result['wall_ratio']:.2f}x)"
+                           if result.get("ratio_min") is not None else "")
                         + f"; ingest {ms(result['ingest_s'])}")
         rows.append((
             f"{result['benchmark']}"

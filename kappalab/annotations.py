@@ -51,6 +51,7 @@ from .errors import (
     label,
     warn,
 )
+from .kernels import single_blas_thread
 
 __all__ = ["Annotations", "AnnotationsLike", "DENSE_COUNT_CELLS", "DUPLICATE_POLICIES",
            "as_annotations", "separate_submissions", "submission_numbers"]
@@ -60,6 +61,8 @@ DUPLICATE_POLICIES = ("raise", "first", "last", "separate")
 
 #: items × categories cells beyond which count tables are kept sparse (128 MiB of int64)
 DENSE_COUNT_CELLS = 1 << 24
+#: cells of the wide value table turned into scores at a time (:meth:`Annotations.item_moments`)
+_MOMENT_BLOCK_CELLS = 1 << 16
 
 # crowd-kit's long schema, accepted when the default column names are absent
 _CROWDKIT_COLUMNS = {"item": "task", "rater": "worker", "value": "label"}
@@ -568,7 +571,14 @@ class Annotations:
         if "count_matrix" in self.__dict__:
             return self.count_matrix.sum(axis=1)
         if self._wide_values is not None:
-            return self.n_raters - _row_sums(np.isnan(self._wide_values)).astype(np.int64)
+            # a row sum is NaN when the row has a missing cell (or, rarely, when it
+            # overflows both ways): only those rows are counted cell by cell
+            m = np.full(self._wide_values.shape[0], self.n_raters, dtype=np.int64)
+            flagged = np.flatnonzero(np.isnan(_row_sums(self._wide_values)))
+            if flagged.size:
+                missing = _row_sums(np.isnan(self._wide_values[flagged]))
+                m[flagged] -= missing.astype(np.int64)
+            return m
         if self._is_wide:
             return _row_sums(self._wide_codes >= 0).astype(np.int64)
         if self._item_codes is not None:
@@ -673,11 +683,7 @@ class Annotations:
             return self._moments_of(self._item_codes, self.n_items, factor, shift, values,
                                     per_item=True)
         if self._wide_values is not None:
-            x = self._wide_values - shift
-            x *= factor
-            np.copyto(x, 0.0, where=np.isnan(x))
-            m = self.annotations_per_item_array.astype(float)
-            return m, _row_sums(x), np.einsum("ij,ij->i", x, x)
+            return self._wide_moments(factor, shift)
         scores = (self.category_values("interval moments") - shift) * factor
         if self._has_annotation_codes:
             x = scores[self._category_codes]
@@ -687,6 +693,27 @@ class Annotations:
             return m, s1, s2
         counts = self.count_matrix.astype(float)
         return counts.sum(axis=1), counts @ scores, counts @ (scores * scores)
+
+    def _wide_moments(self, factor: float, shift: float
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`item_moments` of the wide value table, a block of rows at a time: the
+        shifted scores are a temporary of at most ``_MOMENT_BLOCK_CELLS`` cells, which stays
+        in cache instead of a fresh copy of the whole table."""
+        wide = self._wide_values
+        n, R = wide.shape
+        m = self.annotations_per_item_array.astype(float)
+        s1, s2, ones = np.empty(n), np.empty(n), np.ones(R)
+        missing = self.n_annotations < wide.size
+        step = max(1, _MOMENT_BLOCK_CELLS // max(R, 1))
+        with single_blas_thread():
+            for start in range(0, n, step):
+                x = wide[start:start + step] - shift
+                x *= factor
+                if missing:  # a missing cell counts as 0
+                    np.copyto(x, 0.0, where=np.isnan(x))
+                np.matmul(x, ones, out=s1[start:start + step])
+                np.einsum("ij,ij->i", x, x, out=s2[start:start + step])
+        return m, s1, s2
 
     def rater_moments(self, factor: float = 1.0, shift: float = 0.0,
                       values: np.ndarray | None = None
@@ -711,7 +738,8 @@ class Annotations:
     def _are_category_values(self, values: np.ndarray) -> bool:
         """Whether per-category positions are the categories' own numeric values."""
         try:
-            return np.array_equal(np.asarray(values, dtype=float), self.category_values())
+            own = self.category_values()
+            return values is own or np.array_equal(np.asarray(values, dtype=float), own)
         except NonNumericError:
             return False
 
@@ -1066,8 +1094,10 @@ def _long_schema(df: pd.DataFrame, item: str | None, rater: str | None,
 # ---------------------------------------------------------------------- helpers
 def _row_sums(table: np.ndarray) -> np.ndarray:
     """Σ over the columns of each row, as a matrix-vector product (numpy's axis-1 reduction
-    is several times slower on tables with few columns)."""
-    return table.astype(float, copy=False) @ np.ones(table.shape[1])
+    is several times slower on tables with few columns), on one BLAS thread (a skinny
+    product: ``kernels.single_blas_thread``)."""
+    with single_blas_thread():
+        return table.astype(float, copy=False) @ np.ones(table.shape[1])
 
 
 def _wide_counts(wide_codes: np.ndarray, n_categories: int, axis: int) -> np.ndarray:

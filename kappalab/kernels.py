@@ -23,12 +23,15 @@ kernel                                    formula
 :func:`latent_cross_tables`,              pair tables and true-score correlation of two
 :func:`true_score_correlation`            thresholded bivariate-normal replications
 :func:`distinct_rows`                     identical rows grouped, with multiplicities
+:func:`single_blas_thread`                skinny matrix products on one BLAS thread
 ========================================  =====================================================
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -42,7 +45,7 @@ __all__ = ["CrossTables", "DistinctRows", "alpha_from_joint", "chance_corrected"
            "fleiss_chance_agreement", "joint_disagreements", "latent_cross_tables", "latent_icc",
            "numeric_array",
            "pair_agreement", "pearson_from_sums", "pearson_sums", "rater_marginal_entries",
-           "row_pearson",
+           "row_pearson", "single_blas_thread",
            "spearman_brown", "true_score_correlation"]
 
 
@@ -759,15 +762,54 @@ class DistinctRows(NamedTuple):
     counts: np.ndarray
 
 
+def _groups_of_keys(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(codes, first, uniques) of a 1-D key by a hash table (``pandas.factorize``, O(n), no
+    sort): ``codes`` numbers the distinct keys in order of first appearance, ``first`` is
+    the position of each one's first appearance."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(key, use_na_sentinel=False)
+    seen = np.maximum.accumulate(codes)  # a new code is one above every code before it
+    first = np.flatnonzero(np.concatenate([[True], codes[1:] > seen[:-1]]))
+    return codes, first, np.asarray(uniques)
+
+
+def _ordered(codes: np.ndarray, first: np.ndarray, order: np.ndarray) -> DistinctRows:
+    """The groups of :func:`_groups_of_keys` renumbered in ``order``."""
+    rank = np.empty(order.size, dtype=np.intp)
+    rank[order] = np.arange(order.size)
+    counts = np.bincount(codes, minlength=order.size)[order]
+    return DistinctRows(first[order], rank[codes], counts)
+
+
+def _bit_key(rows: np.ndarray) -> np.ndarray | None:
+    """One 64-bit key per row from its values' bit patterns (−0.0 read as 0.0): the 32-bit
+    halves times fixed odd 64-bit numbers, summed with wrap-around; equal rows share a key
+    and distinct rows almost never do. None for a dtype without bit patterns (complex,
+    object)."""
+    if rows.dtype.kind == "f":
+        bits = (rows.astype(np.float64, copy=False) + 0.0).view(np.uint64)  # −0.0 + 0.0 = 0.0
+    elif rows.dtype.kind in "iub":
+        bits = rows.astype(np.int64, copy=False).view(np.uint64)
+    else:
+        return None
+    halves = np.ascontiguousarray(bits).view(np.uint32)
+    multipliers = np.random.default_rng(0xB175).integers(
+        1, 2**62, size=halves.shape[1], dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    return halves @ multipliers  # uint64: the products and the sum wrap
+
+
 def distinct_rows(rows: np.ndarray, *, lexicographic: bool = False,
                   most: float | None = None) -> DistinctRows | None:
     """Group identical rows of a 2-D array: ``rows[first][inverse]`` equals ``rows``.
 
     With ``lexicographic=True`` the distinct rows are in lexicographic order (as
-    ``np.unique(rows, axis=0)``). Otherwise rows are keyed by one fixed random projection, so
-    the sort is of n numbers rather than a lexicographic sort of n rows (~40× faster), in the
-    order of that key; the grouping is then verified exactly, with the lexicographic sort as
-    the fallback should two distinct rows ever share a key.
+    ``np.unique(rows, axis=0)``). Otherwise rows are keyed by one fixed random projection and
+    the keys grouped by a hash table (``pandas.factorize``: O(n), no sort), the groups in the
+    order of that key (as sorting the keys would give); the grouping is then verified
+    exactly. Should two distinct rows share a key (rows a rounding apart), the rows are
+    grouped by a key of their bit patterns instead, in lexicographic order, and verified
+    again, with the lexicographic sort of the rows as the last resort.
 
     Parameters
     ----------
@@ -794,16 +836,84 @@ def distinct_rows(rows: np.ndarray, *, lexicographic: bool = False,
     >>> distinct_rows(np.array([[1, 0], [0, 2], [1, 0]]), most=1) is None   # 2 distinct > 1
     True
     """
-    if not lexicographic:
+    if not lexicographic and rows.ndim == 2 and rows.shape[0] > 0:
+        # keys grouped by a hash table, not sorted; the groups are put in the order of the
+        # key, so the result is that of sorting the keys (np.unique)
         direction = np.random.default_rng(0x5EED).uniform(1.0, 2.0, size=rows.shape[1])
-        _, first, inverse, counts = np.unique(rows @ direction, return_index=True,
-                                              return_inverse=True, return_counts=True)
+        codes, first, keys = _groups_of_keys(rows @ direction + 0.0)  # −0.0 read as 0.0
         if most is not None and first.size > most:
             return None
-        if np.array_equal(rows[first[inverse.ravel()]], rows):
-            return DistinctRows(first, inverse.ravel(), counts)
+        if np.array_equal(rows[first[codes]], rows):
+            return _ordered(codes, first, np.argsort(keys, kind="stable"))
+        # two distinct rows share the projection (e.g. rows a rounding apart): group by the
+        # rows' bit patterns, in lexicographic order (as np.unique(rows, axis=0))
+        key = _bit_key(rows)
+        if key is not None:
+            codes, first, _ = _groups_of_keys(key)
+            if np.array_equal(rows[first[codes]], rows):
+                return _ordered(codes, first, np.lexsort(rows[first].T[::-1]))
     _, first, inverse, counts = np.unique(rows, axis=0, return_index=True,
                                           return_inverse=True, return_counts=True)
     if most is not None and first.size > most:
         return None
     return DistinctRows(first, inverse.ravel(), counts)
+
+
+# ====================================================================== BLAS threads
+class _BlasLimit:
+    """The state of :func:`single_blas_thread` in the main thread: how deep in nested blocks
+    it is, threadpoolctl's controller (found once) and the limit to undo on leaving."""
+
+    depth = 0
+    controller: Any = None
+    limiter: Any = None
+
+
+@contextmanager
+def single_blas_thread() -> Iterator[None]:
+    """Run the block with the BLAS libraries limited to one thread.
+
+    The spine's matrix products are skinny: an items × s matrix times an s-vector or an
+    s × s matrix (s a handful of columns), or a vector of item weights times the items × s
+    matrix. They are memory-bound, so a second BLAS thread gains little, and on a machine
+    whose cores are busy a multi-threaded BLAS waiting for its threads can take many times
+    the single-threaded time. The limit is set through threadpoolctl's controller (found once
+    per process) when the outermost block enters and restored when it leaves.
+
+    Only the main thread sets the limit: OpenBLAS takes a new thread count from the thread
+    that started it, and the count is process-wide, so a block in another thread runs
+    unchanged (and while the main thread is inside a block, every BLAS call of the process
+    is single-threaded). Without threadpoolctl the block also runs unchanged.
+
+    Yields
+    ------
+    None
+
+    Examples
+    --------
+    >>> a = np.arange(12.0).reshape(6, 2)
+    >>> with single_blas_thread():
+    ...     (a @ np.ones(2)).tolist()
+    [1.0, 5.0, 9.0, 13.0, 17.0, 21.0]
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if _BlasLimit.depth == 0:
+        if _BlasLimit.controller is None:
+            try:
+                from threadpoolctl import ThreadpoolController
+            except ImportError:  # pragma: no cover - threadpoolctl is a dependency
+                _BlasLimit.controller = False
+            else:
+                _BlasLimit.controller = ThreadpoolController()
+        if _BlasLimit.controller:
+            _BlasLimit.limiter = _BlasLimit.controller.limit(limits=1, user_api="blas")
+    _BlasLimit.depth += 1
+    try:
+        yield
+    finally:
+        _BlasLimit.depth -= 1
+        if _BlasLimit.depth == 0 and _BlasLimit.limiter is not None:
+            _BlasLimit.limiter.restore_original_limits()
+            _BlasLimit.limiter = None

@@ -101,7 +101,7 @@ from scipy.special import ndtr, ndtri
 from scipy.stats import t as student_t
 
 from .errors import InvalidParameterError
-from .kernels import distinct_rows
+from .kernels import distinct_rows, single_blas_thread
 from .progress import track
 from .validation import check_confidence, check_count, check_real, make_rng
 
@@ -260,7 +260,8 @@ def _groups(core, merge: bool = True) -> _Groups:
     """The item-statistic rows of the items with annotations; with ``merge``, identical rows
     merged into groups (worth it for resampling; the linearisation needs one matrix-vector
     product and no grouping)."""
-    stats = core.item_stats()
+    with single_blas_thread():  # the cores' products are skinny (kernels.single_blas_thread)
+        stats = core.item_stats()
     if sp.issparse(stats):  # sparse blocks (rater × category indicators) are not merged
         stats = stats.tocsr()
         nonzero = np.flatnonzero(rows_with_statistics(stats))
@@ -290,8 +291,10 @@ def _require_items(groups: _Groups) -> None:
 # ------------------------------------------------------------------------ analytic
 def _group_influence(core, groups: _Groups) -> np.ndarray:
     """IF = n ∇f(T)·(s − T/n) of each distinct item-statistics row."""
-    totals = np.asarray(groups.counts @ groups.rows, dtype=float).ravel()
-    contributions = np.asarray(groups.rows @ core.value_gradient(totals), dtype=float).ravel()
+    with single_blas_thread():  # G × s rows: skinny products
+        totals = np.asarray(groups.counts @ groups.rows, dtype=float).ravel()
+        contributions = np.asarray(groups.rows @ core.value_gradient(totals),
+                                   dtype=float).ravel()
     n = groups.n_items
     return n * (contributions - (groups.counts @ contributions) / n)
 
@@ -488,7 +491,9 @@ def _replicates(core, groups: _Groups, method: str, n_resamples: int, seed: Any,
                        force=progress is True):
         b = min(block, int(n_resamples) - start)
         weights = _resample_weights(rng, method, groups.counts, b)
-        values.append(_value(core, groups.totals(weights)))
+        with single_blas_thread():  # B × G times G × s: s a handful of columns
+            totals = groups.totals(weights)
+        values.append(_value(core, totals))
     return np.concatenate(values)
 
 

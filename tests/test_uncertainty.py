@@ -233,3 +233,98 @@ def test_distinct_rows_survive_a_key_collision():
     first, of_item, counts = distinct_rows(colliding)
     assert sorted(counts) == [1, 2]
     np.testing.assert_array_equal(colliding[first][of_item], colliding)
+
+
+def sorted_distinct_rows(rows, most=None):
+    """The grouping by sorting, written out: the projection keys sorted by np.unique, the
+    lexicographic sort of the rows when two distinct rows share a key (the reference for the
+    hash-table grouping of kappalab.kernels.distinct_rows)."""
+    direction = np.random.default_rng(0x5EED).uniform(1.0, 2.0, size=rows.shape[1])
+    _, first, inverse, counts = np.unique(rows @ direction, return_index=True,
+                                          return_inverse=True, return_counts=True)
+    if most is not None and first.size > most:
+        return None
+    if not np.array_equal(rows[first[inverse.ravel()]], rows):
+        _, first, inverse, counts = np.unique(rows, axis=0, return_index=True,
+                                              return_inverse=True, return_counts=True)
+        if most is not None and first.size > most:
+            return None
+    return first, inverse.ravel(), counts
+
+
+def rows_to_group(case):
+    rng = np.random.default_rng(7)
+    if case == "counts":  # integer-valued floats, many repeats
+        return rng.integers(0, 4, size=(5000, 4)).astype(float)
+    if case == "ratios":  # d_i, n_ik/m_i: floats of few distinct values
+        counts = rng.integers(0, 3, size=(5000, 3)).astype(float)
+        m = counts.sum(axis=1, keepdims=True) + 1
+        return np.hstack([counts / m, 1 / m])
+    if case == "a rounding apart":  # the same values summed in another order
+        base = rng.integers(1, 6, size=(4000, 3)) / 7.0
+        apart = base.copy()
+        apart[::3, 0] = (apart[::3, 0] * 3 + 1e-16) / 3  # one ulp off on a third of the rows
+        return np.vstack([base, apart])
+    if case == "signed zeros":
+        rows = rng.integers(-1, 2, size=(3000, 3)).astype(float) * 0.0  # ±0.0
+        rows[::5, 1] = 2.0
+        return rows
+    if case == "integers":
+        return rng.integers(0, 3, size=(3000, 5))
+    return rng.normal(size=(3000, 4))  # continuous: every row distinct
+
+
+@pytest.mark.parametrize("case", ["counts", "ratios", "a rounding apart", "signed zeros",
+                                  "integers", "continuous"])
+@pytest.mark.parametrize("most", [None, 0.9])
+def test_distinct_rows_equal_the_sorted_grouping(case, most):
+    from kappalab.kernels import distinct_rows
+
+    rows = rows_to_group(case)
+    limit = None if most is None else most * rows.shape[0]
+    expected = sorted_distinct_rows(rows, limit)
+    found = distinct_rows(rows, most=limit)
+    if expected is None:
+        assert found is None
+        return
+    for got, want in zip(found, expected):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(rows[found.first][found.inverse], rows)
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
+def test_grouped_totals_and_intervals_equal_those_of_the_sorted_grouping(level, monkeypatch):
+    """The item statistics of the multi-rater core (float rows: ratios and moments) grouped
+    by the hash table and by sorting give the same totals, standard errors and intervals."""
+    import kappalab.uncertainty as unc
+    from kappalab.kernels import DistinctRows
+
+    def sorted_grouping(rows, most=None):
+        found = sorted_distinct_rows(rows, most)
+        return None if found is None else DistinctRows(*found)
+
+    rng = np.random.default_rng(3)
+    latent = rng.normal(size=(3000, 1)) + rng.normal(0, 0.8, size=(3000, 4))
+    data = np.digitize(latent, [-1.0, 0.0, 1.0]).astype(float)
+    data[rng.random(data.shape) < 0.15] = np.nan
+    core = kl.coefficients.multirater.alpha_core(kl.Annotations.from_wide(data), level=level)
+    hashed = _groups(core)
+    runs = {}
+    for label in ("hashed", "sorted"):
+        if label == "sorted":
+            monkeypatch.setattr(unc, "distinct_rows", sorted_grouping)
+        groups = _groups(core)
+        runs[label] = {
+            "totals": groups.counts @ groups.rows,
+            "counts": groups.counts,
+            "bootstrap": resampling_interval(core, "bootstrap", n_resamples=200, seed=5),
+            "jackknife": resampling_interval(core, "jackknife"),
+        }
+    assert hashed.counts.size < hashed.n_items  # repeated rows were merged
+    np.testing.assert_allclose(runs["hashed"]["totals"], runs["sorted"]["totals"],
+                               rtol=1e-12, atol=0)
+    np.testing.assert_array_equal(runs["hashed"]["counts"], runs["sorted"]["counts"])
+    for method in ("bootstrap", "jackknife"):
+        got, want = runs["hashed"][method], runs["sorted"][method]
+        assert got.se == pytest.approx(want.se, rel=1e-12, abs=0)
+        assert (got.low, got.high) == pytest.approx((want.low, want.high), rel=1e-12, abs=0)

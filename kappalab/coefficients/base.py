@@ -36,7 +36,7 @@ import scipy.sparse as sp
 
 from ..errors import UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
-from ..kernels import numeric_array
+from ..kernels import numeric_array, single_blas_thread
 from ..uncertainty import BLOCK_CELLS, interval, parse_ci
 from ..validation import check_confidence, check_count, check_sample_weight, make_rng
 
@@ -196,7 +196,8 @@ class ItemSumCoefficient(ABC):
             check_count(n_resamples, "n_resamples", minimum=2)
             check_confidence(confidence)
             make_rng(seed)
-        parts = self.combine(self.totals())
+        with single_blas_thread():  # the spine's products are skinny
+            parts = self.combine(self.totals())
         reason = self.undefined_reason(parts)
         if reason is not None:
             warn(f"{self.name} is undefined: {reason}; returning NaN",
@@ -204,8 +205,9 @@ class ItemSumCoefficient(ABC):
             parts = dict(parts, value=np.nan)
         se, bounds = None, None
         if ci is not None and reason is None:
-            result = interval(self, ci, n_resamples=n_resamples, confidence=confidence,
-                              seed=seed, progress=progress)
+            with single_blas_thread():
+                result = interval(self, ci, n_resamples=n_resamples, confidence=confidence,
+                                  seed=seed, progress=progress)
             se, bounds = result.se, (result.low, result.high)
         used = self.counts_used()
         result = Estimate(

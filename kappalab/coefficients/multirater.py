@@ -249,8 +249,11 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         return sp.csr_matrix((data, (rows, cols)), shape=(self.ann.n_items, width))
 
     def _scores(self) -> IntervalScores:
-        """The normalised scores of the moment path."""
-        return interval_scores(self.dis)
+        """The normalised scores of the moment path (found once per core: the extremes of
+        the scores are a pass over every distinct value)."""
+        if getattr(self, "_interval_scores", None) is None:
+            self._interval_scores = interval_scores(self.dis)
+        return self._interval_scores
 
     def _units(self) -> tuple[float, float]:
         """(scale, units): the distance's scale in the units D_o and D_e are computed in,
@@ -646,7 +649,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
                               rows == cols, sizes, units, expected)
 
     def undefined_reason(self, parts: Components) -> str | None:
-        n_pairable = int((self.pairable & self._weighted()).sum())
+        n_pairable = int(np.count_nonzero(self.pairable if self.sample_weight is None
+                                          else self.pairable & self._weighted()))
         if self.K < 2 and self.chance != "none":
             return f"there is only one category ({self.ann.categories[0]!r})"
         if n_pairable == 0:
@@ -669,8 +673,13 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         """The items with a positive sample weight (all without weights)."""
         return self.item_weights(self.ann.n_items) > 0
 
+    def _annotations_of_weighted_items(self) -> np.ndarray:
+        """m_i of the items with a positive sample weight, 0 for the others."""
+        m = self.ann.annotations_per_item_array
+        return m if self.sample_weight is None else np.where(self._weighted(), m, 0)
+
     def counts_used(self) -> dict[str, Any]:
-        m = np.where(self._weighted(), self.ann.annotations_per_item_array, 0)
+        m = self._annotations_of_weighted_items()
         pairable = m >= 2
         n_annotations = int(m[pairable].sum()) if self.chance == "pooled" else int(m.sum())
         out: dict[str, Any] = {"n_items": int(pairable.sum()), "n_annotations": n_annotations}
@@ -679,7 +688,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         return out
 
     def details(self) -> dict[str, Any]:
-        m = np.where(self._weighted(), self.ann.annotations_per_item_array, 0)
+        m = self._annotations_of_weighted_items()
         return {
             "chance_model": self.chance,
             "item_weighting": self.item_weighting,
