@@ -63,6 +63,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import poisson, t as student_t
 
+from .docstrings import shared_parameters
 from .alignment import AlignedReplications
 from .annotations import Annotations
 from .coefficients.cross import CrossKappa
@@ -535,6 +536,7 @@ def _resolve(spec: Any, kind: str, categories: tuple,
 
 
 # ---------------------------------------------------------------------- public functions
+@shared_parameters
 def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
              rater: str | None = "rater", value: str = "value",
              categories: Sequence[Any] | None = None, ci: str | None = None,
@@ -565,10 +567,7 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
         by the item column with known divisions is read without a shuffle.
     item, rater, value : str
         The column names; ``rater=None`` when raters are unknown.
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
+    {{shared: categories}}
     ci : {None, "analytic", "poisson-bootstrap"}, default None
         The standard error and interval: the linearisation (θ̂ ± t_{n−1}·SE, capped at the
         coefficient's upper bound) or the Poisson bootstrap's percentile interval.
@@ -670,6 +669,7 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
                 marginals=found[0] if found else None)
 
 
+@shared_parameters
 def cross_kappa(x: Any, y: Any, *, level: Any = "nominal", item: str = "item",
                 rater: str | None = "rater", value: str = "value",
                 categories: Sequence[Any] | None = None, ci: str | None = None,
@@ -695,10 +695,7 @@ def cross_kappa(x: Any, y: Any, *, level: Any = "nominal", item: str = "item",
         The distance (Krippendorff's levels, :mod:`kappalab.distances`).
     item, rater, value : str
         The column names; ``rater=None`` when raters are unknown.
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
+    {{shared: categories}}
     ci : {None, "analytic", "poisson-bootstrap"}, default None
         As :func:`estimate`: the items common to both sides are the units.
     n_resamples : int, default 2000

@@ -8,6 +8,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from .docstrings import shared_parameters
 from .annotations import AnnotationsLike, as_annotations
 from .coefficients import icc as intraclass, multirater, pairwise
 from .errors import (AnnotationError, IncompleteItemsWarning, PairwiseMeanWarning,
@@ -25,6 +26,7 @@ _COLUMNS = ["coefficient", "value", "se", "ci_low", "ci_high", "observed", "expe
             "level", "n_items", "n_annotations", "n_raters", "note"]
 
 
+@shared_parameters
 def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -62,33 +64,10 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
         Krippendorff's distance metric for α and ι, and the name of the kappa family's weights
         (see above): ``"nominal"``, ``"ordinal"``, ``"interval"``, ``"ratio"``,
         ``"circular"``, ``"bipolar"`` or a K × K matrix of squared distances δ².
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
+    {{shared: categories}}
+    {{shared: sample_weight}}
         Passed to every coefficient of the table.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: resampling}}
     benchmark : str or InterpretationScale, optional
         An interpretation scale (``"landis-koch"``, ``"fleiss"``, ``"altman"``,
         ``"krippendorff"``; :func:`kappalab.benchmark`): adds the column ``band``, the band each
@@ -288,6 +267,7 @@ _XRR_COLUMNS = ["quantity", "value", "level", "n_items", "n_annotations", "descr
                 "note"]
 
 
+@shared_parameters
 def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal",
                n_splits: int = 100,
                seed: Any = None, categories: Sequence[Any] | None = None,
@@ -336,10 +316,7 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal"
     seed : None, int, sequence of int, SeedSequence or Generator, optional
         Seed of the random splits (:func:`kappalab.validation.make_rng`); None (default) draws
         fresh entropy.
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
+    {{shared: categories}}
     shared_raters : {"warn", "ignore"}, default "warn"
         Replications that share rater ids are not independent (the shared raters carry their
         habits into both sides, and normalized κx may exceed 1): "warn" gives a

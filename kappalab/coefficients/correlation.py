@@ -49,6 +49,7 @@ from typing import Any, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import ExcludedRatersWarning, InvalidParameterError, RaterCountError, warn
 from ..estimate import Estimate
@@ -363,6 +364,7 @@ def _as_result(est: Estimate) -> InterAnnotatorCorrelation:
     return InterAnnotatorCorrelation(**{f.name: getattr(est, f.name) for f in fields(Estimate)})
 
 
+@shared_parameters
 def inter_annotator_correlation(data: AnnotationsLike, *, average: str = "mean",
                                 min_items: int = 2, categories: Sequence[Any] | None = None,
                                 sample_weight: Any = None, ci: str | None = None,
@@ -426,28 +428,8 @@ def inter_annotator_correlation(data: AnnotationsLike, *, average: str = "mean",
         :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
         still counts (in K, and in the values of value-based weights). Here no correlation
         depends on them: they only refuse the values outside them.
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: sample_weight}}
+    {{shared: resampling}}
 
     Returns
     -------

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..docstrings import shared_parameters
 from ..alignment import AlignedReplications, shared_raters as shared_raters_of
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import CategoryDistance, category_distance
@@ -415,6 +416,7 @@ def _cross_distance(a: AlignedReplications, distance: Any,
                              marginals=marginals)
 
 
+@shared_parameters
 def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal",
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None,
@@ -454,33 +456,10 @@ def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal
         there.
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
+    {{shared: categories}}
+    {{shared: sample_weight}}
         Here one weight per item of ``x``.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: resampling}}
     shared_raters : {"warn", "ignore"}, default "warn"
         Replications that share rater ids are not independent (the shared raters carry their
         habits into both sides, and normalized κx may exceed 1): "warn" gives a
@@ -634,6 +613,7 @@ class NormalizedCrossKappa(ItemSumCoefficient):
                                           for k in ("cross_kappa", "irr_x", "irr_y")})
 
 
+@shared_parameters
 def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
                            level: Any = "nominal",
                            irr: str | Callable | tuple[float, float] = "alpha",
@@ -675,33 +655,10 @@ def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
         Each side's inter-rater reliability: Krippendorff's α with the distance ``level`` on
         the common items, a callable ``irr(ann) -> float | Estimate`` applied to each side's
         common items, or the pair (IRR_X, IRR_Y).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
+    {{shared: categories}}
+    {{shared: sample_weight}}
         Here one weight per item of ``x``; it weighs the items of both α too.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: resampling}}
     shared_raters : {"warn", "ignore"}, default "warn"
         Replications that share rater ids are not independent (the shared raters carry their
         habits into both sides, and normalized κx may exceed 1): "warn" gives a
@@ -789,6 +746,7 @@ def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
     return tuple(float(irr(ann.subset_items(common))) for ann in (x, y))
 
 
+@shared_parameters
 def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: Any = "nominal",
                         categories: Sequence[Any] | None = None, sample_weight: Any = None,
                         ci: str | None = None,
@@ -823,33 +781,10 @@ def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: Any = "n
         there.
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
+    {{shared: categories}}
+    {{shared: sample_weight}}
         Here one weight per item of ``ann``.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: resampling}}
 
     Returns
     -------

@@ -53,6 +53,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..docstrings import shared_parameters
 from ..alignment import AlignedReplications
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
@@ -419,6 +420,7 @@ class SplitHalfCoefficient(ItemSumCoefficient):
                 "split_values": split_values, "split_correlations": split_correlations}
 
 
+@shared_parameters
 def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: Any = None,
                            categories: Sequence[Any] | None = None, ci: str | None = None,
                            n_resamples: int = 2000, confidence: float = 0.95,
@@ -457,10 +459,7 @@ def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: A
     seed : None, int, sequence of int, SeedSequence or Generator, optional
         Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
         entropy. The same stream draws the random splits first.
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
+    {{shared: categories}}
     ci : str, optional
         A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
         ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
@@ -641,6 +640,7 @@ def _spearman_brown_parts(core: _SpearmanBrownAlpha) -> dict[str, Any]:
             "mean_annotations_per_item": float(parts["mean_annotations_per_item"])}
 
 
+@shared_parameters
 def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
                               *, reliability: Any = "split_half",
                               n_splits: int = 100, seed: Any = None,
@@ -694,10 +694,7 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
     seed : None, int, sequence of int, SeedSequence or Generator, optional
         Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
         entropy. The same stream draws the random splits first.
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
+    {{shared: categories}}
     ci : str, optional
         A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
         ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``

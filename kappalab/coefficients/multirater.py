@@ -41,6 +41,7 @@ from typing import Any, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import CategoryDistance, category_distance
 from ..errors import InvalidParameterError
@@ -759,6 +760,7 @@ def agreement_estimate(data: AnnotationsLike, *, categories: Sequence[Any] | Non
 
 
 # ---------------------------------------------------------------------- named coefficients
+@shared_parameters
 def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -791,17 +793,8 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
         there.
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
+    {{shared: categories}}
+    {{shared: sample_weight}}
         With weights, the small-sample factor n/(n − 1) counts the weighted annotations, as
         repetition would.
     ci : str, optional
@@ -917,6 +910,7 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
                             "n_resamples": result.n_resamples, "q": q})
 
 
+@shared_parameters
 def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
                  categories: Sequence[Any] | None = None, sample_weight: Any = None,
                  ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -947,32 +941,9 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: categories}}
+    {{shared: sample_weight}}
+    {{shared: resampling}}
 
     Returns
     -------
@@ -1019,6 +990,7 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
                               progress=progress)
 
 
+@shared_parameters
 def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
                  categories: Sequence[Any] | None = None, sample_weight: Any = None,
                  ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -1047,32 +1019,9 @@ def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: categories}}
+    {{shared: sample_weight}}
+    {{shared: resampling}}
 
     Returns
     -------
@@ -1120,6 +1069,7 @@ def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
                               progress=progress)
 
 
+@shared_parameters
 def janson_olsson_iota(data: AnnotationsLike, *, level: Any = "nominal",
                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -1152,32 +1102,9 @@ def janson_olsson_iota(data: AnnotationsLike, *, level: Any = "nominal",
         there.
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: categories}}
+    {{shared: sample_weight}}
+    {{shared: resampling}}
 
     Returns
     -------
@@ -1228,6 +1155,7 @@ def janson_olsson_iota(data: AnnotationsLike, *, level: Any = "nominal",
                               progress=progress)
 
 
+@shared_parameters
 def gwet_ac(data: AnnotationsLike, *, weights: Any = None,
             categories: Sequence[Any] | None = None, sample_weight: Any = None,
             ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -1255,32 +1183,9 @@ def gwet_ac(data: AnnotationsLike, *, weights: Any = None,
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: categories}}
+    {{shared: sample_weight}}
+    {{shared: resampling}}
 
     Returns
     -------
@@ -1324,6 +1229,7 @@ def gwet_ac(data: AnnotationsLike, *, weights: Any = None,
                               progress=progress)
 
 
+@shared_parameters
 def brennan_prediger(data: AnnotationsLike, *, weights: Any = None,
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -1349,32 +1255,9 @@ def brennan_prediger(data: AnnotationsLike, *, weights: Any = None,
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: categories}}
+    {{shared: sample_weight}}
+    {{shared: resampling}}
 
     Returns
     -------
@@ -1418,6 +1301,7 @@ def brennan_prediger(data: AnnotationsLike, *, weights: Any = None,
                               progress=progress)
 
 
+@shared_parameters
 def percent_agreement(data: AnnotationsLike, *, weights: Any = None,
                       categories: Sequence[Any] | None = None, sample_weight: Any = None,
                       ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -1443,32 +1327,9 @@ def percent_agreement(data: AnnotationsLike, *, weights: Any = None,
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: categories}}
+    {{shared: sample_weight}}
+    {{shared: resampling}}
 
     Returns
     -------

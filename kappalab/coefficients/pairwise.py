@@ -23,6 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
@@ -121,6 +122,7 @@ def _two_rater_estimate(x, y, categories, weights, chance, name, weighted_name, 
     return core.estimate(ci, **resampling)
 
 
+@shared_parameters
 def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -164,33 +166,10 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
         transposing W.
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
+    {{shared: categories}}
+    {{shared: sample_weight}}
         The values are scikit-learn's ``cohen_kappa_score`` with the same ``sample_weight``.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: resampling}}
 
     Returns
     -------
@@ -246,6 +225,7 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
                                confidence=confidence, seed=seed, progress=progress)
 
 
+@shared_parameters
 def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
              categories: Sequence[Any] | None = None, sample_weight: Any = None,
              ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -277,32 +257,9 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
         transposing W.
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: categories}}
+    {{shared: sample_weight}}
+    {{shared: resampling}}
 
     Returns
     -------
@@ -348,6 +305,7 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
                                confidence=confidence, seed=seed, progress=progress)
 
 
+@shared_parameters
 def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
               categories: Sequence[Any] | None = None, sample_weight: Any = None,
               ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -377,32 +335,9 @@ def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
         transposing W.
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: categories}}
+    {{shared: sample_weight}}
+    {{shared: resampling}}
 
     Returns
     -------
@@ -655,6 +590,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
                 "median_shared_items": float(np.median(shared)) if shared.size else np.nan}
 
 
+@shared_parameters
 def light_kappa(data: AnnotationsLike, *, weights: Any = None,
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -690,32 +626,9 @@ def light_kappa(data: AnnotationsLike, *, weights: Any = None,
         An asymmetric W is refused (it has a meaning only for two raters in a given order).
         Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
         ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: categories}}
+    {{shared: sample_weight}}
+    {{shared: resampling}}
 
     Returns
     -------

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError
 from ..estimate import Estimate
@@ -374,6 +375,7 @@ class SparseAgreement(ItemSumCoefficient):
         return replace(est, se=analytic_interval(self).se)
 
 
+@shared_parameters
 def spa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any = None,
         categories: Sequence[Any] | None = None, sample_weight: Any = None,
         ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -411,33 +413,10 @@ def spa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any 
     class_distribution : array-like, optional
         The class distribution p of ``"inv_var_class"``; by default estimated from the pooled
         labels of pairable items.
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
+    {{shared: categories}}
+    {{shared: sample_weight}}
         The weights multiply k_i too.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: resampling}}
     weights : None
         Refused (:class:`~kappalab.errors.InvalidParameterError`): across kappalab ``weights=``
         means category agreement weights, which SPA does not take (its item weighting is
@@ -481,6 +460,7 @@ def spa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any 
         ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
 
 
+@shared_parameters
 def spa_kappa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any = None,
               categories: Sequence[Any] | None = None, sample_weight: Any = None,
               ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
@@ -508,33 +488,10 @@ def spa_kappa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution
     class_distribution : array-like, optional
         The class distribution p of ``"inv_var_class"``; by default estimated from the pooled
         labels of pairable items.
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
-    sample_weight : array-like, optional
-        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
-        item's statistics: importance (sampling) weights — an integer weight k gives the value
-        of the data with the item repeated k times, a weight 0 drops the item — while the items
-        stay the units of the standard error
-        (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
-        counts once.
+    {{shared: categories}}
+    {{shared: sample_weight}}
         The weights multiply k_i too.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: resampling}}
     weights : None
         Refused (:class:`~kappalab.errors.InvalidParameterError`): across kappalab ``weights=``
         means category agreement weights, which SPA does not take (its item weighting is

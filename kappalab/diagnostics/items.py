@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients.multirater import ChanceCorrectedAgreement, distance_for
 from ..errors import InvalidParameterError
@@ -180,6 +181,7 @@ def _leave_one_out(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmatr
     return without
 
 
+@shared_parameters
 def item_report(data: AnnotationsLike, *, level: Any = "nominal",
                 coefficient: str = "krippendorff_alpha",
                 categories: Sequence[Any] | None = None) -> pd.DataFrame:
@@ -225,10 +227,7 @@ def item_report(data: AnnotationsLike, *, level: Any = "nominal",
         :data:`ITEM_REPORT_COEFFICIENTS`: ``"krippendorff_alpha"`` or ``"janson_olsson_iota"``
         at any level, ``"fleiss_kappa"``, ``"conger_kappa"``, ``"gwet_ac"``,
         ``"brennan_prediger"`` or ``"percent_agreement"`` at the nominal level.
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
+    {{shared: categories}}
         The order also decides which label a tied majority reports.
 
     Returns

@@ -18,6 +18,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients.cross import CrossKappa
 from ..errors import InvalidParameterError, UndefinedCoefficientWarning, label, warn
@@ -130,6 +131,7 @@ def _humans(panel: Annotations, level: Any, ci: str | None, resampling: dict[str
                         index=pd.Index(panel.raters))
 
 
+@shared_parameters
 def judge_report(data: AnnotationsLike, judge: Any, *, level: Any = "nominal",
                  categories: Sequence[Any] | None = None, ci: str | None = None,
                  n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None,
@@ -171,10 +173,7 @@ def judge_report(data: AnnotationsLike, judge: Any, *, level: Any = "nominal",
         ``"nominal"``, ``"ordinal"`` (on the pooled marginal counts of both sides),
         ``"interval"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a symmetric K × K matrix
         of squared distances δ² or a callable ``δ²(a, b)``.
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
+    {{shared: categories}}
         It is also the order of the confusion matrix and decides which label a tied majority
         reports.
     ci : str, optional

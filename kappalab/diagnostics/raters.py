@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients.correlation import inter_annotator_correlation
 from ..coefficients.cross import CrossKappa, RaterVersusRest
@@ -56,6 +57,7 @@ COEFFICIENTS = {
 MAX_CATEGORY_COLUMNS = 20
 
 
+@shared_parameters
 def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
                  coefficient: str | Callable[[Annotations], Any] = "alpha",
                  categories: Sequence[Any] | None = None, ci: str | None = None,
@@ -116,10 +118,7 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
         ``"percent_agreement"`` (:data:`COEFFICIENTS`), or a callable ``f(ann)`` returning an
         :class:`~kappalab.Estimate` or a number, called on the panel and on the panel without
         each rater.
-    categories : sequence, optional
-        The category set and order (default: the values in the data); values outside it raise
-        :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
-        still counts (in K, and in the values of value-based weights).
+    {{shared: categories}}
     ci : str, optional
         A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
         ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``

@@ -1,0 +1,89 @@
+"""Parameter descriptions that many public functions share, written once.
+
+A docstring names a shared description by a line holding only ``{{shared: <name>}}``;
+:func:`shared_parameters` replaces that line, at its indentation, when the function is
+defined, so ``help()``, numpydoc and the documentation see the full text.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from typing import Callable, TypeVar
+
+__all__ = ["SHARED_PARAMETERS", "shared_parameters"]
+
+#: the shared parameter descriptions, by name, in numpydoc form (unindented)
+SHARED_PARAMETERS = {
+    "categories": """\
+categories : sequence, optional
+    The category set and order (default: the values in the data); values outside it raise
+    :class:`~kappalab.errors.UnknownCategoryError`, and a category listed but never used
+    still counts (in K, and in the values of value-based weights).""",
+    "sample_weight": """\
+sample_weight : array-like, optional
+    One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
+    item's statistics: importance (sampling) weights — an integer weight k gives the value
+    of the data with the item repeated k times, a weight 0 drops the item — while the items
+    stay the units of the standard error
+    (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
+    counts once.""",
+    "resampling": """\
+ci : str, optional
+    A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+    ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+    (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+    the resampling units. None (default): the value alone.
+n_resamples : int, default 2000
+    Replicates of the bootstrap methods.
+confidence : float, default 0.95
+    Confidence level of the interval, in (0, 1).
+seed : None, int, sequence of int, SeedSequence or Generator, optional
+    Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
+    entropy.
+progress : bool or None, optional
+    A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
+    (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).""",
+}
+
+_MARKER = re.compile(r"^([ \t]*)\{\{shared: (\w+)\}\}[ \t]*$", re.MULTILINE)
+
+Documented = TypeVar("Documented", bound=Callable)
+
+
+def shared_parameters(obj: Documented) -> Documented:
+    """Fill the ``{{shared: <name>}}`` lines of ``obj``'s docstring from
+    :data:`SHARED_PARAMETERS`.
+
+    Parameters
+    ----------
+    obj : function or class
+        Its docstring may hold lines ``{{shared: categories}}``, ``{{shared: sample_weight}}``
+        or ``{{shared: resampling}}`` (the last gives ``ci``, ``n_resamples``, ``confidence``,
+        ``seed`` and ``progress``).
+
+    Returns
+    -------
+    function or class
+        ``obj``, its docstring filled in.
+
+    Raises
+    ------
+    KeyError
+        A marker naming no shared description (a mistake in the source, found at import).
+
+    Examples
+    --------
+    >>> @shared_parameters
+    ... def f(x, *, categories=None):
+    ...     '''Parameters
+    ...     ----------
+    ...     {{shared: categories}}
+    ...     '''
+    >>> f.__doc__.splitlines()[2].strip()
+    'categories : sequence, optional'
+    """
+    if obj.__doc__:
+        obj.__doc__ = _MARKER.sub(
+            lambda m: textwrap.indent(SHARED_PARAMETERS[m.group(2)], m.group(1)), obj.__doc__)
+    return obj
