@@ -195,7 +195,7 @@ def run_study(cells: Sequence[Any], replicate: Callable[[dict, np.random.Generat
     saved = store.load() if store is not None else {}
     results = {pos: saved[key] for pos, key in keys.items() if key in saved}
     todo = [pos for pos in keys if pos not in results]
-    if results and todo:
+    if results:
         print(f"{description}: {len(results)} of {len(keys)} replications taken from "
               f"{checkpoint}", file=sys.stderr)
     if todo:
