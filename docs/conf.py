@@ -87,7 +87,6 @@ numpydoc_validation_checks: set[str] = set()
 # ------------------------------------------------------------------------------ intersphinx
 #: project → (the project's documentation, the inventory written from external_names.txt)
 intersphinx_mapping = inventories.mapping(DOCS / "_build" / "inventories")
-intersphinx_timeout = 1
 
 # ------------------------------------------------------------------------------------- html
 html_theme = "pydata_sphinx_theme"
