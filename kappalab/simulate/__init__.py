@@ -109,7 +109,7 @@ annotations). Nominal and interval limits are finite sums over the two item clas
 latent-threshold ones are one-dimensional integrals over μ, done by adaptive Gauss–Kronrod
 quadrature (``scipy.integrate.quad_vec``, absolute and relative tolerance 1e-13, break points at
 the thresholds and graded ones around them, so that the steps of width √(1 − ρ_L) are resolved
-even at reliability 0.999; the tails beyond |μ|/√ρ_L = 12 hold < 1e-32). Where the tilt cannot
+even at reliability 0.999; the tails beyond \|μ|/√ρ_L = 12 hold < 1e-32). Where the tilt cannot
 act (every item with the same m) the quadrature reproduces the bivariate-normal truths to 1e-12.
 
 Replications
