@@ -587,7 +587,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     # ------------------------------------------------------------------ Krippendorff's bootstrap
     def pairable_values(self) -> PairableValues:
         r"""The coincidence distribution of the pairable values, which Krippendorff's
-        bootstrap resamples (``ci="krippendorff"``, :func:`~kappalab.uncertainty.krippendorff_replicates`).
+        bootstrap resamples (``ci="krippendorff"``,
+        :func:`~kappalab.uncertainty.krippendorff_replicates`).
 
         o_ck = Σ_u n_uc (n_uk − [c = k])/(m_u − 1) over the units with m_u ≥ 2 values, as a
         sparse product of the counts (no K × K matrix for interval-form distances, so
