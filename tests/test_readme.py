@@ -1,89 +1,91 @@
-"""The README runs as written: every ```python block, in order, in one namespace.
+"""The README: the two commands first, installs from a clone, a quick start that runs and
+computes what it says, and a link to every page of the user guide.
 
-The blocks build on each other (the quick start's ``ann`` is used later), so they run as one
-session; each is compiled under its own name (``README.md block N, line L``) so a failure
-says which block broke. The migration block asserts, by itself, that each peer library's call
-and its kappalab counterpart agree on the same data.
+Every ```python block of the README runs in ``tests/test_guide.py``, as those of the guide's
+pages do (the migration block asserts, by itself, that each peer library's call and its
+kappalab counterpart agree on the same data). The examples that left the README for the
+guide are checked where they now are.
 """
 
 import re
-import warnings
 from pathlib import Path
 
 import pytest
 
-from kappalab.errors import LayoutWarning
-
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+GUIDE = ROOT / "docs" / "guide"
 
 
 def python_blocks() -> list[tuple[int, str]]:
     """(first line number, source) of every ```python block of the README."""
-    text = README.read_text()
+    text = README.read_text(encoding="utf-8")
     return [(text.count("\n", 0, match.start(1)) + 1, match.group(1))
-            for match in re.finditer(r"```python\n(.*?)```", text, re.S)]
+            for match in re.finditer(r"^```python\n(.*?)^```", text, re.S | re.M)]
+
+
+def quick_start() -> dict:
+    namespace: dict = {}
+    exec(compile(python_blocks()[0][1], "README.md quick start", "exec"), namespace)
+    return namespace
 
 
 def test_readme_opens_with_the_two_commands():
-    head = README.read_text().splitlines()[:6]
+    head = README.read_text(encoding="utf-8").splitlines()[:6]
     assert any(line.startswith("make demo") for line in head)
     assert any(line.startswith("make test") for line in head)
 
 
-def test_readme_install_commands_work_from_a_clone():
+@pytest.mark.parametrize("path", [README, ROOT / "docs" / "getting_started.md",
+                                  *sorted(GUIDE.glob("*.md"))], ids=lambda p: p.name)
+def test_install_commands_work_from_a_clone(path):
     # kappalab is not on PyPI: an extra is installed from the clone, never by name
-    text = README.read_text()
+    text = path.read_text(encoding="utf-8")
     assert 'pip install "kappalab[' not in text and "pip install kappalab" not in text
-    assert 'pip install -e ".[bayes]"' in text
 
 
-@pytest.fixture(scope="module")
-def readme_session() -> dict:
-    import pymc  # noqa: F401  the Bayesian block needs the `bayes` extra (in the test extra)
-    namespace: dict = {}
-    with warnings.catch_warnings():
-        # the examples are tiny: PyMC's sampling diagnostics may warn; an error still fails
-        warnings.simplefilter("ignore")
-        warnings.simplefilter("error", LayoutWarning)  # the examples use the right doors
-        for n, (line, source) in enumerate(python_blocks(), start=1):
-            if not needs_real_data(source):
-                exec(compile(source, f"README.md block {n}, line {line}", "exec"), namespace)
-    return namespace
+def test_readme_and_getting_started_name_the_extras():
+    for path in (README, ROOT / "docs" / "getting_started.md"):
+        text = path.read_text(encoding="utf-8")
+        for extra in ("bayes", "dask", "data", "readers", "docs"):
+            assert f'pip install -e ".[{extra}]"' in text, (path.name, extra)
 
 
-#: the first line of a README block that reads the fetched real data
-REAL_DATA_MARK = "# needs the real data"
+def test_readme_says_how_to_build_the_docs():
+    text = README.read_text(encoding="utf-8")
+    assert "make docs" in text and "docs/_build/html/index.html" in text
 
 
-def needs_real_data(source: str) -> bool:
-    return source.startswith(REAL_DATA_MARK)
+def test_readme_links_every_page_of_the_guide():
+    text = README.read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\((docs/[\w/]+\.md)\)", text))
+    assert all((ROOT / link).is_file() for link in linked), linked
+    pages = {f"docs/guide/{path.name}" for path in GUIDE.glob("*.md")}
+    assert pages - {"docs/guide/index.md"} <= linked, sorted(pages - linked)
+    assert "docs/getting_started.md" in linked and "docs/guide/index.md" in linked
 
 
-def test_real_data_blocks_run(readme_session):
-    """The blocks that read the fetched files run where the files are (else a visible skip)."""
-    from kappalab.datasets import data_folder
-
-    blocks = [(n, line, source) for n, (line, source) in enumerate(python_blocks(), start=1)
-              if needs_real_data(source)]
-    assert blocks, "the README's real-data section has a python block"
-    for path in ("snow2008/all_collected_data.tgz", "mbic/raw_labels_MBIC.xlsx",
-                 "mbic/raw_labels_SG1.xlsx"):
-        if not (data_folder() / path).is_file():
-            pytest.skip(f"real data absent: {data_folder() / path} (set KAPPALAB_DATA)")
-    namespace = dict(readme_session)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for n, line, source in blocks:
-            exec(compile(source, f"README.md block {n}, line {line}", "exec"), namespace)
+def test_readme_keeps_the_migration_and_short_sections():
+    headings = re.findall(r"^#{2,3} (.+)$", README.read_text(encoding="utf-8"), re.M)
+    for heading in ("Quick start", "What is in it", "Coming from another library",
+                    "Peer parity", "Tests and benchmarks", "Reproducing the papers"):
+        assert heading in headings
+    assert len(python_blocks()) >= 2  # the quick start and the migration block
 
 
-def test_every_python_block_runs(readme_session):
-    assert len(python_blocks()) >= 5
-    assert "post" in readme_session and "truth" in readme_session  # the later blocks ran
+def test_the_moved_examples_are_in_the_guide():
+    where = {"bayes.md": "bayes.nominal_reliability(", "simulation.md": "simulate.run_study(",
+             "datasets.md": 'fetch("snow2008-rte")', "dask.md": "kl.dask_estimate(",
+             "uncertainty.md": 'ci="krippendorff"', "diagnostics.md": "kl.judge_report(",
+             "comparing.md": "kl.compare(", "planning.md": "kl.plan(",
+             "data_layouts.md": 'level="masi"', "levels_and_weights.md": "kl.icc(",
+             "choosing.md": "kl.benchmark("}
+    for page, call in where.items():
+        assert call in (GUIDE / page).read_text(encoding="utf-8"), (page, call)
 
 
-def test_quick_start_values(readme_session):
-    kl = readme_session["kl"]
+def test_quick_start_values():
+    kl = quick_start()["kl"]
     # the quick start's two-rater example by hand: P_o = 2/3; marginals x: 1/3, 2/3 and
     # 2/3, 1/3, so P_e = 1/3·2/3 + 2/3·1/3 = 4/9; κ = (2/3 − 4/9)/(1 − 4/9) = 0.4
     assert float(kl.cohen_kappa(["x", "y", "y"], ["x", "y", "x"])) == pytest.approx(0.4)
@@ -93,9 +95,8 @@ def test_quick_start_frame_is_read_as_long():
     import krippendorff
     import numpy as np
 
-    quick_start: dict = {}
-    exec(compile(python_blocks()[0][1], "README.md quick start", "exec"), quick_start)
-    kl, df = quick_start["kl"], quick_start["df"]
+    namespace = quick_start()
+    kl, df = namespace["kl"], namespace["df"]
     reliability = df.pivot(index="rater", columns="item", values="value").to_numpy(float)
     for level in ("nominal", "ordinal"):
         expected = krippendorff.alpha(reliability_data=reliability, level_of_measurement=level)

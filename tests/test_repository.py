@@ -106,7 +106,9 @@ def test_cited_sections_of_the_architecture_exist():
 
 
 @pytest.mark.parametrize("document", ["docs/architecture.md", "CONTRIBUTING.md",
-                                      "CHANGELOG.md", "README.md"])
+                                      "CHANGELOG.md", "README.md", "docs/getting_started.md",
+                                      *sorted(path.relative_to(ROOT).as_posix() for path
+                                              in (ROOT / "docs" / "guide").glob("*.md"))])
 def test_paths_named_in_the_documents_exist(document):
     text = (ROOT / document).read_text(encoding="utf-8")
     named = re.findall(r"`((?:kappalab|tests|docs|benchmarks|experiments|paper_repro)"
