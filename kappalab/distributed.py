@@ -363,7 +363,7 @@ def _check_frame(data: Any, columns: tuple[str, str | None, str], what: str) -> 
         import dask.dataframe as dd
     except ImportError as error:  # pragma: no cover - the extra is not installed
         raise InvalidParameterError(
-            "out-of-core estimation needs dask: pip install 'kappalab[dask]'") from error
+            "out-of-core estimation needs dask: pip install -e '.[dask]' in a clone") from error
     if not isinstance(data, dd.DataFrame):
         raise InvalidParameterError(
             f"{what} must be a dask DataFrame of long annotations (one row per annotation), "

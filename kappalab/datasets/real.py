@@ -327,7 +327,7 @@ def download(spec: SourceFile, path: Path) -> None:
         import pooch
     except ImportError:
         raise InvalidParameterError(
-            f"{path} is absent and downloading needs pooch: pip install 'kappalab[data]', "
+            f"{path} is absent and downloading needs pooch: pip install -e '.[data]' in a clone, "
             f"or {where}") from None
     try:
         pooch.retrieve(spec.url, known_hash=f"sha256:{spec.sha256}", fname=path.name,
@@ -346,7 +346,8 @@ def _read_source(path: Path, sha256: str) -> dict[str, pd.DataFrame]:
             return {"": pd.read_excel(path, engine="openpyxl")}
         except ImportError:
             raise InvalidParameterError(
-                f"reading {path.name} needs openpyxl: pip install 'kappalab[data]'") from None
+                f"reading {path.name} needs openpyxl: pip install -e '.[data]' in a "
+                "clone") from None
     tables = {}
     with tarfile.open(path, "r:gz") as archive:
         for member in archive.getmembers():

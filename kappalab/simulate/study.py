@@ -145,7 +145,7 @@ def run_study(cells: Sequence[Any], replicate: Callable[[dict, np.random.Generat
         checkpoint.
     ImportError
         When a Dask client is asked for and ``distributed`` is not installed
-        (``pip install kappalab[dask]``; ``client="serial"`` needs nothing).
+        (``pip install -e ".[dask]"`` from a clone; ``client="serial"`` needs nothing).
 
     Notes
     -----
@@ -266,8 +266,8 @@ def _on_dask(batches, replicate, seed, client, n_workers) -> Iterator[list]:
         import distributed
     except ImportError as exc:
         raise ImportError("run_study needs Dask's distributed scheduler for client=None or an "
-                          "address: pip install 'kappalab[dask]' (or pass client='serial' to "
-                          "run in this process)") from exc
+                          "address: pip install -e '.[dask]' in a clone (or pass "
+                          "client='serial' to run in this process)") from exc
     owned = []
     try:
         if client is None:
