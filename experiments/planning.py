@@ -57,12 +57,23 @@ the variance at κ* is about half of Bloch & Kraemer's at p_c (0.1233 against 0.
 α_min = 0.8), and plan gives 70 and 42 (half-width), 82 and 47 (power).
 Written to ``planning_krippendorff_table.csv``.
 
+Each simulated study is a replication of :func:`kappalab.simulate.run_study`: the cells are
+design × goal (half-width, power) in a fixed order, each cell's N the plan's, and the
+half-width and the power studies run as two studies over that grid (each fills the cells of its
+goal, so no two cells share a random stream). They run on a local Dask cluster of every core
+by default, ``--scheduler serial`` in this process or the cluster at ``--scheduler ADDRESS``;
+``--checkpoint FILE`` keeps every finished study, so the same command resumes an interrupted
+run. The table does not depend on where the studies ran.
+
 Writes ``planning.csv`` and ``planning.png`` to ``--out`` (default ``results/experiments``) and
-prints the table and the runtime. Run: ``python -m experiments.planning [--quick]``.
+prints the table and the runtime. Run: ``python -m experiments.planning [--quick]
+[--scheduler ADDRESS] [--workers N] [--checkpoint FILE]``. ``--quick`` (3 designs, 100 and 200
+studies) takes about 25 s.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 
@@ -77,7 +88,7 @@ from kappalab import simulate
 from kappalab.planning import (bloch_kraemer_variance, krippendorff_table_size,
                                width_items)
 
-from experiments.study import parse_args, progress
+from experiments.study import cluster, parse_args, run
 
 ESTIMATORS = {"alpha": kl.krippendorff_alpha, "fleiss": kl.fleiss_kappa,
               "cohen": kl.cohen_kappa}
@@ -110,31 +121,32 @@ def label(coefficient: str, level: str, prevalence: tuple, m: int, rho: float) -
     return f"{coefficient} {shares} m={m} ρ={rho:g}"
 
 
-def simulate_studies(design: tuple, n_items: int, n_studies: int,
-                     rng: np.random.Generator) -> np.ndarray:
-    """n_studies × n_items × m values: one simulation of every study's items at once."""
+def make_plan(design: tuple, goal: dict):
+    """kl.plan's result for one design and goal."""
     coefficient, level, prevalence, m, rho = design
+    return kl.plan(coefficient, level=level, prevalence=prevalence or None,
+                   annotations_per_item=m, reliability=rho, **goal)
+
+
+def replicate(cell: dict, rng: np.random.Generator, *, goal: str) -> list[dict]:
+    """One simulated study of the cell's planned size N (the cell's design), estimated with
+    the analytic interval; nothing for the cells of the other goal."""
+    if cell["goal"] != goal:
+        return []
+    coefficient, level, prevalence, m, rho = DESIGNS[cell["design_index"]]
     ann, truth = simulate.annotations(
-        n_items * n_studies, level=level, prevalence=prevalence or None, reliability=rho,
+        cell["n_items"], level=level, prevalence=prevalence or None, reliability=rho,
         annotations_per_item=m, n_raters=m, seed=rng)
     assert math.isclose(truth.alpha, rho, abs_tol=1e-9)
-    wide = ann.to_xarray().sortby("item").values.astype(float)
-    return wide.reshape(n_studies, n_items, m)
-
-
-def run_plan(design: tuple, goal: dict, n_studies: int, rng: np.random.Generator) -> dict:
-    """Simulate ``n_studies`` studies of the size kl.plan gives for ``goal``; one table row."""
-    coefficient, level, prevalence, m, rho = design
-    result = kl.plan(coefficient, level=level, prevalence=prevalence or None,
-                     annotations_per_item=m, reliability=rho, **goal)
-    n = result.n_items
-    studies = simulate_studies(design, n, n_studies, rng)
-    estimator = ESTIMATORS[coefficient]
     options = {"level": level} if coefficient == "alpha" else {}
-    values, ses = np.empty(n_studies), np.empty(n_studies)
-    for b in range(n_studies):
-        est = estimator(studies[b], ci="analytic", **options)
-        values[b], ses[b] = float(est), est.se
+    est = ESTIMATORS[coefficient](ann, ci="analytic", **options)
+    return [{"value": float(est), "se": est.se}]
+
+
+def plan_row(design: tuple, result, values: np.ndarray, ses: np.ndarray) -> dict:
+    """The table row of one plan from its simulated studies' estimates and SEs."""
+    coefficient, level, prevalence, m, rho = design
+    n, n_studies = result.n_items, values.size
     t_quantile = float(student_t.ppf(0.975, n - 1))
     half = t_quantile * ses
     covered = np.abs(values - rho) <= half
@@ -208,19 +220,31 @@ def krippendorff_table(quick: bool) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def run(args) -> pd.DataFrame:
-    designs = [DESIGNS[i] for i in QUICK] if args.quick else DESIGNS
-    n_studies = 100 if args.quick else args.studies
-    n_power = 200 if args.quick else args.power_studies
-    rng = np.random.default_rng(args.seed)
+def simulate_all(args, client) -> pd.DataFrame:
+    """Every design's two plans, each checked on its simulated studies: the cells are
+    design × goal in a fixed order, the half-width studies and then the power studies run
+    through run_study (each replicate fills the cells of its goal)."""
+    indices = QUICK if args.quick else list(range(len(DESIGNS)))
+    n_studies = {"half-width": 100 if args.quick else args.studies,
+                 "power": 200 if args.quick else args.power_studies}
+    cells, plans = [], {}
+    for i in indices:
+        rho = DESIGNS[i][4]
+        goals = {"half-width": {"half_width": args.half_width},
+                 "power": {"power": 0.8, "threshold": round(rho - args.margin, 4)}}
+        for goal, options in goals.items():
+            plans[(i, goal)] = result = make_plan(DESIGNS[i], options)
+            cells.append({"design_index": i, "goal": goal, "n_items": result.n_items})
+    records = pd.concat([run(args, client, cells, functools.partial(replicate, goal=goal),
+                             n_studies[goal], f"{goal} studies", batch_size=20)
+                         for goal in n_studies], ignore_index=True)
     rows = []
-    for design in progress(designs, len(designs), "designs"):
-        rho = design[4]
-        goals = [{"half_width": args.half_width},
-                 {"power": 0.8, "threshold": round(rho - args.margin, 4)}]
-        basis = krippendorff_basis(design, args.half_width)
-        for goal, studies in zip(goals, (n_studies, n_power)):
-            rows.append({**run_plan(design, goal, studies, rng), **basis})
+    for cell in cells:
+        i, goal = cell["design_index"], cell["goal"]
+        part = records[(records["design_index"] == i) & (records["goal"] == goal)]
+        row = plan_row(DESIGNS[i], plans[(i, goal)], part["value"].to_numpy(dtype=float),
+                       part["se"].to_numpy(dtype=float))
+        rows.append({**row, **krippendorff_basis(DESIGNS[i], args.half_width)})
     return pd.DataFrame(rows)
 
 
@@ -272,7 +296,8 @@ def main(argv=None) -> pd.DataFrame:
                       "help": "goal (b): the threshold is ρ − margin"}),
     ])
     start = time.perf_counter()
-    table = run(args)
+    with cluster(args) as client:
+        table = simulate_all(args, client)
     elapsed = time.perf_counter() - start
     csv, png = args.out / "planning.csv", args.out / "planning.png"
     table.to_csv(csv, index=False)
