@@ -5,6 +5,8 @@ planning (``planning``) and the size and power of ``kl.compare``'s test of a dif
 (``compare_power``). Each study is
 a module run from the repository root, ``python -m experiments.<name> [--quick]`` (``make
 experiments`` runs them all); it writes a CSV table and a PNG figure to
-``results/experiments/`` (``--out`` to change). Shared arguments and progress bars are in
+``results/experiments/`` (``--out`` to change). Every study runs its replications through
+``kappalab.simulate.run_study`` (a local Dask cluster by default; ``--scheduler``,
+``--workers``, ``--checkpoint``); the shared arguments and the cluster are in
 ``experiments.study``. Not part of the kappalab wheel.
 """

@@ -41,34 +41,42 @@ more items do not remove; ``finite_sample_bias`` = mean − limit the part that 
 What the full run shows (100 datasets per cell, s = 2; bias ± Monte Carlo SE at 5 000 items)
 ------------------------------------------------------------------------------------------
 * MCAR: every limit is the truth and every estimator is consistent: at 5 000 items every bias
-  is within 1.3 Monte Carlo SEs of 0 (|bias| ≤ 0.0012). Over all 8 sizes, 6 of the 96
-  (design, items, estimator) cells lie beyond 2 SEs, in 3 (design, items) cells, since the
-  estimators share their datasets (the largest: Conger's κ, 2–6, 50 items, −0.027 ± 0.009).
-  The Monte Carlo SE is up to 0.030 at 20 items and 0.018 at 50, so small-sample biases below
-  about 0.03 are not resolved by this study.
+  is within 1.1 Monte Carlo SEs of 0 (|bias| ≤ 0.0008). Over all 8 sizes, 3 of the 96
+  (design, items, estimator) cells lie beyond 2 SEs, about the 5 % chance gives (the largest:
+  percent agreement, 1–2, 20 items, +0.029 ± 0.014; Fleiss' κ, 2–6, 50 items, −0.015 ±
+  0.007). The Monte Carlo SE is up to 0.027 at 20 items and 0.017 at 50, so small-sample biases
+  below about 0.03 are not resolved by this study.
 * MNAR, every item pairable (2–6): Fleiss' κ, Conger's κ and percent agreement stay unbiased
-  (+0.0003 ± 0.0008, +0.0002 ± 0.0008, +0.0002 ± 0.0005); Krippendorff's α converges to the
-  annotation-weighted 0.4673 (measured bias −0.0322 ± 0.0008): it does not shrink with more
+  (−0.0004 ± 0.0009, −0.0003 ± 0.0009, −0.0004 ± 0.0005); Krippendorff's α converges to the
+  annotation-weighted 0.4673 (measured bias −0.0331 ± 0.0008): it does not shrink with more
   items.
 * MNAR with single-annotation items: the items that get a second annotation are the harder
-  ones, so Fleiss' and Conger's κ converge to 0.4665 instead of 0.5 (1–2: −0.0333 ± 0.0018;
-  1–5: −0.0337 ± 0.0010) and percent agreement to 0.7119 instead of 0.73 (1–2: −0.0177 ±
-  0.0010; 1–5: −0.0181 ± 0.0005). Krippendorff's α has the same limit where every pairable
-  item has m = 2 (1–2: −0.0332 ± 0.0019) and a lower one where it also weighs by m_i (1–5:
-  0.4435, −0.0561 ± 0.0009). In all 11 MNAR cells whose limit is not the truth the mean at
-  5 000 items is within 2 Monte Carlo SEs of the limit.
-* The full run takes about a minute (one core).
+  ones, so Fleiss' and Conger's κ converge to 0.4665 instead of 0.5 (1–2: −0.0335 ± 0.0017
+  and −0.0332 ± 0.0016; 1–5: −0.0333 ± 0.0011 both) and percent agreement to 0.7119 instead
+  of 0.73 (1–2: −0.0180 ± 0.0009; 1–5: −0.0177 ± 0.0006). Krippendorff's α has the same limit
+  where every pairable item has m = 2 (1–2: −0.0328 ± 0.0016) and a lower one where it also
+  weighs by m_i (1–5: 0.4435, −0.0565 ± 0.0010). In all 11 MNAR cells whose limit is not the
+  truth the mean at 5 000 items is within 2 Monte Carlo SEs of the limit.
+* The full run takes about 1.5 min with two workers (measured on a shared two-core machine).
 
 Writes ``estimator_bias.csv`` (one row per mechanism × design × items × estimator: truth,
 limit, mean, bias, bias_se, rmse, sd, limit_bias, finite_sample_bias, m_gap, single_share,
 pairable_share, scale) and ``estimator_bias.png`` (bias and RMSE against items, κ-scale and
 agreement-scale estimators on separate rows, the limit − truth dashed) to ``--out``, and prints
 the largest-items table and the conclusions it supports.
-Run: ``python -m experiments.estimator_bias [--quick] [--mnar-strength 2]``.
+Each dataset is a replication of :func:`kappalab.simulate.run_study` (cells = mechanism ×
+design × items, in that order; every estimator on the same datasets), on a local Dask cluster
+of every core by default, ``--scheduler serial`` in this process or the cluster at
+``--scheduler ADDRESS``; ``--checkpoint FILE`` keeps every finished dataset, so the same command
+resumes an interrupted run. The table does not depend on where the datasets ran.
+Run: ``python -m experiments.estimator_bias [--quick] [--mnar-strength 2] [--scheduler ADDRESS]
+[--workers N] [--checkpoint FILE]``; ``--quick`` (20 and 100 items, 6 datasets per cell) takes
+about 20 s (most of it starting the local cluster).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -79,7 +87,7 @@ from matplotlib.ticker import NullFormatter
 import kappalab as kl
 from kappalab import simulate
 
-from experiments.study import parse_args, progress
+from experiments.study import cluster, parse_args, run
 
 PREVALENCE = (0.6, 0.3, 0.1)
 RELIABILITY = 0.5
@@ -115,44 +123,57 @@ def annotation_gap(ann, truth) -> float:
     return float(m[hard].mean() - m[~hard].mean())
 
 
-def run(args) -> pd.DataFrame:
+def replicate(cell: dict, rng: np.random.Generator, *, mnar_strength: float) -> list[dict]:
+    """One dataset of the cell: a row per estimator, with its truth and large-sample limit."""
+    ann, truth = simulate.annotations(
+        cell["n_items"], level="nominal", prevalence=PREVALENCE, reliability=RELIABILITY,
+        heterogeneity=HETEROGENEITY, annotations_per_item=DESIGNS[cell["annotations_per_item"]],
+        missingness=cell["missingness"], mnar_strength=mnar_strength, seed=rng)
+    gap = annotation_gap(ann, truth)
+    limits = truth.details["estimator_limits"]
+    count_pmf = np.asarray(truth.details["annotation_count_pmf_marginal"])
+    return [{"estimator": name, "value": float(estimator(ann)),
+             "truth": getattr(truth, truth_field), "limit": limits[LIMIT_KEYS[name]],
+             "m_gap": gap,
+             "single_share": float(count_pmf[1]) if count_pmf.size > 1 else 0.0,
+             "pairable_share": float(truth.details["pairable_share"])}
+            for name, (estimator, truth_field) in ESTIMATORS.items()]
+
+
+def summarise(records: pd.DataFrame) -> pd.DataFrame:
+    """One row per cell and estimator: mean, bias and its Monte Carlo SE, RMSE, ..."""
+    rows = []
+    for (missingness, design, n_items, name), group in records.groupby(
+            ["missingness", "annotations_per_item", "n_items", "estimator"], sort=False):
+        v = group["value"].to_numpy()
+        last = group.iloc[-1]  # the truth and limits are the design's, the same every time
+        target, limit = last["truth"], last["limit"]
+        rows.append({
+            "missingness": missingness, "annotations_per_item": design,
+            "n_items": n_items, "estimator": name,
+            "scale": "kappa" if name in KAPPA_SCALE else "agreement",
+            "truth": target, "limit": limit,
+            "mean": v.mean(), "bias": v.mean() - target,
+            "bias_se": v.std(ddof=1) / np.sqrt(v.size),
+            "rmse": float(np.sqrt(np.mean((v - target) ** 2))),
+            "sd": v.std(ddof=1), "n_datasets": v.size,
+            "limit_bias": limit - target, "finite_sample_bias": v.mean() - limit,
+            "m_gap": float(np.nanmean(group["m_gap"].to_numpy(dtype=float))),
+            "single_share": last["single_share"],
+            "pairable_share": last["pairable_share"],
+        })
+    return pd.DataFrame(rows)
+
+
+def simulate_all(args, client) -> pd.DataFrame:
     sizes = [20, 100] if args.quick else [20, 50, 100, 200, 500, 1000, 2000, 5000]
     n_datasets = 6 if args.quick else args.datasets
-    rng = np.random.default_rng(args.seed)
-    grid = list(itertools.product(MECHANISMS, DESIGNS.items(), sizes))
-    rows = []
-    for missingness, (design, per_item), n_items in progress(grid, len(grid), "cells"):
-        values = {name: [] for name in ESTIMATORS}
-        gaps = []
-        for _ in range(n_datasets):
-            ann, truth = simulate.annotations(
-                n_items, level="nominal", prevalence=PREVALENCE, reliability=RELIABILITY,
-                heterogeneity=HETEROGENEITY, annotations_per_item=per_item,
-                missingness=missingness, mnar_strength=args.mnar_strength, seed=rng)
-            gaps.append(annotation_gap(ann, truth))
-            for name, (estimator, _) in ESTIMATORS.items():
-                values[name].append(float(estimator(ann)))
-        limits = truth.details["estimator_limits"]
-        count_pmf = np.asarray(truth.details["annotation_count_pmf_marginal"])
-        for name, (_, truth_field) in ESTIMATORS.items():
-            v = np.asarray(values[name])
-            target = getattr(truth, truth_field)
-            limit = limits[LIMIT_KEYS[name]]
-            rows.append({
-                "missingness": missingness, "annotations_per_item": design,
-                "n_items": n_items, "estimator": name,
-                "scale": "kappa" if name in KAPPA_SCALE else "agreement",
-                "truth": target, "limit": limit,
-                "mean": v.mean(), "bias": v.mean() - target,
-                "bias_se": v.std(ddof=1) / np.sqrt(v.size),
-                "rmse": float(np.sqrt(np.mean((v - target) ** 2))),
-                "sd": v.std(ddof=1), "n_datasets": v.size,
-                "limit_bias": limit - target, "finite_sample_bias": v.mean() - limit,
-                "m_gap": float(np.nanmean(gaps)),
-                "single_share": float(count_pmf[1]) if count_pmf.size > 1 else 0.0,
-                "pairable_share": float(truth.details["pairable_share"]),
-            })
-    return pd.DataFrame(rows)
+    cells = [{"missingness": missingness, "annotations_per_item": design, "n_items": n_items}
+             for missingness, design, n_items in itertools.product(MECHANISMS, DESIGNS, sizes)]
+    records = run(args, client, cells,
+                  functools.partial(replicate, mnar_strength=args.mnar_strength),
+                  n_datasets, "datasets", batch_size=10)
+    return summarise(records)
 
 
 def plot(table: pd.DataFrame, path) -> None:
@@ -266,7 +287,8 @@ def main(argv=None) -> pd.DataFrame:
         ("--mnar-strength", {"type": float, "default": 2.0,
                              "help": "the MNAR tilt s (harder items get more annotations)"}),
     ])
-    table = run(args)
+    with cluster(args) as client:
+        table = simulate_all(args, client)
     csv, png = args.out / "estimator_bias.csv", args.out / "estimator_bias.png"
     table.to_csv(csv, index=False)
     plot(table, png)

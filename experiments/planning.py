@@ -17,15 +17,18 @@ predicts; the mean estimate against ρ + the planned bias; the empirical SD of t
 against σ₁/√N; and the interval's coverage.
 
 What the full run found (17 designs, 1 000 studies per half-width plan and 4 000 per power
-plan, 86 s on one core): every mean half-width is within 1.5 % of the target (criterion
-10 %), coverage 0.93–0.96. The achieved power is 0.788–0.819 for 0.80 (mean 0.800), so
-every design is within 1.9 points of the stated power (criterion 3 points) and within 1.6
-points of the power the plan predicts; the mean estimates follow the planned bias (ρ −
-0.0006 to ρ − 0.0074) to within a few Monte Carlo SEs. The plans are 36–465 items. The
-largest deviation, +1.9 points (3 Monte Carlo SEs), is Fleiss' κ with two categories and
-three annotations per item (N = 124): each item has four possible outcomes, the estimate
-lives on a coarse lattice, and the power moves by a few points between neighbouring N (a
-separate run of 8 000 studies at N = 121 gave 0.774 for a predicted 0.794), which a normal
+plan; 17 min with two workers on a shared two-core machine busy with other jobs, against 86 s
+on one core when each plan's studies were simulated in a single call): every mean half-width
+is within 1.2 % of the target (criterion 10 %), coverage 0.93–0.96. The achieved power is
+0.788–0.821 for 0.80 (mean 0.800), so every design is within 2.1 points of the stated power
+(criterion 3 points) and within 1.9 points of the power the plan predicts; the mean estimates
+follow the planned bias (ρ − 0.0006 to ρ − 0.0074) to within 3.4 Monte Carlo SEs. The plans
+are 36–465 items. The largest deviation, +2.1 points (3.4 Monte Carlo SEs), is Cohen's κ with
+two balanced categories (N = 192). An earlier run, with other random streams, found its
+largest, +1.9 points (3 Monte Carlo SEs), for Fleiss' κ with two categories and three
+annotations per item (N = 124; +0.0 points here): each item has four possible outcomes, the
+estimate lives on a coarse lattice, and the power moves by a few points between neighbouring
+N (a separate run of 8 000 studies at N = 121 gave 0.774 for a predicted 0.794), which a normal
 approximation cannot follow. Before the plan modelled the test (the first-order formula
 σ₁²((z_{1−a} + z_β)/(ρ − ρ₀))² with the normal quantile), the same designs reached
 0.71–0.80 (mean 0.77, 9 of 17 within 3 points): the estimated SE in the statistic, which
@@ -57,12 +60,23 @@ the variance at κ* is about half of Bloch & Kraemer's at p_c (0.1233 against 0.
 α_min = 0.8), and plan gives 70 and 42 (half-width), 82 and 47 (power).
 Written to ``planning_krippendorff_table.csv``.
 
+Each simulated study is a replication of :func:`kappalab.simulate.run_study`: the cells are
+design × goal (half-width, power) in a fixed order, each cell's N the plan's, and the
+half-width and the power studies run as two studies over that grid (each fills the cells of its
+goal, so no two cells share a random stream). They run on a local Dask cluster of every core
+by default, ``--scheduler serial`` in this process or the cluster at ``--scheduler ADDRESS``;
+``--checkpoint FILE`` keeps every finished study, so the same command resumes an interrupted
+run. The table does not depend on where the studies ran.
+
 Writes ``planning.csv`` and ``planning.png`` to ``--out`` (default ``results/experiments``) and
-prints the table and the runtime. Run: ``python -m experiments.planning [--quick]``.
+prints the table and the runtime. Run: ``python -m experiments.planning [--quick]
+[--scheduler ADDRESS] [--workers N] [--checkpoint FILE]``. ``--quick`` (3 designs, 100 and 200
+studies) takes about 25 s.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 
@@ -77,7 +91,7 @@ from kappalab import simulate
 from kappalab.planning import (bloch_kraemer_variance, krippendorff_table_size,
                                width_items)
 
-from experiments.study import parse_args, progress
+from experiments.study import cluster, parse_args, run
 
 ESTIMATORS = {"alpha": kl.krippendorff_alpha, "fleiss": kl.fleiss_kappa,
               "cohen": kl.cohen_kappa}
@@ -110,31 +124,32 @@ def label(coefficient: str, level: str, prevalence: tuple, m: int, rho: float) -
     return f"{coefficient} {shares} m={m} ρ={rho:g}"
 
 
-def simulate_studies(design: tuple, n_items: int, n_studies: int,
-                     rng: np.random.Generator) -> np.ndarray:
-    """n_studies × n_items × m values: one simulation of every study's items at once."""
+def make_plan(design: tuple, goal: dict):
+    """kl.plan's result for one design and goal."""
     coefficient, level, prevalence, m, rho = design
+    return kl.plan(coefficient, level=level, prevalence=prevalence or None,
+                   annotations_per_item=m, reliability=rho, **goal)
+
+
+def replicate(cell: dict, rng: np.random.Generator, *, goal: str) -> list[dict]:
+    """One simulated study of the cell's planned size N (the cell's design), estimated with
+    the analytic interval; nothing for the cells of the other goal."""
+    if cell["goal"] != goal:
+        return []
+    coefficient, level, prevalence, m, rho = DESIGNS[cell["design_index"]]
     ann, truth = simulate.annotations(
-        n_items * n_studies, level=level, prevalence=prevalence or None, reliability=rho,
+        cell["n_items"], level=level, prevalence=prevalence or None, reliability=rho,
         annotations_per_item=m, n_raters=m, seed=rng)
     assert math.isclose(truth.alpha, rho, abs_tol=1e-9)
-    wide = ann.to_xarray().sortby("item").values.astype(float)
-    return wide.reshape(n_studies, n_items, m)
-
-
-def run_plan(design: tuple, goal: dict, n_studies: int, rng: np.random.Generator) -> dict:
-    """Simulate ``n_studies`` studies of the size kl.plan gives for ``goal``; one table row."""
-    coefficient, level, prevalence, m, rho = design
-    result = kl.plan(coefficient, level=level, prevalence=prevalence or None,
-                     annotations_per_item=m, reliability=rho, **goal)
-    n = result.n_items
-    studies = simulate_studies(design, n, n_studies, rng)
-    estimator = ESTIMATORS[coefficient]
     options = {"level": level} if coefficient == "alpha" else {}
-    values, ses = np.empty(n_studies), np.empty(n_studies)
-    for b in range(n_studies):
-        est = estimator(studies[b], ci="analytic", **options)
-        values[b], ses[b] = float(est), est.se
+    est = ESTIMATORS[coefficient](ann, ci="analytic", **options)
+    return [{"value": float(est), "se": est.se}]
+
+
+def plan_row(design: tuple, result, values: np.ndarray, ses: np.ndarray) -> dict:
+    """The table row of one plan from its simulated studies' estimates and SEs."""
+    coefficient, level, prevalence, m, rho = design
+    n, n_studies = result.n_items, values.size
     t_quantile = float(student_t.ppf(0.975, n - 1))
     half = t_quantile * ses
     covered = np.abs(values - rho) <= half
@@ -208,19 +223,31 @@ def krippendorff_table(quick: bool) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def run(args) -> pd.DataFrame:
-    designs = [DESIGNS[i] for i in QUICK] if args.quick else DESIGNS
-    n_studies = 100 if args.quick else args.studies
-    n_power = 200 if args.quick else args.power_studies
-    rng = np.random.default_rng(args.seed)
+def simulate_all(args, client) -> pd.DataFrame:
+    """Every design's two plans, each checked on its simulated studies: the cells are
+    design × goal in a fixed order, the half-width studies and then the power studies run
+    through run_study (each replicate fills the cells of its goal)."""
+    indices = QUICK if args.quick else list(range(len(DESIGNS)))
+    n_studies = {"half-width": 100 if args.quick else args.studies,
+                 "power": 200 if args.quick else args.power_studies}
+    cells, plans = [], {}
+    for i in indices:
+        rho = DESIGNS[i][4]
+        goals = {"half-width": {"half_width": args.half_width},
+                 "power": {"power": 0.8, "threshold": round(rho - args.margin, 4)}}
+        for goal, options in goals.items():
+            plans[(i, goal)] = result = make_plan(DESIGNS[i], options)
+            cells.append({"design_index": i, "goal": goal, "n_items": result.n_items})
+    records = pd.concat([run(args, client, cells, functools.partial(replicate, goal=goal),
+                             n_studies[goal], f"{goal} studies", batch_size=20)
+                         for goal in n_studies], ignore_index=True)
     rows = []
-    for design in progress(designs, len(designs), "designs"):
-        rho = design[4]
-        goals = [{"half_width": args.half_width},
-                 {"power": 0.8, "threshold": round(rho - args.margin, 4)}]
-        basis = krippendorff_basis(design, args.half_width)
-        for goal, studies in zip(goals, (n_studies, n_power)):
-            rows.append({**run_plan(design, goal, studies, rng), **basis})
+    for cell in cells:
+        i, goal = cell["design_index"], cell["goal"]
+        part = records[(records["design_index"] == i) & (records["goal"] == goal)]
+        row = plan_row(DESIGNS[i], plans[(i, goal)], part["value"].to_numpy(dtype=float),
+                       part["se"].to_numpy(dtype=float))
+        rows.append({**row, **krippendorff_basis(DESIGNS[i], args.half_width)})
     return pd.DataFrame(rows)
 
 
@@ -272,7 +299,8 @@ def main(argv=None) -> pd.DataFrame:
                       "help": "goal (b): the threshold is ρ − margin"}),
     ])
     start = time.perf_counter()
-    table = run(args)
+    with cluster(args) as client:
+        table = simulate_all(args, client)
     elapsed = time.perf_counter() - start
     csv, png = args.out / "planning.csv", args.out / "planning.png"
     table.to_csv(csv, index=False)

@@ -17,15 +17,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator
 
 import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
-
-T = TypeVar("T")
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "results" / "experiments"
 
@@ -51,16 +48,6 @@ def parse_args(description: str, argv: list[str] | None = None,
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     return args
-
-
-def progress(iterable: Iterable[T], total: int, description: str) -> Iterator[T]:
-    """A tqdm progress bar on stderr when tqdm is installed, else the plain iterable."""
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover - tqdm comes with the experiments extra
-        return iter(iterable)
-    return iter(tqdm(iterable, total=total, desc=description, file=sys.stderr,
-                     disable=not sys.stderr.isatty() and total < 50))
 
 
 @contextlib.contextmanager
