@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+import traceback
 import warnings
 from pathlib import Path
 
@@ -24,7 +25,7 @@ import pytest
 from kappalab.errors import LayoutWarning
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = ["docs/migration.md", "docs/correctness.md"]
+PAGES = ["docs/migration.md", "docs/correctness.md", "docs/performance.md"]
 
 
 def python_blocks(page: str) -> list[tuple[int, str]]:
@@ -47,8 +48,11 @@ def test_every_python_block_runs_in_order(page):
                 code = compile("\n" * (line - 1) + source, f"{page} block {n}", "exec")
                 exec(code, namespace)
             except Exception as error:
-                raise AssertionError(f"{name} failed: {type(error).__name__}: {error}") \
-                    from error
+                lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
+                         if frame.filename == f"{page} block {n}"]
+                where = f" (the failing line: {page}:{lines[-1]})" if lines else ""
+                raise AssertionError(f"{name} failed{where}: {type(error).__name__}: "
+                                     f"{error}") from error
 
 
 def test_the_migration_page_compares_with_every_peer():
