@@ -120,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
                         f"{result['read_s']:.2f} s, report {result['report_s']:.2f} s)")
             result.setdefault("target", f"< {result['target_s']:g} s")
             result.setdefault("target_met", result["met"])
+        elif result["benchmark"] == "normalized_cross_kappa":
+            measured = "normalized / cross_kappa " + ", ".join(
+                f"{r['level']} ci={r['ci']} {r['ratio']:.2f}x" for r in result["rows"])
         elif result["benchmark"] == "bayes_compile":
             measured = ", ".join(
                 f"{r['model']}: first {r['first_s']:.1f} s, later {r['cached_s']:.2f} s "

@@ -1,0 +1,129 @@
+"""The documentation pages run as written: every ```python block of ``docs/migration.md``,
+``docs/correctness.md`` and ``docs/performance.md``, in order, one namespace per page.
+
+The blocks of a page build on each other (the migration page's data are used by every peer's
+block), so a page runs as one session; each block is compiled under its own name
+(``docs/migration.md block N, line L``) so that a failure names the page, the block and its
+line. The peer libraries the migration page compares with are test oracles (the ``test``
+extra; irrCAC installed with ``--no-deps``, see the Makefile): a missing one fails the test,
+it is not skipped.
+
+The pages also cite tests by name (``tests/test_x.py::test_name``, or ``::test_name`` after
+a cited file in the same cell or sentence): each cited file and test must exist.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import traceback
+import warnings
+from pathlib import Path
+
+import pytest
+
+from kappalab.errors import LayoutWarning
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ["docs/migration.md", "docs/correctness.md", "docs/performance.md"]
+
+
+def python_blocks(page: str) -> list[tuple[int, str]]:
+    """(first line number, source) of every ```python block of a page."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    return [(text.count("\n", 0, match.start(1)) + 1, match.group(1))
+            for match in re.finditer(r"^```python\n(.*?)^```", text, re.S | re.M)]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_python_block_runs_in_order(page):
+    namespace: dict = {"__name__": f"docs_page_{Path(page).stem}"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the peers' own deprecation warnings
+        warnings.simplefilter("error", LayoutWarning)  # the examples use the right doors
+        for n, (line, source) in enumerate(python_blocks(page), start=1):
+            name = f"{page} block {n}, line {line}"
+            try:
+                # blank lines before the block: a traceback gives the line in the page
+                code = compile("\n" * (line - 1) + source, f"{page} block {n}", "exec")
+                exec(code, namespace)
+            except Exception as error:
+                lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
+                         if frame.filename == f"{page} block {n}"]
+                where = f" (the failing line: {page}:{lines[-1]})" if lines else ""
+                raise AssertionError(f"{name} failed{where}: {type(error).__name__}: "
+                                     f"{error}") from error
+
+
+def test_the_migration_page_compares_with_every_peer():
+    """Each peer library's block imports it: the page is a comparison, not a description."""
+    sources = "\n".join(source for _, source in python_blocks("docs/migration.md"))
+    for module in ("krippendorff", "sklearn", "statsmodels", "irrCAC", "nltk", "pingouin"):
+        assert re.search(rf"^\s*(import|from) {module}\b", sources, re.M), module
+    assert '"worker", "task", "label"' in sources  # crowd-kit's columns
+
+
+def test_the_peers_are_installed():
+    """The oracles are part of the test environment: their absence is a failure, not a skip."""
+    import importlib
+
+    missing = []
+    for module in ("krippendorff", "sklearn", "statsmodels", "irrCAC.raw", "nltk", "pingouin"):
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            missing.append(f"{module}: {error}")
+    assert not missing, ("peer libraries missing (make test installs them; irrCAC with "
+                         "pip install --no-deps irrCAC):\n" + "\n".join(missing))
+
+
+def cited_tests(page: str) -> list[tuple[int, str, str]]:
+    """(line, file, test) of every test a page cites: ``tests/f.py::name`` and the
+    ``::name`` that follow a cited file in the same table row, list item or paragraph."""
+    cited = []
+    current = None
+    for number, line in enumerate((ROOT / page).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or re.match(r"\||\s*[-*] ", line):  # a row, a list item
+            current = None
+        for match in re.finditer(r"`(tests/[\w/]+\.py)?((?:::\w+)*)`", line):
+            if match.group(1):
+                current = match.group(1)
+            if match.group(2):
+                assert current, f"{page}:{number}: {match.group(2)} follows no test file"
+                cited.append((number, current, match.group(2)))
+    return cited
+
+
+def test_cited_tests_exist():
+    missing = []
+    found = 0
+    for page in PAGES:
+        for number, path, names in cited_tests(page):
+            file = ROOT / path
+            if not file.is_file():
+                missing.append(f"{page}:{number}: {path}")
+                continue
+            tree = ast.parse(file.read_text(encoding="utf-8"))
+            scope = [tree]
+            for name in names.strip(":").split("::"):
+                children = [node for parent in scope for node in ast.iter_child_nodes(parent)
+                            if isinstance(node, ast.FunctionDef | ast.ClassDef)
+                            and node.name == name]
+                if not children:
+                    missing.append(f"{page}:{number}: {path}{names}")
+                    break
+                scope = children
+            found += 1
+    assert found > 50, "the scan finds no citation (the pattern is broken)"
+    assert not missing, "cited tests that do not exist:\n" + "\n".join(missing)
+
+
+def test_cited_files_exist():
+    missing = []
+    for page in PAGES:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        for name in re.findall(r"`((?:kappalab|tests|docs|benchmarks|experiments|paper_repro)"
+                               r"/[\w/.-]+\.(?:py|md|csv))(?:::\w+)*`", text):
+            if not (ROOT / name).is_file():
+                missing.append(f"{page}: {name}")
+    assert not missing, "files named that do not exist:\n" + "\n".join(missing)
