@@ -17,16 +17,17 @@ predicts; the mean estimate against ρ + the planned bias; the empirical SD of t
 against σ₁/√N; and the interval's coverage.
 
 What the full run found (17 designs, 1 000 studies per half-width plan and 4 000 per power
-plan; 17 min with two workers on a shared two-core machine busy with other jobs, against 86 s
-on one core when each plan's studies were simulated in a single call): every mean half-width
-is within 1.2 % of the target (criterion 10 %), coverage 0.93–0.96. The achieved power is
-0.788–0.821 for 0.80 (mean 0.800), so every design is within 2.1 points of the stated power
-(criterion 3 points) and within 1.9 points of the power the plan predicts; the mean estimates
-follow the planned bias (ρ − 0.0006 to ρ − 0.0074) to within 3.4 Monte Carlo SEs. The plans
-are 36–465 items. The largest deviation, +2.1 points (3.4 Monte Carlo SEs), is Cohen's κ with
-two balanced categories (N = 192). An earlier run, with other random streams, found its
-largest, +1.9 points (3 Monte Carlo SEs), for Fleiss' κ with two categories and three
-annotations per item (N = 124; +0.0 points here): each item has four possible outcomes, the
+plan; 3.0 min wall, 2.9 min CPU, with two workers on a two-core machine running one other
+job): every mean half-width is within 1.4 % of the target (criterion 10 %), coverage
+0.926–0.958 (the lowest, Cohen's κ with five categories at N = 69). The achieved power is
+0.781–0.810 for 0.80 (mean 0.800), so every design is within 1.9 points of the stated power
+(criterion 3 points) and within 2.0 points of the power the plan predicts; the mean estimates
+follow the planned bias (ρ − 0.0007 to ρ − 0.0079). The power plans are 36–465 items (the
+half-width plans up to 572). The largest deviation, −1.9 points (2.9 Monte Carlo SEs), is
+α with two balanced categories and two annotations per item (N = 190). Runs with other random
+streams found their largest, up to +2.1 points (3.4 Monte Carlo SEs), for Cohen's κ with two
+balanced categories (N = 192; +0.7 points here) and Fleiss' κ with two categories and three
+annotations per item (N = 124; +0.5 points here): each item has four possible outcomes, the
 estimate lives on a coarse lattice, and the power moves by a few points between neighbouring
 N (a separate run of 8 000 studies at N = 121 gave 0.774 for a predicted 0.794), which a normal
 approximation cannot follow. Before the plan modelled the test (the first-order formula
@@ -60,9 +61,10 @@ the variance at κ* is about half of Bloch & Kraemer's at p_c (0.1233 against 0.
 α_min = 0.8), and plan gives 70 and 42 (half-width), 82 and 47 (power).
 Written to ``planning_krippendorff_table.csv``.
 
-Each simulated study is a replication of :func:`kappalab.simulate.run_study`: the cells are
-design × goal (half-width, power) in a fixed order, each cell's N the plan's, and the
-half-width and the power studies run as two studies over that grid (each fills the cells of its
+Every replication of :func:`kappalab.simulate.run_study` simulates 50 studies in one call
+(``STUDIES_PER_REPLICATION``): the cells are design × goal (half-width, power) in a fixed
+order, each cell's N the plan's, and the half-width and the power studies run as two studies
+over that grid (each fills the cells of its
 goal, so no two cells share a random stream). They run on a local Dask cluster of every core
 by default, ``--scheduler serial`` in this process or the cluster at ``--scheduler ADDRESS``;
 ``--checkpoint FILE`` keeps every finished study, so the same command resumes an interrupted
@@ -131,19 +133,30 @@ def make_plan(design: tuple, goal: dict):
                    annotations_per_item=m, reliability=rho, **goal)
 
 
+#: studies simulated in one call by one replication (one simulation of 50 × N items is far
+#: cheaper than 50 of N items); the numbers of studies must be multiples of it
+STUDIES_PER_REPLICATION = 50
+
+
 def replicate(cell: dict, rng: np.random.Generator, *, goal: str) -> list[dict]:
-    """One simulated study of the cell's planned size N (the cell's design), estimated with
-    the analytic interval; nothing for the cells of the other goal."""
+    """``STUDIES_PER_REPLICATION`` simulated studies of the cell's planned size N (the cell's
+    design), simulated in one call and estimated one by one with the analytic interval;
+    nothing for the cells of the other goal."""
     if cell["goal"] != goal:
         return []
     coefficient, level, prevalence, m, rho = DESIGNS[cell["design_index"]]
+    n, block = cell["n_items"], STUDIES_PER_REPLICATION
     ann, truth = simulate.annotations(
-        cell["n_items"], level=level, prevalence=prevalence or None, reliability=rho,
+        n * block, level=level, prevalence=prevalence or None, reliability=rho,
         annotations_per_item=m, n_raters=m, seed=rng)
     assert math.isclose(truth.alpha, rho, abs_tol=1e-9)
+    studies = ann.to_xarray().sortby("item").values.astype(float).reshape(block, n, m)
     options = {"level": level} if coefficient == "alpha" else {}
-    est = ESTIMATORS[coefficient](ann, ci="analytic", **options)
-    return [{"value": float(est), "se": est.se}]
+    rows = []
+    for study in range(block):
+        est = ESTIMATORS[coefficient](studies[study], ci="analytic", **options)
+        rows.append({"study": study, "value": float(est), "se": est.se})
+    return rows
 
 
 def plan_row(design: tuple, result, values: np.ndarray, ses: np.ndarray) -> dict:
@@ -238,8 +251,13 @@ def simulate_all(args, client) -> pd.DataFrame:
         for goal, options in goals.items():
             plans[(i, goal)] = result = make_plan(DESIGNS[i], options)
             cells.append({"design_index": i, "goal": goal, "n_items": result.n_items})
+    for goal, count in n_studies.items():
+        if count % STUDIES_PER_REPLICATION:
+            raise SystemExit(f"the numbers of studies must be multiples of "
+                             f"{STUDIES_PER_REPLICATION}, got {count} ({goal})")
     records = pd.concat([run(args, client, cells, functools.partial(replicate, goal=goal),
-                             n_studies[goal], f"{goal} studies", batch_size=20)
+                             n_studies[goal] // STUDIES_PER_REPLICATION,
+                             f"{goal} studies ({STUDIES_PER_REPLICATION} per replication)")
                          for goal in n_studies], ignore_index=True)
     rows = []
     for cell in cells:

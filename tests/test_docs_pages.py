@@ -1,12 +1,9 @@
-"""The documentation pages run as written: every ```python block of ``docs/migration.md``,
-``docs/correctness.md`` and ``docs/performance.md``, in order, one namespace per page.
+"""The migration, correctness and performance pages: what they compare and cite.
 
-The blocks of a page build on each other (the migration page's data are used by every peer's
-block), so a page runs as one session; each block is compiled under its own name
-(``docs/migration.md block N, line L``) so that a failure names the page, the block and its
-line. The peer libraries the migration page compares with are test oracles (the ``test``
-extra; irrCAC installed with ``--no-deps``, see the Makefile): a missing one fails the test,
-it is not skipped.
+Their ```python blocks run with every other page's in ``tests/test_guide.py``. The peer
+libraries the migration page compares with are test oracles (the ``test`` extra; irrCAC
+installed with ``--no-deps``, see the Makefile): a missing one fails the test, it is not
+skipped.
 
 The pages also cite tests by name (``tests/test_x.py::test_name``, or ``::test_name`` after
 a cited file in the same cell or sentence): each cited file and test must exist.
@@ -16,43 +13,16 @@ from __future__ import annotations
 
 import ast
 import re
-import traceback
-import warnings
 from pathlib import Path
 
-import pytest
-
-from kappalab.errors import LayoutWarning
+from test_guide import python_blocks as guide_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["docs/migration.md", "docs/correctness.md", "docs/performance.md"]
 
 
 def python_blocks(page: str) -> list[tuple[int, str]]:
-    """(first line number, source) of every ```python block of a page."""
-    text = (ROOT / page).read_text(encoding="utf-8")
-    return [(text.count("\n", 0, match.start(1)) + 1, match.group(1))
-            for match in re.finditer(r"^```python\n(.*?)^```", text, re.S | re.M)]
-
-
-@pytest.mark.parametrize("page", PAGES)
-def test_every_python_block_runs_in_order(page):
-    namespace: dict = {"__name__": f"docs_page_{Path(page).stem}"}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the peers' own deprecation warnings
-        warnings.simplefilter("error", LayoutWarning)  # the examples use the right doors
-        for n, (line, source) in enumerate(python_blocks(page), start=1):
-            name = f"{page} block {n}, line {line}"
-            try:
-                # blank lines before the block: a traceback gives the line in the page
-                code = compile("\n" * (line - 1) + source, f"{page} block {n}", "exec")
-                exec(code, namespace)
-            except Exception as error:
-                lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
-                         if frame.filename == f"{page} block {n}"]
-                where = f" (the failing line: {page}:{lines[-1]})" if lines else ""
-                raise AssertionError(f"{name} failed{where}: {type(error).__name__}: "
-                                     f"{error}") from error
+    return guide_blocks(ROOT / page)
 
 
 def test_the_migration_page_compares_with_every_peer():
