@@ -1,10 +1,9 @@
 """The README: the two commands first, installs from a clone, a quick start that runs and
 computes what it says, and a link to every page of the user guide.
 
-Every ```python block of the README runs in ``tests/test_guide.py``, as those of the guide's
-pages do (the migration block asserts, by itself, that each peer library's call and its
-kappalab counterpart agree on the same data). The examples that left the README for the
-guide are checked where they now are.
+Every ```python block of the README runs in ``tests/test_guide.py``, as those of the
+documentation's pages do. The examples that left the README for the guide are checked where
+they now are.
 """
 
 import re
@@ -65,12 +64,14 @@ def test_readme_links_every_page_of_the_guide():
     assert "docs/getting_started.md" in linked and "docs/guide/index.md" in linked
 
 
-def test_readme_keeps_the_migration_and_short_sections():
-    headings = re.findall(r"^#{2,3} (.+)$", README.read_text(encoding="utf-8"), re.M)
+def test_readme_keeps_its_short_sections_and_points_to_the_migration_page():
+    text = README.read_text(encoding="utf-8")
+    headings = re.findall(r"^#{2,3} (.+)$", text, re.M)
     for heading in ("Quick start", "What is in it", "Coming from another library",
-                    "Peer parity", "Tests and benchmarks", "Reproducing the papers"):
+                    "Tests and benchmarks", "Reproducing the papers"):
         assert heading in headings
-    assert len(python_blocks()) >= 2  # the quick start and the migration block
+    assert "(docs/migration.md)" in text and "(docs/correctness.md)" in text
+    assert python_blocks()  # the quick start
 
 
 def test_the_moved_examples_are_in_the_guide():
