@@ -12,15 +12,15 @@ them, not re-read from the paper; its output says how sure it is of each). For t
 tasks the paper reports an inter-annotator agreement (ITA) correlation of each rater with the
 mean of the others.
 
-**What kappalab obtains** (full run, real data). Single labels are unreliable, the aggregate
-is good: nominal α is 0.241 (RTE) and 0.223 (temporal ordering), yet the 10-label majority
-vote matches the expert label on 89.7 % and 93.6 % of the items; the three values quoted
-above (89.7 % for RTE, 99.4 % for WSD, 0.952 for word similarity) are reproduced exactly. A few prolific workers at
-chance accuracy explain the low α: on RTE, 9 of 164 workers with accuracy below 0.6 give 38 %
-of the labels, and without them α is 0.60. On the 8 numeric tasks Snow's ITA correlation
-exceeds interval α by 0.17–0.26: correlating with the mean of 9 others steps the single-pair
-correlation up (Spearman–Brown; about two thirds of the gap), and the correlation ignores
-each rater's offset, which α counts as disagreement (about a fifth).
+**What kappalab obtains** (full run, real data). Single labels are unreliable, the aggregate is
+good: nominal α is 0.241 (RTE) and 0.223 (temporal ordering), yet the 10-label majority vote
+matches the expert label on 89.7 % and 93.6 % of the items; the three values quoted above (89.7
+% for RTE, 99.4 % for WSD, 0.952 for word similarity) are reproduced exactly. A few prolific
+workers at chance accuracy explain the low α: on RTE, 9 of 164 workers with accuracy below 0.6
+give 38 % of the labels, and without them α is 0.60. On the 8 numeric tasks Snow's ITA
+correlation exceeds interval α by 0.17–0.26: correlating with the mean of 9 others steps the
+single-pair correlation up (Spearman–Brown; about two thirds of the gap), and the correlation
+ignores each rater's offset, which α counts as disagreement (about a fifth).
 
 **Data.** Real: the paper's own annotations (10 worker labels and the expert label of every
 item, 11 tasks), read with :func:`kappalab.datasets.fetch` (``snow2008-rte`` …

@@ -24,8 +24,9 @@ rounds. The simulated MBIC stand-in, run through the same functions, tells the s
 **Data.** Real: the MBIC bias labels (Spinde et al. 2021; 1 700 news sentences, Biased /
 Non-biased, 9–12 Mechanical Turk labels each), read with
 ``kappalab.datasets.fetch("mbic", label="bias", duplicates="separate")``; beside them the
-simulated MBIC stand-in of :doc:`../repro/spa_fig6`. The quick run uses 20 rounds, so its
-curves are noisy.
+simulated MBIC stand-in of :doc:`../repro/spa_fig6`. Here the quick run gets 300 rounds
+(``--rounds 300``; ``--quick`` alone uses 20), a tenth of the full run's, so its curves are
+noisier.
 
 **Full run.** ``KAPPALAB_DATA=/path/to/data python -m paper_repro.spa_mbic`` (35–45 s).
 """
@@ -60,7 +61,7 @@ else:
 # %%
 # Run the script
 # --------------
-# In its quick setting, into a temporary folder. It prints Fig. 6's components
+# In its quick setting with 300 rounds, into a temporary folder. It prints Fig. 6's components
 # (j·W_j + j·B_j per j), the measured against the predicted variance, Table 1 for the real
 # data and the stand-in, and the verdict on annotations_m1.
 
@@ -68,7 +69,7 @@ from paper_repro import spa_mbic  # noqa: E402
 
 if not missing:
     out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
-    assert spa_mbic.main(["--quick", "--out", str(out)]) == 0
+    assert spa_mbic.main(["--quick", "--rounds", "300", "--out", str(out)]) == 0
 
 # %%
 # The figures

@@ -23,8 +23,9 @@ N·Var at one N.
 
 **Data.** Simulated stand-ins of the four datasets' shape (items, classes, annotations per
 item; prevalence, reliability and the mix of easy and hard items assumed), drawn with
-:func:`kappalab.simulate.annotations`; the originals are not available offline. The quick run
-uses smaller stand-ins and 20 rounds, so its curves are noisy.
+:func:`kappalab.simulate.annotations`; the originals are not available offline. Here the quick
+run's smaller stand-ins get 300 rounds (``--rounds 300``; ``--quick`` alone uses 20), a tenth
+of the paper's, so the curves are still noisier than the full run's.
 
 **Full run.** ``python -m paper_repro.spa_fig6`` (3 000 rounds, about 5.5 CPU-minutes;
 ``--jobs 2`` by default, one process per dataset).
@@ -33,7 +34,8 @@ uses smaller stand-ins and 20 rounds, so its curves are noisy.
 # %%
 # Run the script
 # --------------
-# In its quick setting, in this process (``--jobs 1``), into a temporary folder.
+# In its quick setting with 300 rounds, in this process (``--jobs 1``), into a temporary
+# folder.
 
 import tempfile
 from pathlib import Path
@@ -43,7 +45,7 @@ import matplotlib.pyplot as plt
 from paper_repro import spa_fig6
 
 out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
-assert spa_fig6.main(["--quick", "--jobs", "1", "--out", str(out)]) == 0
+assert spa_fig6.main(["--quick", "--rounds", "300", "--jobs", "1", "--out", str(out)]) == 0
 
 # %%
 # The figures
