@@ -31,6 +31,7 @@ with two workers).
 # Monte Carlo SE, and the mean estimated SE of the difference against the SD of the
 # differences.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -57,3 +58,4 @@ def show_png(path):
 
 
 show_png(out / "compare_power.png")
+shutil.rmtree(out)  # the temporary output folder

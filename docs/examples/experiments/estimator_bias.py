@@ -31,6 +31,7 @@ quick run has 20 and 100 items and 6 datasets per cell, so its biases are mostly
 # In its quick setting, in this process (``--scheduler serial``), into a temporary folder. It
 # prints the table at the largest number of items and the conclusions it supports.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -58,3 +59,4 @@ def show_png(path):
 
 
 show_png(out / "estimator_bias.png")
+shutil.rmtree(out)  # the temporary output folder

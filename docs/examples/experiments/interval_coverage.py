@@ -32,6 +32,7 @@ SE is about 5 points.
 # prints the coverage table (coefficient × method, columns = items) and a verdict for every
 # cell with 200 or more items outside 93–97 %.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -59,3 +60,4 @@ def show_png(path):
 
 
 show_png(out / "coverage.png")
+shutil.rmtree(out)  # the temporary output folder

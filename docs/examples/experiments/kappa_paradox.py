@@ -28,6 +28,7 @@ item, 1 000 items per dataset. The quick run has 5 majority shares × 4 datasets
 # In its quick setting, in this process (``--scheduler serial``), into a temporary folder. It
 # prints the population values beside the estimators' means.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -54,3 +55,4 @@ def show_png(path):
 
 
 show_png(out / "kappa_paradox.png")
+shutil.rmtree(out)  # the temporary output folder

@@ -30,6 +30,7 @@ plan, so its achieved power has a Monte Carlo SE of about 3 points.
 # prints each plan against its simulated studies, the Bloch & Kraemer comparison and
 # Krippendorff's table.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -57,3 +58,4 @@ def show_png(path):
 
 
 show_png(out / "planning.png")
+shutil.rmtree(out)  # the temporary output folder

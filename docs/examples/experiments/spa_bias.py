@@ -32,6 +32,7 @@ P = 0.73; items easy or hard), 1–3, 2–6 or 5–12 annotations per item, MCAR
 # prints SPA's bias per weighting beside its exact large-sample bias, and spa_kappa's
 # small-sample bias.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -59,3 +60,4 @@ def show_png(path):
 
 
 show_png(out / "spa_bias.png")
+shutil.rmtree(out)  # the temporary output folder

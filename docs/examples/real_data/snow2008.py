@@ -37,6 +37,7 @@ random subsets per point of the aggregation curves (full run 200).
 # kappalab's cache folder) and downloads it when it is missing. This example downloads
 # nothing: it runs the analysis only when the file is there.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -88,3 +89,4 @@ def show_png(path):
 
 if not missing:
     show_png(out / "snow2008.png")
+    shutil.rmtree(out)  # the temporary output folder

@@ -24,7 +24,7 @@ rounds. The simulated MBIC stand-in, run through the same functions, tells the s
 **Data.** Real: the MBIC bias labels (Spinde et al. 2021; 1 700 news sentences, Biased /
 Non-biased, 9–12 Mechanical Turk labels each), read with
 ``kappalab.datasets.fetch("mbic", label="bias", duplicates="separate")``; beside them the
-simulated MBIC stand-in of :doc:`../repro/spa_fig6`. Here the quick run gets 300 rounds
+simulated MBIC stand-in of :doc:`/gallery/repro/spa_fig6`. Here the quick run gets 300 rounds
 (``--rounds 300``; ``--quick`` alone uses 20), a tenth of the full run's, so its curves are
 noisier.
 
@@ -38,6 +38,7 @@ noisier.
 # kappalab's cache folder) and downloads it when it is missing. This example downloads
 # nothing: it runs the analysis only when the file is there.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -90,3 +91,4 @@ def show_png(path):
 if not missing:
     for name in ("fig6", "fig6_scaled", "fig6_components", "fig7", "fig7_relative"):
         show_png(out / f"spa_mbic_{name}.png")
+    shutil.rmtree(out)  # the temporary output folder

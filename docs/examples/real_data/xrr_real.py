@@ -37,6 +37,7 @@ fewer split-halves, bootstrap replicates and paired resamples than the full run.
 # kappalab's cache folder) and downloads a missing one. This example downloads nothing: it
 # runs the analysis only when all three files are there.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -88,3 +89,4 @@ def show_png(path):
 
 if not missing:
     show_png(out / "xrr_real.png")
+    shutil.rmtree(out)  # the temporary output folder

@@ -27,6 +27,7 @@ nothing here).
 # --------------
 # ``main`` takes the script's command-line arguments; its outputs go to a temporary folder.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -53,3 +54,4 @@ def show_png(path):
 
 
 show_png(out / "spa_fig4.png")
+shutil.rmtree(out)  # the temporary output folder

@@ -28,6 +28,7 @@ draws 25 distributions per C for the middle panel, the full run 250.
 # --------------
 # In its quick setting, into a temporary folder.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -54,3 +55,4 @@ def show_png(path):
 
 
 show_png(out / "spa_fig5.png")
+shutil.rmtree(out)  # the temporary output folder

@@ -37,6 +37,7 @@ of the paper's, so the curves are still noisier than the full run's.
 # In its quick setting with 300 rounds, in this process (``--jobs 1``), into a temporary
 # folder.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -65,3 +66,4 @@ def show_png(path):
 
 show_png(out / "spa_fig6.png")
 show_png(out / "spa_fig6_components.png")
+shutil.rmtree(out)  # the temporary output folder

@@ -15,7 +15,7 @@ annotations and annotations_m1, which the oracle row ``model_optimal`` (weights 
 of the simulation model; not one of the paper's schemes, not ranked) shows. In the full run
 (3 000 rounds) the MBIC stand-in's row has annotations_m1 lowest at −11.80 % of flat's area
 (the oracle −12.03 %); on the real MBIC labels annotations_m1 is lowest too, −10.38 % ± 0.31
-(:doc:`../real_data/spa_mbic`). The full run writes the table for all four stand-ins to
+(:doc:`/gallery/real_data/spa_mbic`). The full run writes the table for all four stand-ins to
 ``spa_table1.md``.
 
 **Data.** Simulated stand-ins of DAR, MBIC, BSMTWE and FECG (see :doc:`spa_fig6`). Here the
@@ -33,6 +33,7 @@ tenth of the paper's, so the areas are still noisier than the full run's.
 # Table 1's analogue: each scheme's area relative to flat's, with a standard error from
 # batches of rounds.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -60,3 +61,4 @@ def show_png(path):
 
 show_png(out / "spa_fig7.png")
 show_png(out / "spa_fig7_relative.png")
+shutil.rmtree(out)  # the temporary output folder

@@ -42,6 +42,7 @@ case.
 # beside the truths and the estimates (bias, SD, coverage), contentment's sampling
 # distribution and the eq 14 check.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -68,3 +69,4 @@ def show_png(path):
 
 
 show_png(out / "xrr_cases.png")
+shutil.rmtree(out)  # the temporary output folder

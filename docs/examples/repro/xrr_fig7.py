@@ -32,6 +32,7 @@ items and one repetition per design of the sweep.
 # --------------
 # In its quick setting, into a temporary folder.
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -59,3 +60,4 @@ def show_png(path):
 
 
 show_png(out / "xrr_fig7.png")
+shutil.rmtree(out)  # the temporary output folder
