@@ -28,8 +28,12 @@ test: $(BIN)/python
 # `make docs`: the documentation site, built offline into docs/_build/html; a warning (a
 # broken docstring or reference included) fails the build. The inventories of the projects it
 # links to are written from docs/external_names.txt (docs/inventories.py), not downloaded.
+# The gallery (docs/examples/ → docs/gallery/) runs every script of experiments/ and
+# paper_repro/ in its quick setting; its real-data examples read KAPPALAB_DATA as `make test`
+# does, and without the files they say which one is missing.
 docs: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[docs]"
+	$(if $(SHARED_DATA),KAPPALAB_DATA=$${KAPPALAB_DATA:-$(SHARED_DATA)}) \
 	$(BIN)/sphinx-build -W --keep-going -n -q -b html docs docs/_build/html
 
 # experiments/, paper_repro/ and benchmarks/ are packages: their modules run with
@@ -59,4 +63,5 @@ repro: $(BIN)/python
 		$(BIN)/python -m paper_repro.$$module || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info docs/_build docs/api/generated
+	rm -rf $(VENV) build *.egg-info docs/_build docs/api/generated docs/gallery \
+		docs/sg_execution_times.rst

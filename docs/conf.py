@@ -14,6 +14,9 @@ from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS))
+# the gallery's examples import the repository's script packages (experiments, paper_repro),
+# which are not part of the installed wheel: the repository root, as ``python -m`` has it
+sys.path.insert(1, str(DOCS.parent))
 
 import inventories  # noqa: E402  (docs/inventories.py)
 
@@ -32,10 +35,11 @@ extensions = [
     "sphinx.ext.mathjax",
     "numpydoc",
     "myst_parser",
+    "sphinx_gallery.gen_gallery",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "examples"]
 templates_path = ["_templates"]
 nitpicky = True
 default_role = "obj"
@@ -83,6 +87,29 @@ numpydoc_xref_aliases = {
 #: shape (K, K)") are prose, not names: only the aliases above are links
 numpydoc_xref_ignore = "all"
 numpydoc_validation_checks: set[str] = set()
+
+# -------------------------------------------------------------------------- sphinx-gallery
+#: one example per script of paper_repro/ and experiments/ (tests/test_gallery.py checks that
+#: every script has one), each run in its quick setting at every build; a failing example
+#: fails the build. The examples touch no network: the real-data ones read the original files
+#: from KAPPALAB_DATA (or kappalab's cache) and say which file is missing when one is.
+sphinx_gallery_conf = {
+    "examples_dirs": "examples",
+    "gallery_dirs": "gallery",
+    "filename_pattern": r".*\.py$",  # every example runs, not only plot_*.py
+    "ignore_pattern": r"__init__\.py",
+    "subsection_order": ["examples/repro", "examples/real_data", "examples/experiments"],
+    "within_subsection_order": "FileNameSortKey",
+    "image_scrapers": ("matplotlib",),
+    "abort_on_example_error": True,
+    "plot_gallery": "True",
+    "download_all_examples": False,
+    "show_signature": False,
+    "remove_config_comments": True,
+    "capture_repr": (),  # the examples print their numbers; a returned value is not shown
+    "min_reported_time": 0,
+    "thumbnail_size": (400, 280),
+}
 
 # ------------------------------------------------------------------------------ intersphinx
 #: project → (the project's documentation, the inventory written from external_names.txt)

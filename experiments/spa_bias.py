@@ -194,13 +194,14 @@ def plot(table: pd.DataFrame, path) -> None:
                 ax.set_xlabel("items")
     axes[0, 0].set_ylabel("SPA bias (mean − P)")
     axes[1, 0].set_ylabel("spa_kappa bias (mean − κ)")
-    axes[0, 0].legend(fontsize=7)
-    axes[1, 0].legend(fontsize=7)
+    # one legend below the panels, where it covers no data (spa_kappa's schemes are among SPA's)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
     fig.suptitle("SPA and spa_kappa: bias against the population truth (±2 MC SE; dotted: "
                  "large-sample limit − truth)\n"
                  f"nominal, π = {PREVALENCE}, κ = {RELIABILITY}, P = 0.73",
                  fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
