@@ -2,7 +2,7 @@ PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test bench experiments repro clean
+.PHONY: demo test docs bench experiments repro clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,13 @@ test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet --no-deps irrCAC
 	$(BIN)/ruff check .
 	$(if $(SHARED_DATA),KAPPALAB_DATA=$${KAPPALAB_DATA:-$(SHARED_DATA)}) $(BIN)/python -m pytest
+
+# `make docs`: the documentation site, built offline into docs/_build/html; a warning (a
+# broken docstring or reference included) fails the build. The inventories of the projects it
+# links to are written from docs/external_names.txt (docs/inventories.py), not downloaded.
+docs: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[docs]"
+	$(BIN)/sphinx-build -W --keep-going -n -q -b html docs docs/_build/html
 
 # experiments/, paper_repro/ and benchmarks/ are packages: their modules run with
 # `python -m package.module` from the repository root (tests/test_script_layout.py checks
@@ -52,4 +59,4 @@ repro: $(BIN)/python
 		$(BIN)/python -m paper_repro.$$module || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info docs/_build docs/api/generated

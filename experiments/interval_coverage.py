@@ -70,27 +70,23 @@ than 2 Monte Carlo SEs below 93% (above 97%), the SE taken at that band edge, �
 methods run as shipped.
 
 Run from the repository root:
-``python -m experiments.interval_coverage [--quick] [--no-mcmc] [--mcmc] [--workers 2]``.
-``--quick``: 50 and 200 items, 20 datasets, 200 resamples, no MCMC unless ``--mcmc`` (then 2
-datasets, 50 draws, one chain); about 10 s (``--mcmc`` adds about 2 min, mostly compilation).
-On this 2-core machine (``--workers 2``) the whole default run took 52 min: 4.7 min for the
-frequentist part (500 datasets per cell) and 46.8 min for the 600 PyMC fits (per fit, in one
-process: κx binary about 20 s, κx interval 9–25 s, nominal and SPA about 5 s, Cohen 2 s; a
-fit spends most of its time compiling its model). ``--mcmc-designs`` runs the PyMC models of
-some designs only. ``--checkpoint CSV`` appends every finished dataset's intervals to CSV as
-the run goes; running the same command again resumes an interrupted run from there.
+``python -m experiments.interval_coverage [--quick] [--no-mcmc] [--mcmc] [--scheduler ADDRESS]
+[--workers N] [--checkpoint FILE]``. The datasets are the replications of
+:func:`kappalab.simulate.run_study` (cells = designs × numbers of items; the frequentist and the
+Bayesian parts draw the same datasets of a cell), on a local Dask cluster of every core by
+default or on the cluster at ``--scheduler``; ``--checkpoint FILE`` keeps every finished
+dataset, and the same command again resumes an interrupted run. ``--quick``: 50 and 200 items,
+20 datasets, 200 resamples, no MCMC unless ``--mcmc`` (then 2 datasets, 50 draws, one chain);
+about 15 s. ``--mcmc-designs`` runs the PyMC models of some designs only.
 """
 
 from __future__ import annotations
 
-import io
+import functools
 import math
-import os
-import sys
 import time
 import traceback
 import warnings
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -103,7 +99,7 @@ import pandas as pd
 import kappalab as kl
 from kappalab import simulate
 
-from experiments.study import parse_args, progress
+from experiments.study import cluster, parse_args, run
 
 CONFIDENCE = 0.95
 BAND = (0.93, 0.97)
@@ -194,42 +190,44 @@ COEFFICIENTS = (
                 ("nominal_reliability", "p_o", {})),
 )
 COEFFICIENT_NAMES = tuple(c.name for c in COEFFICIENTS)
-DESIGN_INDEX = {name: i for i, name in enumerate(DESIGNS)}
 
 
-def dataset(design: str, n_items: int, index: int, seed: int):
-    """The index-th dataset of a (design, n_items) cell: the same for every method."""
-    sequence = np.random.SeedSequence(seed, spawn_key=(DESIGN_INDEX[design], n_items, index))
-    return DESIGNS[design](n_items, np.random.default_rng(sequence))
+def grid(sizes) -> list[dict]:
+    """The study's cells, every design × number of items in a fixed order: a cell's position
+    seeds its datasets (:func:`kappalab.simulate.run_study`), so the frequentist and the
+    Bayesian parts see the same datasets whichever designs each runs."""
+    return [{"design": design, "n_items": n} for n in sorted(sizes, reverse=True)
+            for design in DESIGNS]
 
 
-def resample_seed(design: str, n_items: int, index: int, seed: int) -> int:
-    sequence = np.random.SeedSequence(seed, spawn_key=(DESIGN_INDEX[design], n_items, index,
-                                                       1))
-    return int(sequence.generate_state(1)[0])
+def dataset(design: str, n_items: int, replication: int, seed: int, sizes):
+    """The data and truth of one replication of a cell (the study's own draw of them)."""
+    cell = grid(sizes).index({"design": design, "n_items": n_items})
+    return DESIGNS[design](n_items, simulate.replication_rng(seed, cell, replication))
 
 
-def _record(coefficient, method, n_items, index, truth, limit, estimate=math.nan,
-            low=math.nan, high=math.nan, error="", n_warnings=0, seconds=math.nan,
-            warning=""):
-    return {"coefficient": coefficient, "method": method, "n_items": n_items, "dataset": index,
-            "estimate": estimate, "low": low, "high": high, "truth": truth, "limit": limit,
-            "error": error, "n_warnings": n_warnings, "warning": warning, "seconds": seconds}
+def _record(coefficient, method, truth, limit, estimate=math.nan, low=math.nan, high=math.nan,
+            error="", n_warnings=0, seconds=math.nan, warning=""):
+    return {"coefficient": coefficient, "method": method, "estimate": estimate, "low": low,
+            "high": high, "truth": truth, "limit": limit, "error": error,
+            "n_warnings": n_warnings, "warning": warning, "seconds": seconds}
 
 
 def _error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}".replace("\n", " ")[:300]
 
 
-# ------------------------------------------------------------------------------ tasks
-def frequentist_task(task) -> list[dict]:
-    """Every coefficient of one design × every frequentist method on one dataset."""
-    design, n_items, index, seed, n_resamples = task
-    data, truth = dataset(design, n_items, index, seed)
-    ci_seed = resample_seed(design, n_items, index, seed)
+# ------------------------------------------------------------------------------ replications
+def frequentist_replication(cell: dict, rng: np.random.Generator, *, designs: tuple,
+                            n_resamples: int) -> list[dict]:
+    """Every coefficient of the cell's design × every frequentist method on one dataset."""
+    if cell["design"] not in designs:
+        return []
+    data, truth = DESIGNS[cell["design"]](cell["n_items"], rng)
+    ci_seed = int(rng.integers(2 ** 63))
     rows = []
     for coefficient in COEFFICIENTS:
-        if coefficient.design != design:
+        if coefficient.design != cell["design"]:
             continue
         target, limit = coefficient.truth(truth), coefficient.limit(truth)
         for method in FREQUENTIST + coefficient.own_methods:
@@ -240,12 +238,12 @@ def frequentist_task(task) -> list[dict]:
                     est = coefficient.estimator(*data, ci=method, n_resamples=n_resamples,
                                                 confidence=CONFIDENCE, seed=ci_seed)
                 low, high = (est.ci if est.ci is not None else (math.nan, math.nan))
-                rows.append(_record(coefficient.name, method, n_items, index, target, limit,
+                rows.append(_record(coefficient.name, method, target, limit,
                                     float(est.value), float(low), float(high),
                                     n_warnings=len(caught),
                                     seconds=time.perf_counter() - start))
             except Exception as exc:  # reported, never hidden
-                rows.append(_record(coefficient.name, method, n_items, index, target, limit,
+                rows.append(_record(coefficient.name, method, target, limit,
                                     error=_error(exc), seconds=time.perf_counter() - start))
     return rows
 
@@ -254,16 +252,18 @@ def _posterior_mean(posterior, name: str) -> float:
     return float(np.mean(posterior[name]))
 
 
-def mcmc_task(task) -> list[dict]:
-    """The Bayesian model(s) of one design on one dataset: a row per coefficient."""
-    design, n_items, index, seed, sampler = task
+def mcmc_replication(cell: dict, rng: np.random.Generator, *, designs: tuple,
+                     sampler: dict) -> list[dict]:
+    """The Bayesian model(s) of the cell's design on one dataset: a row per coefficient."""
+    if cell["design"] not in designs:
+        return []
     from kappalab import bayes  # lazy: PyMC is heavy
 
-    data, truth = dataset(design, n_items, index, seed)
-    fit_seed = resample_seed(design, n_items, index, seed) % (2 ** 31)
+    data, truth = DESIGNS[cell["design"]](cell["n_items"], rng)
+    fit_seed = int(rng.integers(2 ** 31))
     rows, fits = [], {}
     for coefficient in COEFFICIENTS:
-        if coefficient.design != design:
+        if coefficient.design != cell["design"]:
             continue
         target, limit = coefficient.truth(truth), coefficient.limit(truth)
         model, variable, options = coefficient.bayes
@@ -279,96 +279,16 @@ def mcmc_task(task) -> list[dict]:
                 fits[key] = (posterior, flagged, time.perf_counter() - start)
             posterior, flagged, seconds = fits[key]
             low, high = posterior.interval(variable, prob=CONFIDENCE)
-            rows.append(_record(coefficient.name, MCMC, n_items, index, target, limit,
+            rows.append(_record(coefficient.name, MCMC, target, limit,
                                 _posterior_mean(posterior, variable), float(low), float(high),
                                 n_warnings=len(flagged), seconds=seconds,
                                 warning=" | ".join(str(w.message) for w in flagged)
                                 .replace("\n", " ")[:300]))
         except Exception as exc:
-            rows.append(_record(coefficient.name, MCMC, n_items, index, target, limit,
+            rows.append(_record(coefficient.name, MCMC, target, limit,
                                 error=_error(exc) + " | " + traceback.format_exc(limit=-2)
                                 .replace("\n", " ")[-300:],
                                 seconds=time.perf_counter() - start))
-    return rows
-
-
-class Checkpoint:
-    """Every finished task's rows, appended to a CSV as the run goes, so that a rerun with the
-    same file resumes an interrupted run instead of starting over.
-
-    A task is named by its function and its whole argument tuple (design, items, dataset,
-    seed and the resampling or sampler settings), so rows written under other settings are
-    never reused; each row also carries its task's row count, so a task whose rows were cut
-    short by the interruption is run again.
-    """
-
-    TASK, ROWS = "checkpoint_task", "checkpoint_rows"
-
-    def __init__(self, path: Path):
-        self.path = Path(path)
-
-    @staticmethod
-    def key(function, task) -> str:
-        return f"{function.__name__}{task!r}"
-
-    def finished(self) -> dict[str, list[dict]]:
-        """The complete tasks in the file: key → their rows (without the checkpoint columns)."""
-        if not self.path.exists() or self.path.stat().st_size == 0:
-            return {}
-        raw = self.path.read_text()
-        # a last line without its newline was cut short by the interruption
-        text = raw if raw.endswith("\n") else raw[: raw.rfind("\n") + 1]
-        if "\n" not in text:  # not even the header was written whole
-            self.path.unlink()
-            return {}
-        saved = pd.read_csv(io.StringIO(text), dtype={"error": object, "warning": object})
-        saved[["error", "warning"]] = saved[["error", "warning"]].fillna("")
-        written = saved.groupby(self.TASK, dropna=False)[self.TASK].transform("size")
-        complete = saved[saved[self.TASK].notna() & (written == saved[self.ROWS])]
-        if text != raw or len(complete) < len(saved):
-            # drop what was cut short before its task runs again and appends its rows
-            complete.to_csv(self.path, index=False)
-        return {key: rows.drop(columns=[self.TASK, self.ROWS]).to_dict("records")
-                for key, rows in complete.groupby(self.TASK, sort=False)}
-
-    def append(self, key: str, rows: list[dict]) -> None:
-        frame = pd.DataFrame(rows).assign(**{self.TASK: key, self.ROWS: len(rows)})
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
-        frame.to_csv(self.path, mode="a", header=fresh, index=False)
-
-
-def run_tasks(function, tasks, workers: int, description: str,
-              chunksize: int | None = None, checkpoint: Checkpoint | None = None) -> list[dict]:
-    """All tasks' rows; with a checkpoint, the tasks it already holds are not run again."""
-    rows: list[dict] = []
-    if checkpoint is not None:
-        done = checkpoint.finished()
-        todo = []
-        for task in tasks:
-            key = Checkpoint.key(function, task)
-            if key in done:
-                rows += done[key]
-            else:
-                todo.append(task)
-        if len(todo) < len(tasks):
-            print(f"{description}: {len(tasks) - len(todo)} of {len(tasks)} datasets taken "
-                  f"from {checkpoint.path}", file=sys.stderr)
-        tasks = todo
-
-    def finish(task, result):
-        if checkpoint is not None:
-            checkpoint.append(Checkpoint.key(function, task), result)
-        return result
-
-    if workers <= 1 or not tasks:
-        for task in progress(tasks, len(tasks), description):
-            rows += finish(task, function(task))
-        return rows
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        chunk = chunksize or max(1, len(tasks) // (workers * 20))
-        results = pool.map(function, tasks, chunksize=chunk)  # in the order of tasks
-        for task, result in progress(zip(tasks, results), len(tasks), description):
-            rows += finish(task, result)
     return rows
 
 
@@ -473,7 +393,7 @@ def report(table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def failures(records: pd.DataFrame, seed: int) -> str:
+def failures(records: pd.DataFrame, seed: int, sizes) -> str:
     """The errors and NaN intervals, with how to reproduce the first of each kind."""
     bad = records[(records["error"] != "") | ~np.isfinite(records["low"])
                   | ~np.isfinite(records["high"])]
@@ -486,8 +406,8 @@ def failures(records: pd.DataFrame, seed: int) -> str:
         what = first["error"] or "NaN interval"
         lines.append(f"  {coefficient} / {method}: {len(group)} datasets (n_items "
                      f"{sorted(group['n_items'].unique())}); first: {what}; reproduce with "
-                     f"coverage.dataset({design!r}, {first['n_items']}, {first['dataset']}, "
-                     f"{seed})")
+                     f"interval_coverage.dataset({design!r}, {first['n_items']}, "
+                     f"{first['replication']}, {seed}, sizes={sizes})")
     return "\n".join(lines)
 
 
@@ -540,7 +460,7 @@ def plot(table: pd.DataFrame, path) -> None:
 def check_truths(sizes, seed: int) -> None:
     """Under MCAR every estimator's limit is its truth (the simulate docstring): checked."""
     for coefficient in COEFFICIENTS:
-        _, truth = dataset(coefficient.design, min(sizes), 0, seed)
+        _, truth = dataset(coefficient.design, min(sizes), 0, seed, sizes)
         target, limit = coefficient.truth(truth), coefficient.limit(truth)
         if not abs(target - limit) < 1e-9:
             raise AssertionError(f"{coefficient.name}: limit {limit} ≠ truth {target}")
@@ -551,13 +471,11 @@ def main(argv=None) -> pd.DataFrame:
         ("--datasets", {"type": int, "default": 500,
                         "help": "datasets per cell for the frequentist methods"}),
         ("--resamples", {"type": int, "default": 2000, "help": "bootstrap replicates"}),
-        ("--mcmc-datasets", {"type": int, "default": 40,
+        ("--mcmc-datasets", {"type": int, "default": 100,
                              "help": "datasets per cell for the PyMC models"}),
         ("--draws", {"type": int, "default": 500}),
         ("--tune", {"type": int, "default": 500}),
         ("--chains", {"type": int, "default": 2}),
-        ("--workers", {"type": int, "default": min(2, os.cpu_count() or 1),
-                       "help": "processes (1: no multiprocessing)"}),
         ("--no-mcmc", {"action": "store_true", "help": "skip the PyMC models"}),
         ("--designs", {"nargs": "+", "choices": list(DESIGNS), "default": list(DESIGNS),
                        "help": "the designs whose frequentist intervals run (default: all)"}),
@@ -569,9 +487,6 @@ def main(argv=None) -> pd.DataFrame:
         ("--save-datasets", {"type": Path, "default": None, "metavar": "CSV",
                              "help": "also write every interval (one row per dataset and "
                                      "method) to this file"}),
-        ("--checkpoint", {"type": Path, "default": None, "metavar": "CSV",
-                          "help": "append each finished dataset's intervals to this file; "
-                                  "rerun with the same file to resume an interrupted run"}),
     ])
     sizes = args.sizes or ([50, 200] if args.quick else [50, 200, 1000])
     n_datasets = 20 if args.quick else args.datasets
@@ -580,7 +495,6 @@ def main(argv=None) -> pd.DataFrame:
     mcmc_datasets = 2 if args.quick else args.mcmc_datasets
     sampler = ({"draws": 50, "tune": 50, "chains": 1} if args.quick else
                {"draws": args.draws, "tune": args.tune, "chains": args.chains})
-    workers = 1 if args.quick else args.workers
     if run_mcmc:  # fail now, not after the frequentist part
         try:
             from kappalab import bayes  # noqa: F401
@@ -589,25 +503,22 @@ def main(argv=None) -> pd.DataFrame:
                              "run with --no-mcmc to skip it") from exc
     check_truths(sizes, args.seed)
 
-    tasks = [(design, n, i, args.seed, n_resamples)
-             for n in sorted(sizes, reverse=True) for design in DESIGNS
-             if design in args.designs for i in range(n_datasets)]
-    start = time.perf_counter()
-    checkpoint = Checkpoint(args.checkpoint) if args.checkpoint else None
-    records = run_tasks(frequentist_task, tasks, workers, "frequentist", checkpoint=checkpoint)
-    frequentist_seconds = time.perf_counter() - start
-    mcmc_seconds = math.nan
-    if run_mcmc:
-        # the slowest models first, one dataset per task: the two workers stay busy
-        slowest = [d for d in ("kx_binary", "kx_interval", "nominal", "cohen", "spa")
-                   if d in args.mcmc_designs]
-        mcmc = [(design, n, i, args.seed, sampler) for design in slowest
-                for n in sorted(sizes) for i in range(mcmc_datasets)]
+    cells = grid(sizes)
+    designs, mcmc_designs = tuple(args.designs), tuple(args.mcmc_designs)
+    with cluster(args) as client:
         start = time.perf_counter()
-        records += run_tasks(mcmc_task, mcmc, workers, "pymc", chunksize=1,
-                             checkpoint=checkpoint)
-        mcmc_seconds = time.perf_counter() - start
-    records = pd.DataFrame(records)
+        records = run(args, client, cells, functools.partial(
+            frequentist_replication, designs=designs, n_resamples=n_resamples),
+            n_datasets, "frequentist")
+        frequentist_seconds = time.perf_counter() - start
+        mcmc_seconds = math.nan
+        if run_mcmc:
+            start = time.perf_counter()
+            records = pd.concat([records, run(args, client, cells, functools.partial(
+                mcmc_replication, designs=mcmc_designs, sampler=sampler),
+                mcmc_datasets, "pymc")], ignore_index=True)
+            mcmc_seconds = time.perf_counter() - start
+        workers = 1 if client == "serial" else len(client.scheduler_info()["workers"])
     table = summarise(records)
 
     csv, png = args.out / "coverage.csv", args.out / "coverage.png"
@@ -619,12 +530,13 @@ def main(argv=None) -> pd.DataFrame:
                            "display.max_colwidth", 60):
         print(report(table))
     print()
-    print(failures(records, args.seed))
+    print(failures(records, args.seed, sizes))
     print(f"\nruntime: frequentist part {frequentist_seconds / 60:.1f} min "
-          f"({len(tasks)} datasets × {len(FREQUENTIST)} methods (α also {KRIPPENDORFF}), "
+          f"({len(cells)} cells × {n_datasets} datasets × {len(FREQUENTIST)} methods "
+          f"(α also {KRIPPENDORFF}), "
           f"{n_resamples} resamples, "
           f"{workers} worker{'s' if workers > 1 else ''})"
-          + (f"; MCMC part {mcmc_seconds / 60:.1f} min ({len(mcmc)} datasets, "
+          + (f"; MCMC part {mcmc_seconds / 60:.1f} min ({mcmc_datasets} datasets per cell, "
              f"{sampler})" if run_mcmc else "; MCMC part skipped"))
     print(f"wrote {csv} and {png}")
     return table

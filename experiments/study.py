@@ -1,16 +1,25 @@
-"""Shared plumbing of the experiment scripts: arguments, output paths, progress, figures.
+"""Shared plumbing of the experiment scripts: arguments, output paths, where studies run.
 
 Every script takes ``--quick`` (a small grid, used by the tests), ``--out DIR`` (default
-``results/experiments``) and ``--seed``; writes ``<name>.csv`` and ``<name>.png`` there, and
-prints where.
+``results/experiments``), ``--seed``, and the options of :func:`kappalab.simulate.run_study`,
+through which every script runs its replications:
+
+* ``--scheduler``: ``tcp://host:8786`` runs them on that Dask cluster, ``serial`` in the
+  script's own process; by default on a local Dask cluster of ``--workers`` processes
+  (default: every core);
+* ``--checkpoint FILE``: keep every finished replication in FILE; the same command again
+  resumes an interrupted run from there.
+
+It writes ``<name>.csv`` and ``<name>.png`` to ``--out`` and prints where.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 import matplotlib
 
@@ -28,6 +37,15 @@ def parse_args(description: str, argv: list[str] | None = None,
                         help="a small grid that runs in seconds (used by the tests)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder")
     parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="a Dask scheduler's address (tcp://host:8786) to run the "
+                             "replications on, or 'serial' for this process; default: a local "
+                             "Dask cluster of --workers processes")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes of the local cluster (default: every core)")
+    parser.add_argument("--checkpoint", type=Path, default=None, metavar="FILE",
+                        help="keep every finished replication in FILE; rerun the same command "
+                             "to resume an interrupted run")
     for flag, options in extra:
         parser.add_argument(flag, **options)
     args = parser.parse_args(argv)
@@ -43,3 +61,35 @@ def progress(iterable: Iterable[T], total: int, description: str) -> Iterator[T]
         return iter(iterable)
     return iter(tqdm(iterable, total=total, desc=description, file=sys.stderr,
                      disable=not sys.stderr.isatty() and total < 50))
+
+
+@contextlib.contextmanager
+def cluster(args: argparse.Namespace) -> Iterator[Any]:
+    """The ``client`` for :func:`kappalab.simulate.run_study` that the arguments ask for: one
+    local cluster (or connection) for all the studies of a script, closed at the end."""
+    if args.scheduler == "serial":
+        yield "serial"
+        return
+    import distributed
+
+    if args.scheduler:
+        with distributed.Client(args.scheduler) as client:
+            yield client
+        return
+    import logging
+    import os
+
+    workers = args.workers or os.cpu_count() or 1
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=logging.ERROR) as local, \
+            distributed.Client(local) as client:
+        yield client
+
+
+def run(args: argparse.Namespace, client: Any, cells: list, replicate: Callable,
+        n_replications: int, description: str, **options: Any):
+    """:func:`kappalab.simulate.run_study` with the script's seed and checkpoint."""
+    from kappalab.simulate import run_study
+
+    return run_study(cells, replicate, n_replications, client=client, seed=args.seed,
+                     checkpoint=args.checkpoint, description=description, **options)

@@ -857,7 +857,7 @@ class Annotations:
     def subset_raters(self, rater_positions: Sequence[int]) -> "Annotations":
         """The annotations of some raters only (same items and categories).
 
-        ``rater_positions`` are 0-based positions in :attr:`raters` (negative ones count from
+        ``rater_positions`` are 0-based positions in ``raters`` (negative ones count from
         the end), each at most once.
         """
         self.require_raters("selecting raters")

@@ -28,7 +28,7 @@ with θ̂ − θ ≈ mean IF. For the difference D̂ = θ̂_a − θ̂_b:
 
 The interval is D̂ ± t_ν·SE with ν = n_∪ − 1 (paired: the items of either side are the
 sampling units) or Welch–Satterthwaite's ν = (v_a + v_b)²/(v_a²/(n_a − 1) + v_b²/(n_b − 1))
-(independent), and the test is the Wald test z = D̂/SE, p = 2·P(T_ν ≥ |z|). The bootstrap
+(independent), and the test is the Wald test z = D̂/SE, p = 2·P(T_ν ≥ \|z|). The bootstrap
 (``ci="bootstrap"``, ``"bootstrap-basic"``) resamples the items of the union jointly when
 paired, so that an item drawn moves both sides, and each side's items on their own when
 independent; the jackknife leaves out one item of the union (both sides at once) at a time.
@@ -104,7 +104,7 @@ class Comparison:
 
     ``difference`` is θ̂_a − θ̂_b; ``se`` its standard error and ``ci`` its interval by
     ``method`` (see :mod:`kappalab.comparison` for the formulas); ``z`` = D̂/SE and
-    ``p_value`` = 2·P(T_ν ≥ |z|) test θ_a = θ_b with ν = ``df``. ``paired`` says whether the
+    ``p_value`` = 2·P(T_ν ≥ \|z|) test θ_a = θ_b with ν = ``df``. ``paired`` says whether the
     items were matched by label (then ``n_common`` items are in both data sets, ``n_only_a``
     and ``n_only_b`` in one only) and ``correlation`` is the estimated correlation of the two
     estimates (0 when independent). ``float(comparison)`` is the difference.
@@ -198,7 +198,7 @@ class Comparison:
 
     @property
     def p_value(self) -> float:
-        """Two-sided p-value of θ_a = θ_b: 2·P(T_ν ≥ |z|), ν = ``df``."""
+        r"""Two-sided p-value of θ_a = θ_b: 2·P(T_ν ≥ \|z|), ν = ``df``."""
         z = self.z
         if math.isnan(z) or not self.df >= 1:
             return math.nan
@@ -275,7 +275,7 @@ def compare(estimator: Callable | str, a: Any, b: Any, *, paired: bool | None = 
     and c = (1 − 1/n_a − 1/n_b + n_c/(n_a n_b))⁻¹ (the common-item sum is absent for
     independent data sets); with the same items on both sides it is
     Σ_i (IF^a_i − IF^b_i)²/(n(n − 1)). The interval is D̂ ± t_ν·SE, ν = n_∪ − 1 when paired
-    (Welch–Satterthwaite's ν when independent), and z = D̂/SE, p = 2·P(T_ν ≥ |z|)
+    (Welch–Satterthwaite's ν when independent), and z = D̂/SE, p = 2·P(T_ν ≥ \|z|)
     (:mod:`kappalab.comparison`).
 
     Parameters

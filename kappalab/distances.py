@@ -23,10 +23,10 @@ for category values c, k and pairable marginal counts n_g:
 
 and, for set-valued (multi-label) annotations, whose categories are sets of labels A, B:
 
-* masi:     δ² = 1 − J·M, J = |A ∩ B|/|A ∪ B| (Jaccard), M = 1 if A = B, 2/3 if one is a
+* masi:     δ² = 1 − J·M, J = \|A ∩ B|/\|A ∪ B| (Jaccard), M = 1 if A = B, 2/3 if one is a
   subset of the other, 1/3 if they intersect otherwise, 0 if they are disjoint
   (Passonneau 2006)
-* jaccard:  δ² = 1 − J = |A Δ B|/|A ∪ B|
+* jaccard:  δ² = 1 − J = \|A Δ B|/\|A ∪ B|
 
 The set distances are used as they are for δ² — the disagreement of a pair — as nltk's
 ``AnnotationTask(distance=masi_distance).alpha()`` uses them and as Passonneau (2006) computes
@@ -40,10 +40,10 @@ Inter-Rater Reliability*, 4th ed., ch. 3; the definitions of AgreeStat and of ir
 the K categories in their order, with values x_1 < … < x_K, x_min = x_1, x_max = x_K:
 
 * identity:  w_kl = 1[k = l]                                    (unweighted)
-* ordinal:   w_kl = 1 − C(|k − l| + 1, 2) / C(K, 2)                  (ranks k, l only)
-* linear:    w_kl = 1 − |x_k − x_l| / (x_max − x_min)
+* ordinal:   w_kl = 1 − C(\|k − l| + 1, 2) / C(K, 2)                  (ranks k, l only)
+* linear:    w_kl = 1 − \|x_k − x_l| / (x_max − x_min)
 * quadratic: w_kl = 1 − (x_k − x_l)² / (x_max − x_min)²
-* radical:   w_kl = 1 − √|x_k − x_l| / √(x_max − x_min)
+* radical:   w_kl = 1 − √\|x_k − x_l| / √(x_max − x_min)
 * ratio:     w_kl = 1 − ((x_k − x_l)/(x_k + x_l))² / ((x_max − x_min)/(x_max + x_min))²
 * circular:  w_kl = 1 − sin²(π (x_k − x_l)/U) / max_{k,l} sin²(π (x_k − x_l)/U),
   U = x_max − x_min + 1
@@ -126,9 +126,9 @@ SYMMETRY_TOLERANCE = 1e-12
 
 
 class CategoryDistance:
-    """The distance between categories a coefficient uses, as :func:`category_distance`
+    r"""The distance between categories a coefficient uses, as :func:`category_distance`
     resolves it: the K × K matrix δ (zero diagonal, built when first needed), its ``scale``,
-    and the agreement weights ``w = 1 − δ/scale`` (:attr:`weights`).
+    and the agreement weights ``w = 1 − δ/scale`` (:attr:`~CategoryDistance.weights`).
 
     Parameters
     ----------
@@ -147,7 +147,7 @@ class CategoryDistance:
         ``build()`` returns δ, called once, the first time :attr:`matrix` is read (when no
         ``matrix`` is given).
     n_categories : int, optional
-        K, given with ``build`` so that a matrix above :data:`MAX_MATRIX_CATEGORIES` categories
+        K, given with ``build`` so that a matrix above ``MAX_MATRIX_CATEGORIES`` categories
         is refused before it is built.
     interval_factor : float, optional
         f, when δ = ``(f·(s_c − s_k))²``; given together with ``scores``.
@@ -155,14 +155,14 @@ class CategoryDistance:
         The per-category positions s of the interval form; given together with
         ``interval_factor``.
     asymmetry : float, default 0.0
-        max_kl |δ_kl − δ_lk| / scale (0 for a symmetric δ).
+        max_kl \|δ_kl − δ_lk| / scale (0 for a symmetric δ).
 
     Raises
     ------
     InvalidParameterError
         If only one of ``interval_factor`` and ``scores`` is given, or ``kind`` is not one of
         :data:`KINDS`; reading :attr:`matrix` raises it when δ would have more than
-        :data:`MAX_MATRIX_CATEGORIES` categories.
+        ``MAX_MATRIX_CATEGORIES`` categories.
 
     Attributes
     ----------
@@ -182,7 +182,7 @@ class CategoryDistance:
         per-item moments and products δv in O(K), and never build the K × K matrix, so
         continuous data with every value distinct cost one pass.
     asymmetry : float
-        max_kl |δ_kl − δ_lk| / scale = max_kl |w_kl − w_lk| (0 for every named metric and
+        max_kl \|δ_kl − δ_lk| / scale = max_kl \|w_kl − w_lk| (0 for every named metric and
         weight; only a custom matrix or callable can be asymmetric).
 
     Examples
@@ -233,7 +233,7 @@ class CategoryDistance:
 
     @property
     def symmetric(self) -> bool:
-        """Whether δ_kl = δ_lk (up to rounding, :data:`SYMMETRY_TOLERANCE`)."""
+        """Whether δ_kl = δ_lk (up to rounding, ``SYMMETRY_TOLERANCE``)."""
         return self.asymmetry <= SYMMETRY_TOLERANCE
 
     def require_symmetric(self, coefficient: str) -> None:
@@ -504,7 +504,7 @@ def masi(sets: Any) -> np.ndarray:
     with the monotonicity weight M = 1 when A = B, 2/3 when one is a proper subset of the
     other, 1/3 when they intersect otherwise and 0 when they are disjoint. Two empty sets
     are the same set (d = 0). Computed from the sets × labels incidence matrix: the
-    intersections by one sparse matrix product, the unions as |A| + |B| − |A ∩ B|.
+    intersections by one sparse matrix product, the unions as \|A| + \|B| − \|A ∩ B|.
 
     Parameters
     ----------
@@ -519,7 +519,7 @@ def masi(sets: Any) -> np.ndarray:
     Raises
     ------
     InvalidParameterError
-        A category that is not a set of labels, or more than :data:`MAX_MATRIX_CATEGORIES`
+        A category that is not a set of labels, or more than ``MAX_MATRIX_CATEGORIES``
         sets (refused before the matrix is built).
 
     References
@@ -568,7 +568,7 @@ def jaccard(sets: Any) -> np.ndarray:
     Raises
     ------
     InvalidParameterError
-        A category that is not a set of labels, or more than :data:`MAX_MATRIX_CATEGORIES`
+        A category that is not a set of labels, or more than ``MAX_MATRIX_CATEGORIES``
         sets (refused before the matrix is built).
 
     References
@@ -589,7 +589,7 @@ def jaccard(sets: Any) -> np.ndarray:
 
 def _set_overlaps(sets: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
     """|A ∩ B| for every pair of the K sets (K × K, float) and |A| (K), from the sets ×
-    labels incidence matrix; more than :data:`MAX_MATRIX_CATEGORIES` sets are refused first."""
+    labels incidence matrix; more than ``MAX_MATRIX_CATEGORIES`` sets are refused first."""
     sets = list(sets)
     K = len(sets)
     not_sets = [k for k, one in enumerate(sets) if not isinstance(one, (set, frozenset, list,
@@ -658,7 +658,7 @@ def ordinal_weights(n_categories: int) -> np.ndarray:
 
 
 def linear_weights(values: np.ndarray) -> np.ndarray:
-    """Cohen's (1968) and Gwet's linear agreement weights, 1 − |c − k|/(max − min).
+    r"""Cohen's (1968) and Gwet's linear agreement weights, 1 − \|c − k|/(max − min).
 
     Parameters
     ----------
@@ -1061,7 +1061,7 @@ def _asymmetry(matrix: np.ndarray) -> float:
 
 
 def _refuse_large(name: str, K: int) -> None:
-    """Refuse, before allocating it, a K × K matrix above :data:`MAX_MATRIX_CATEGORIES`."""
+    """Refuse, before allocating it, a K × K matrix above ``MAX_MATRIX_CATEGORIES``."""
     if K > MAX_MATRIX_CATEGORIES:
         gib = K * K * 8 / 2**30
         raise InvalidParameterError(

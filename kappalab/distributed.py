@@ -13,7 +13,7 @@ item statistics with the *same core* the in-memory estimator uses and adding the
    with these categories, so the item statistics of all partitions are on one scale and can
    be added. Krippendorff's ordinal metric depends on the pairable marginals of the whole
    data set: they are one more pass (the pairable items' category counts,
-   :func:`~kappalab.coefficients.multirater.pairable_marginals`, summed over partitions),
+   ``kappalab.coefficients.multirater.pairable_marginals``, summed over partitions),
    and the distance is resolved once from them (as are SPA's inverse-variance weights from
    the class distribution).
 2. **Items whole in one partition.** An item's statistics need all of its annotations, so

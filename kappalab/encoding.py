@@ -365,7 +365,7 @@ def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:
 
 
 def exact_as_float(matrix: np.ndarray) -> bool:
-    """Whether every integer of ``matrix`` is exactly a float64 (|x| ≤ 2**53).
+    r"""Whether every integer of ``matrix`` is exactly a float64 (\|x| ≤ 2**53).
 
     Parameters
     ----------

@@ -47,6 +47,11 @@ class InvalidParameterError(AnnotationError):
     """An option with a value outside its domain (unknown level, bad matrix, ...)."""
 
 
+class ReplicationError(RuntimeError):
+    """A simulation study's replicate function failed; the message names the cell and the
+    replication (:func:`kappalab.simulate.run_study`)."""
+
+
 class UndefinedCoefficientWarning(RuntimeWarning):
     """A coefficient is undefined on the data (e.g. all annotations in one category)."""
 

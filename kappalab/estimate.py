@@ -46,11 +46,11 @@ class Estimate:
     ``est.value == x``. Two different coefficients with the same value therefore hash alike
     but compare unequal.
 
-    With a standard error, ``z`` = θ̂/SE and ``p_value`` = 2·P(T_{n−1} ≥ |z|) are the Wald test
+    With a standard error, ``z`` = θ̂/SE and ``p_value`` = 2·P(T_{n−1} ≥ \|z|) are the Wald test
     of θ = 0 against Student's t with n − 1 degrees of freedom, n = ``n_items``: the test
     dual to the intervals θ̂ ± t_{n−1}·SE of ``ci="analytic"`` and ``"jackknife"`` (a null
     outside the 95% interval has p < 0.05), and irrCAC's p-value (Gwet 2014; irrCAC computes
-    2(1 − F_{t, n−1}(|κ̂/SE|)) with n its number of items). :meth:`z_test` tests
+    2(1 − F_{t, n−1}(\|κ̂/SE|)) with n its number of items). :meth:`z_test` tests
     another null. Both are None without a standard error. One caveat: the analytic interval
     of a coefficient whose chance term also uses items with a single annotation (Fleiss',
     Conger's κ) counts those items in its n, as irrCAC does, while ``n_items`` counts the
@@ -193,7 +193,7 @@ class Estimate:
 
     @property
     def p_value(self) -> float | None:
-        """Two-sided p-value of θ = 0: 2·P(T_{n−1} ≥ |θ̂/SE|) (None without a standard error)."""
+        r"""Two-sided p-value of θ = 0: 2·P(T_{n−1} ≥ \|θ̂/SE|) (None without a standard error)."""
         return None if self.se is None else self._p(self._statistic(0.0))
 
     def z_test(self, null: float = 0.0) -> tuple[float, float]:

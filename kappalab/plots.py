@@ -31,7 +31,8 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
     ``report_or_x`` is a table from :func:`kappalab.report.xrr_report`, or replication X (then
     ``y`` is replication Y and the report is computed with ``level``, ``n_splits``, ``seed``,
     ``categories``). Bars show IRR_X, IRR_Y, κx, normalized κx and Spearman's ρ_xy with their
-    values (``n/a`` where undefined), with the paper's reading drawn on them:
+    values (``n/a`` where undefined), with the paper's reading drawn on them (the legend sits
+    to the right of the axes, clear of the bars):
 
     * a dashed line at max(IRR_X, IRR_Y), the ceiling of κx (eq 14, §3.4);
     * a diamond on the κx bar at ρ_xy·√(IRR_X·IRR_Y), what eq 14 predicts κx to be;
@@ -110,7 +111,7 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
     if ax is None:
         from matplotlib.figure import Figure
 
-        ax = Figure(figsize=(6.4, 4.2), layout="constrained").add_subplot()
+        ax = Figure(figsize=(8.6, 4.2), layout="constrained").add_subplot()
     positions = np.arange(len(_XRR_BARS))
     finite = np.isfinite(heights)
     ax.bar(positions, np.where(finite, heights, 0.0), width=0.62,
@@ -152,8 +153,8 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
                       f"{int(counts['items_dropped_y'])} from Y)")
     ax.set_title(title if title is not None else
                  "Cross-replication reliability (Wong, Paritosh & Aroyo 2021)", fontsize=10)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="upper left", frameon=False)
+    if ax.get_legend_handles_labels()[0]:  # beside the axes, clear of bars and labels
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return ax
 
 

@@ -502,3 +502,24 @@ def test_results_are_estimates_with_their_parts():
     with pytest.warns(UndefinedCoefficientWarning, match="reliabilities > 0"):
         bad = disattenuated_correlation(ax, ay, reliability=(0.5, -0.1), ci="jackknife")
     assert np.isnan(bad.rho) and bad.se is None and bad.ci is None
+
+
+@pytest.mark.parametrize("irr", [(0.894, 0.912), (0.2, 0.95), (0.97, 0.3)])
+def test_plot_xrr_legend_covers_no_bar_and_no_label(irr):
+    """The legend sits where it hides nothing: not over a bar, a value label or a marker
+    (it once overprinted the labels 0.894 and 0.912 of two high IRR bars)."""
+    report = pd.DataFrame({"quantity": ["IRR_X", "IRR_Y", "kappa_x", "normalized_kappa_x",
+                                        "rho_xy", "items_common", "items_dropped_x",
+                                        "items_dropped_y"],
+                           "value": [irr[0], irr[1], 0.75, 0.83, 0.85, 500, 0, 0]})
+    ax = plot_xrr(report)
+    figure = ax.figure
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    legend = ax.get_legend().get_window_extent(renderer)
+    drawn = [p.get_window_extent(renderer) for p in ax.patches]
+    drawn += [t.get_window_extent(renderer) for t in ax.texts]
+    drawn += [line.get_window_extent(renderer) for line in ax.lines if line.get_marker() == "D"]
+    assert drawn and not any(legend.overlaps(box) for box in drawn)
+    assert not legend.overlaps(ax.get_window_extent(renderer))

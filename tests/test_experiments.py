@@ -153,7 +153,7 @@ def test_coverage_quick(tmp_path):
     def run(out):
         result = subprocess.run([sys.executable, "-m", "experiments.interval_coverage",
                                  "--quick", "--save-datasets", str(raw_csv), "--out", str(out),
-                                 "--checkpoint", str(tmp_path / "checkpoint.csv")], cwd=ROOT,
+                                 "--checkpoint", str(tmp_path / "checkpoint")], cwd=ROOT,
                                 capture_output=True, text=True, timeout=300)
         assert result.returncode == 0, result.stderr[-2000:]
         return result
@@ -164,7 +164,7 @@ def test_coverage_quick(tmp_path):
     # a rerun with the same checkpoint (5 designs × 2 sizes × 20 datasets) computes nothing
     # and writes the same table
     rerun = run(tmp_path / "rerun")
-    assert "frequentist: 200 of 200 datasets taken from" in rerun.stderr
+    assert "frequentist: 200 of 200 replications taken from" in rerun.stderr
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "rerun" / "coverage.csv")
                                   .drop(columns="seconds"), table.drop(columns="seconds"))
     assert (tmp_path / "coverage.png").stat().st_size > 10_000
@@ -192,7 +192,7 @@ def test_coverage_quick(tmp_path):
     raw["error_"] = raw["estimate"] - raw["truth"]
     raw["width"] = raw["high"] - raw["low"]
     cells = raw.groupby(["coefficient", "method", "n_items"]).agg(
-        datasets=("dataset", "nunique"), coverage=("covered", "mean"), bias=("error_", "mean"),
+        datasets=("replication", "nunique"), coverage=("covered", "mean"), bias=("error_", "mean"),
         width=("width", "mean")).add_suffix("_raw").reset_index()
     merged = table.merge(cells, on=["coefficient", "method", "n_items"], validate="1:1")
     assert len(merged) == len(table)
@@ -239,8 +239,8 @@ def test_coverage_quick(tmp_path):
     module = interval_coverage
     cohen = raw[(raw["coefficient"] == "cohen_kappa") & (raw["method"] == "analytic")]
     for _, row in cohen.iterrows():
-        (ann,), truth = module.dataset("cohen", int(row["n_items"]), int(row["dataset"]),
-                                       20261129)
+        (ann,), truth = module.dataset("cohen", int(row["n_items"]), int(row["replication"]),
+                                       20261129, sizes=[50, 200])
         beta = np.asarray(truth.details["rater_shifts"])
         assert beta.shape == (2,) and ann.n_raters == 2
         assert row["truth"] == pytest.approx(kappa_two(t + beta[0], t + beta[1], rho_l),
@@ -256,44 +256,3 @@ def test_coverage_quick(tmp_path):
         assert (f"{cell} under-covers" in stdout) == under
         assert (f"{cell} over-covers" in stdout) == over
     assert "krippendorff_alpha" in stdout and "n=200" in stdout  # the printed table
-
-
-def test_coverage_checkpoint_resumes(tmp_path):
-    """An interrupted run resumes from its checkpoint: finished datasets are not run again,
-    a dataset whose rows were cut short is, and the rows equal an uninterrupted run's."""
-    import functools
-
-    module = interval_coverage
-    tasks = [("nominal", 50, i, 7, 30) for i in range(4)]
-    path = tmp_path / "checkpoint.csv"
-    whole = pd.DataFrame(module.run_tasks(module.frequentist_task, tasks, 2, "test",
-                                          checkpoint=module.Checkpoint(path)))
-    # datasets × ((α, Fleiss) × methods + α's Krippendorff bootstrap)
-    assert len(whole) == 4 * (2 * 5 + 1)
-
-    # interrupt: the last dataset's last row is cut inside its quoted task name
-    text = path.read_text()
-    path.write_text(text[: text.rfind("frequentist_task(") + 20])
-    calls = []
-
-    @functools.wraps(module.frequentist_task)
-    def counted(task):
-        calls.append(task)
-        return module.frequentist_task(task)
-
-    resumed = pd.DataFrame(module.run_tasks(counted, tasks, 1, "test",
-                                            checkpoint=module.Checkpoint(path)))
-    assert calls == [tasks[-1]]
-    key = ["coefficient", "method", "dataset"]
-    pd.testing.assert_frame_equal(
-        resumed.drop(columns="seconds").sort_values(key).reset_index(drop=True),
-        whole.drop(columns="seconds").sort_values(key).reset_index(drop=True),
-        check_dtype=False)
-
-    # the file now holds every dataset whole; other settings (resamples) are not reused
-    assert set(module.Checkpoint(path).finished()) == {
-        module.Checkpoint.key(module.frequentist_task, t) for t in tasks}
-    calls.clear()
-    module.run_tasks(counted, [("nominal", 50, 0, 7, 40)], 1, "test",
-                     checkpoint=module.Checkpoint(path))
-    assert calls == [("nominal", 50, 0, 7, 40)]

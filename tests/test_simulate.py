@@ -31,6 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 from types import MappingProxyType
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from scipy import stats
@@ -952,3 +953,26 @@ def test_to_dataset():
     with pytest.raises(InvalidParameterError, match="holds both replications"):
         simulate.to_dataset(ann_x, rep)
     assert set(simulate.to_dataset(ann).data_vars) == {"value"}
+
+
+def test_a_generator_seed_is_recorded_by_its_state_which_draws_the_same_data_again():
+    """The record of a call seeded with a Generator is its bit generator's state at the call
+    (not the object's repr, which names a memory address): equal for equal generators in any
+    process, and enough to draw the same annotations again."""
+    rng = np.random.default_rng(np.random.SeedSequence(11, spawn_key=(2, 3)))
+    ann, truth = simulate.annotations(40, reliability=0.5, seed=rng)
+    again = np.random.default_rng(np.random.SeedSequence(11, spawn_key=(2, 3)))
+    ann2, truth2 = simulate.annotations(40, reliability=0.5, seed=again)
+    assert truth == truth2
+    record = truth.details["parameters"]["seed"]
+    assert record["bit_generator"] == "PCG64"
+    def thawed(value):  # the truth's details are read-only mappings
+        return {k: thawed(v) for k, v in value.items()} if hasattr(value, "items") else value
+
+    replay = np.random.default_rng()
+    replay.bit_generator.state = thawed(record)
+    ann3, _ = simulate.annotations(40, reliability=0.5, seed=replay)
+    pd.testing.assert_frame_equal(ann3.to_long(), ann.to_long())
+    _, truth4 = simulate.annotations(40, reliability=0.5,
+                                     seed=np.random.SeedSequence(11, spawn_key=(2,)))
+    assert truth4.details["parameters"]["seed"] == {"entropy": 11, "spawn_key": [2]}

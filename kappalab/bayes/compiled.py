@@ -171,7 +171,7 @@ class CompiledModel:
         return self._trace
 
     def fit(self, data: Mapping[str, Any], options, keep: Sequence[str]):
-        """Set the data and sample; returns what :func:`kappalab.bayes.sampling.sample` does.
+        """Set the data and sample; returns what ``kappalab.bayes.sampling.sample`` does.
 
         Parameters
         ----------

@@ -12,7 +12,7 @@ the correlation ρ of the items' true scores that normalized κx approximates; t
 
 This module is the front end, :func:`cross_replication`; the models live in
 :mod:`kappalab.bayes.cross_interval` and :mod:`kappalab.bayes.cross_binary` (their building
-blocks are re-exported here), what they share in :mod:`kappalab.bayes.cross_common`.
+blocks are re-exported here), what they share in ``kappalab.bayes.cross_common``.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def cross_replication(x: Any, y: Any, *, level: str = "interval", draws: int = 1
     scaled by its largest value on the grid (the log-sum-exp device). h =
     ``quadrature_step``, by default 0.6 × the width √(1 − ρ_L)/√ρ_L of the steepest item
     curve the data suggest (at a latent ICC above theirs), at most 0.2 and at most
-    1.68·√(1 − 0.99) = 0.168 so that the density's ridge is resolved up to |ρ_u| = 0.99:
+    1.68·√(1 − 0.99) = 0.168 so that the density's ridge is resolved up to \|ρ_u| = 0.99:
     relative error of an item's likelihood ~1e-6 or less (a :class:`SamplingWarning` says
     when the posterior reaches values the grid resolves worse than ~1e-3). Derived, per draw,
     with exact bivariate-normal probabilities (Owen's T, :mod:`kappalab.bivariate_normal`), as

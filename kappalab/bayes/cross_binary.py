@@ -29,7 +29,7 @@ from .sampling import SamplingOptions, prior_attrs
 
 __all__ = ["BinaryPatterns", "QUADRATURE_HALF_WIDTH", "binary_loglik", "binary_posterior"]
 
-#: half-width of the quadrature grid on each standardised latent axis (P(|u| > 7.5) ≈ 6e-14)
+#: half-width of the quadrature grid on each standardised latent axis (P(\|u| > 7.5) ≈ 6e-14)
 QUADRATURE_HALF_WIDTH = 7.5
 #: the grid step is at most this fraction of the narrowest item-curve width √(1−ρ_L)/√ρ_L
 _STEP_PER_WIDTH = 0.6

@@ -47,6 +47,8 @@ __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array"
            "within_group_pairs",
            "safe_divide", "weigh_rows"]
 
+#: what :meth:`ItemSumCoefficient.combine` returns: the coefficient's components by name
+#: (at least ``value``, ``observed`` and ``expected``)
 Components = dict[str, np.ndarray]
 
 
@@ -609,7 +611,7 @@ def complex_step_gradient(core: "ItemSumCoefficient", totals: np.ndarray) -> np.
     .. math::  \frac{∂f}{∂T_j} = \frac{\operatorname{Im} f(T + i h e_j)}{h} + O(h^2)
 
     (Squire & Trapp 1998, SIAM Review 40(1), 110–112, doi:10.1137/S003614459631241X). No
-    difference of two nearly equal numbers is formed, so h can be as small as 1e-30·|T_j|:
+    difference of two nearly equal numbers is formed, so h can be as small as 1e-30·\|T_j|:
     the O(h²) term is then below any rounding and no step size can be wrong. It requires a
     ``combine`` built from operations that are analytic in T (arithmetic, ``einsum``,
     ``sqrt``; comparisons only on real parts), which every core's ``combine`` is. One stacked

@@ -73,7 +73,7 @@ VARIANCE_FLOOR = 1e-20
 
 
 class InterAnnotatorCorrelation(Estimate):
-    """The inter-annotator correlation: an :class:`~kappalab.Estimate` that also keeps each
+    r"""The inter-annotator correlation: an :class:`~kappalab.Estimate` that also keeps each
     annotator's correlation with the mean of the others.
 
     ``value`` is the average over the annotators with a defined correlation of r_r, the
@@ -83,7 +83,7 @@ class InterAnnotatorCorrelation(Estimate):
     ``average="mean"``), ``expected`` is 0. ``n_items`` and ``n_annotations`` count the items
     with two or more annotations and their annotations, ``n_raters`` the annotators on them.
     ``details`` holds ``per_rater`` (a pandas Series of r_r indexed by rater, NaN for an
-    annotator left out), ``shared_items`` (a Series of |I_r|, the items each annotator shares
+    annotator left out), ``shared_items`` (a Series of \|I_r|, the items each annotator shares
     with another), ``n_raters_used``, ``n_raters_excluded``, ``average`` and ``min_items``;
     ``per_rater``, ``shared_items`` and ``average`` are also attributes.
     :func:`inter_annotator_correlation` builds it; its fields are those of
@@ -143,7 +143,7 @@ class InterAnnotatorCorrelation(Estimate):
 
     @property
     def shared_items(self):
-        """|I_r|, the items each annotator shares with another annotator (a pandas Series
+        r"""\|I_r|, the items each annotator shares with another annotator (a pandas Series
         indexed by rater), ``details["shared_items"]``."""
         return self.details["shared_items"]
 
@@ -162,7 +162,7 @@ class InterAnnotatorCorrelationCore(ItemSumCoefficient):
     annotations (normalised and centred per rater, see :mod:`kappalab.coefficients.correlation`).
     ``combine`` forms each r_r from its rater's six totals and averages the defined ones:
     r_r is defined when n_r ≥ ``min_items`` (n_r the weighted count of r's items) and both
-    variances exceed :data:`VARIANCE_FLOOR`·n_r².
+    variances exceed ``VARIANCE_FLOOR``·n_r².
 
     Components of ``combine``: ``value`` (the ``average`` of the defined r_r), ``observed``
     (their plain mean), ``expected`` (0), ``per_rater`` (…, R: r_r, NaN where undefined) and
@@ -289,7 +289,7 @@ class InterAnnotatorCorrelationCore(ItemSumCoefficient):
                    \frac{∂r}{∂Σx^2} = -\frac{r\,n}{2 S_{xx}}, \quad
                    \frac{∂r}{∂Σx\bar x} = \frac{n}{√}
 
-        (and symmetrically for x̄), times ∂value/∂r_r: 1/|V| for the mean, (1 − v²)/(|V|
+        (and symmetrically for x̄), times ∂value/∂r_r: 1/\|V| for the mean, (1 − v²)/(\|V|
         (1 − r_r²)) for the Fisher mean v; 0 for an undefined r_r (and for one clipped to
         ±1 by rounding, as the complex-step derivative of ``combine``)."""
         t = np.asarray(totals, dtype=float)
@@ -337,7 +337,7 @@ class InterAnnotatorCorrelationCore(ItemSumCoefficient):
                 "n_raters": int(np.unique(self._raters[used]).size)}
 
     def shared_item_counts(self) -> np.ndarray:
-        """|I_r| of every rater: the items (of positive weight) r shares with another."""
+        r"""\|I_r| of every rater: the items (of positive weight) r shares with another."""
         return np.bincount(self._raters[self._used()], minlength=self.R)
 
     def details(self) -> dict[str, Any]:

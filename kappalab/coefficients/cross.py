@@ -267,7 +267,7 @@ class RaterVersusRest(CrossKappa):
         The panel, with rater identities.
     distance : str, CategoryDistance or array-like, default "nominal"
         The distance δ, resolved on the panel's categories
-        (:func:`kappalab.coefficients.multirater.distance_for`). Krippendorff's ordinal
+        (``kappalab.coefficients.multirater.distance_for``). Krippendorff's ordinal
         metric depends on the marginals of the items compared, which differ from rater to
         rater: it is refused here (:func:`cross_kappa` of each rater computes it).
 

@@ -28,7 +28,7 @@ annotations within their item by one row-wise sort, and sums the halves by segme
 blocks of a few million keys.
 
 There is one path to each value, the item-sum spine (:mod:`kappalab.coefficients.base`):
-:class:`SplitHalfCoefficient` and :class:`DisattenuationCoefficient` give the value as
+``SplitHalfCoefficient`` and ``DisattenuationCoefficient`` give the value as
 ``combine(totals())`` and, with ``ci=``, the interval from the same core. The results are
 :class:`~kappalab.Estimate` subclasses, :class:`SplitHalfReliability` and
 :class:`DisattenuatedCorrelation`, which keep the splits and the parts of the correction.
@@ -441,7 +441,7 @@ def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: A
     Vectorised: one random 32-bit key per annotation and split beside the item code in one
     int64, a row-wise ``argsort`` of a block of splits, and segment sums — O(S·N log N) for S
     splits of N annotations, with no Python loop over items or annotations. The value is
-    that of :class:`SplitHalfCoefficient` (each split's r from item sums), and ``ci=``
+    that of ``SplitHalfCoefficient`` (each split's r from item sums), and ``ci=``
     resamples the items of the same core, every item keeping its halves of every split.
 
     With exactly two annotations per item a split decides, item by item, which annotation is
@@ -668,7 +668,7 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
       reliability, α and m̄);
     * a pair of numbers ``(rel_x, rel_y)``.
 
-    The value is that of :class:`DisattenuationCoefficient` (r from item sums, each
+    The value is that of ``DisattenuationCoefficient`` (r from item sums, each
     reliability from its own core on the same items), and ``ci=`` resamples the items of the
     same core: r and both estimated reliabilities move together (given numbers stay fixed).
 

@@ -381,18 +381,18 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
     with ICC(f,k) = k·ICC(f,1)/(1 + (k − 1)·ICC(f,1)), the reliability of the mean of the
     k raters. The names of the forms:
 
-    ============  ==============  ======================================================
-    Shrout–Fleiss pingouin, psych McGraw & Wong (1996)
-    ============  ==============  ======================================================
-    ICC(1,1)      ICC1            ICC(1): one-way random, single
-    ICC(2,1)      ICC2            ICC(A,1): two-way random (or mixed), absolute agreement,
-                                  single
-    ICC(3,1)      ICC3            ICC(C,1): two-way mixed (or random), consistency, single
-    ICC(1,k)      ICC1k           ICC(k): one-way random, average
-    ICC(2,k)      ICC2k           ICC(A,k): two-way random (or mixed), absolute agreement,
-                                  average
-    ICC(3,k)      ICC3k           ICC(C,k): two-way mixed (or random), consistency, average
-    ============  ==============  ======================================================
+    ==============  ================  ======================================================
+    Shrout–Fleiss   pingouin, psych   McGraw & Wong (1996)
+    ==============  ================  ======================================================
+    ICC(1,1)        ICC1              ICC(1): one-way random, single
+    ICC(2,1)        ICC2              ICC(A,1): two-way random (or mixed), absolute agreement,
+                                      single
+    ICC(3,1)        ICC3              ICC(C,1): two-way mixed (or random), consistency, single
+    ICC(1,k)        ICC1k             ICC(k): one-way random, average
+    ICC(2,k)        ICC2k             ICC(A,k): two-way random (or mixed), absolute agreement,
+                                      average
+    ICC(3,k)        ICC3k             ICC(C,k): two-way mixed (or random), consistency, average
+    ==============  ================  ======================================================
 
     Any of these names is accepted (:func:`icc_form`: case, spaces, ``-`` and ``_`` ignored;
     ``"ICC(2,4)"`` for k = 4). pingouin 0.6 and later label the rows ICC(1,1), ICC(A,1),

@@ -19,7 +19,7 @@ only in the chance model that gives D_e:
 ========================  ==============================================================
 chance model              expected disagreement D_e
 ========================  ==============================================================
-``"pooled"``              Krippendorff: N_·ᵀ δ N_· / (n(n−1)), N_· pooled pairable counts
+``"pooled"``              Krippendorff: N\_·ᵀ δ N\_· / (n(n−1)), N\_· pooled pairable counts
 ``"item_marginal"``       Fleiss (Scott for two raters): πᵀ δ π, π_k = mean_i n_ik/m_i
 ``"rater_marginal"``      Conger / Janson–Olsson ι (Cohen for two raters): mean over
                           rater pairs g ≠ h of p_gᵀ δ p_h, p_g rater g's own distribution
@@ -480,7 +480,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         .. math::  ∇(1 - D_o/D_e) = \Big(-\frac{1}{T_1 D_e},\ \frac{T_0}{T_1^2 D_e},\
                    \frac{D_o}{D_e^2} ∇_c D_e\Big),
 
-        and ∇_c D_e per chance model (:meth:`_expected_gradient`). O(s) time and memory, the
+        and ∇_c D_e per chance model (``_expected_gradient``). O(s) time and memory, the
         nominal distance without a K × K matrix; NaN where the coefficient is undefined."""
         t = np.asarray(totals, dtype=float)
         if self.rater_pair is not None:  # asymmetric δ in rater order: two raters, small s
@@ -587,8 +587,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     # ------------------------------------------------------------------ Krippendorff's bootstrap
     def pairable_values(self) -> PairableValues:
         r"""The coincidence distribution of the pairable values, which Krippendorff's
-        bootstrap resamples (``ci="krippendorff"``, :func:`kappalab.uncertainty.
-        krippendorff_replicates`).
+        bootstrap resamples (``ci="krippendorff"``, :func:`~kappalab.uncertainty.krippendorff_replicates`).
 
         o_ck = Σ_u n_uc (n_uk − [c = k])/(m_u − 1) over the units with m_u ≥ 2 values, as a
         sparse product of the counts (no K × K matrix for interval-form distances, so
@@ -772,8 +771,8 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
         D_o = \frac{1}{n}\sum_{i: m_i \ge 2} \frac{n_i^\top δ\, n_i}{m_i - 1}, \quad
         D_e = \frac{N_·^\top δ\, N_·}{n (n - 1)},
 
-    with n_i the item's category counts, N_· their sum over pairable items (m_i ≥ 2) and
-    n = Σ N_·. ``level`` is ``"nominal"``, ``"ordinal"``, ``"interval"``, ``"ratio"``,
+    with n_i the item's category counts, N\_· their sum over pairable items (m_i ≥ 2) and
+    n = Σ N\_·. ``level`` is ``"nominal"``, ``"ordinal"``, ``"interval"``, ``"ratio"``,
     ``"circular"``, ``"bipolar"`` (Krippendorff 2011), a K × K matrix of squared distances or
     a callable ``δ²(a, b)``. Interval data take O(N) per-item moments, so continuous values
     (every value distinct) cost one pass.

@@ -1,5 +1,5 @@
 """Small bundled datasets, each with its provenance on the first line of its CSV, and
-public annotation datasets fetched from their original source (:func:`fetch`).
+public annotation datasets fetched from their original source (:func:`~kappalab.datasets.fetch`).
 
 >>> from kappalab import datasets
 >>> sorted(datasets.available())
@@ -58,7 +58,7 @@ def provenance(name: str) -> str:
     Returns
     -------
     str
-        The first line of its CSV without the leading ``# ``: the source, what the data are
+        The first line of its CSV without the leading ``"# "``: the source, what the data are
         and the published values.
 
     Raises

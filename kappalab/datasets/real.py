@@ -464,7 +464,7 @@ def fetch(name: str, *, label: str | None = None,
     - MBIC records a worker's characteristics with every label; workers who took the survey
       twice sometimes answered differently. ``raters`` keeps the answers of each worker's
       earliest survey and adds ``age_band`` (18–29, 30–39, 40–49, 50+).
-    - Items are sentences, linked across the three media-bias files by :func:`sentence_key`;
+    - Items are sentences, linked across the three media-bias files by ``sentence_key``;
       ``items`` holds the text, outlet, topic, outlet type and link (and MBIC's own sentence
       id).
 

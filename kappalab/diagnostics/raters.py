@@ -85,7 +85,7 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
       means the panel agrees more without g.
     * ``prevalence[c]`` and ``shift[c]`` (data with at most :data:`MAX_CATEGORY_COLUMNS`
       categories, numeric or not) — g's share of category c on I_g and that
-      share minus the other raters' share on I_g; ``label_shift`` = ½ Σ_c |shift[c]|, the
+      share minus the other raters' share on I_g; ``label_shift`` = ½ Σ_c \|shift[c]|, the
       total variation distance between the two distributions.
     * ``mean_shift`` and ``correlation`` (numeric data) — g's mean minus the others' mean on
       I_g, and g's Pearson correlation with the mean of the others

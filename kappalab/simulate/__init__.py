@@ -109,7 +109,7 @@ annotations). Nominal and interval limits are finite sums over the two item clas
 latent-threshold ones are one-dimensional integrals over μ, done by adaptive Gauss–Kronrod
 quadrature (``scipy.integrate.quad_vec``, absolute and relative tolerance 1e-13, break points at
 the thresholds and graded ones around them, so that the steps of width √(1 − ρ_L) are resolved
-even at reliability 0.999; the tails beyond |μ|/√ρ_L = 12 hold < 1e-32). Where the tilt cannot
+even at reliability 0.999; the tails beyond \|μ|/√ρ_L = 12 hold < 1e-32). Where the tilt cannot
 act (every item with the same m) the quadrature reproduces the bivariate-normal truths to 1e-12.
 
 Replications
@@ -132,7 +132,9 @@ This package holds the public functions (:func:`annotations`, :func:`replication
 * ``simulate.sides``: the side models (nominal, latent threshold for binary and ordinal data,
   interval), each of which draws its annotations and computes its exact truths, and the truths
   of two sides on the same items (replications);
-* ``simulate.truths``: the :class:`Truth` every generator returns (it imports no model).
+* ``simulate.truths``: the :class:`Truth` every generator returns (it imports no model);
+* ``simulate.study``: :func:`run_study`, a design grid × replications run as Dask tasks with
+  per-replication seeds and a checkpoint.
 """
 
 from __future__ import annotations
@@ -152,13 +154,15 @@ from .parameters import (LEVELS, REPLICATION_LEVELS, categories_and_prevalence,
                          check_reliability, fail, parameter_record, per_side)
 from .raters import pool_size
 from .sides import Side, cross_truths, make_side
+from .study import replication_rng, run_study
 from .truths import Truth
 
 # the constants of the submodules stay available as simulate.<name>
 from .counts import MAX_ANNOTATIONS_PER_ITEM, TAIL_MASS  # noqa: F401
 from .parameters import MISSINGNESS  # noqa: F401
 
-__all__ = ["Truth", "annotations", "replications", "annotation_count_pmf", "to_dataset"]
+__all__ = ["Truth", "annotations", "replications", "annotation_count_pmf", "to_dataset",
+           "run_study", "replication_rng"]
 
 _NAN = float("nan")
 

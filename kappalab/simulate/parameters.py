@@ -104,8 +104,18 @@ def per_side(value, name: str) -> tuple[Any, Any]:
 
 
 def parameter_record(**kwargs) -> dict[str, Any]:
-    """The call's parameters, JSON-friendly (a Generator seed is recorded by its repr)."""
+    """The call's parameters, JSON-friendly.
+
+    A Generator seed is recorded by its bit generator's state at the call
+    (``{"bit_generator": "PCG64", "state": ..., ...}``; setting
+    ``default_rng().bit_generator.state`` to it, as plain dicts, draws the same data again), a
+    SeedSequence by its entropy and spawn key, anything else by its repr.
+    """
     def plain(v):
+        if isinstance(v, np.random.Generator):
+            return plain(v.bit_generator.state)
+        if isinstance(v, np.random.SeedSequence):
+            return {"entropy": plain(v.entropy), "spawn_key": plain(v.spawn_key)}
         if isinstance(v, (np.integer, np.floating)):
             return v.item()
         if isinstance(v, np.ndarray):
