@@ -405,6 +405,11 @@ def test_cross_binary_matches_the_simulation_truth():
                                           reliability=(0.6, 0.5), annotations_per_item=(3, 3),
                                           prevalence=0.3, shift=0.3, seed=14)
     post, _ = fit(bayes.cross_replication, ax, ay, level="binary", seed=6)
+    # the default priors, recorded on the posterior: ρ_L ~ Beta(1, ½), (ρ_u + 1)/2 ~
+    # Beta(½, ½) (a median split's κ of either near uniform), π uniform
+    attrs = post.idata.posterior.attrs
+    assert [list(attrs[f"prior_{k}"]) for k in ("prevalence", "latent_icc", "rho")] == [
+        [1.0, 1.0], [1.0, 0.5], [0.5, 0.5]]
     for name in ("irr_x", "irr_y", "kx", "normalized_kx", "rho"):
         assert_near_truth(post, name, getattr(truth, name))
     # the latent parameters of simulate's threshold model
@@ -417,6 +422,21 @@ def test_cross_binary_matches_the_simulation_truth():
     assert abs(post.mean("kx") - float(kl.cross_kappa(ax, ay))) < 0.03
     for name in ("item_agreement_x", "item_agreement_y", "cross_agreement"):
         assert 0.025 < post.ppc_pvalue(name) < 0.975
+
+
+def test_cross_binary_default_priors_make_a_median_split_kappa_near_uniform():
+    """The rationale of the binary defaults: by Sheppard's formula a median split of latents
+    of correlation r has κ = (2/π) arcsin r. (ρ_u + 1)/2 ~ Beta(½, ½) makes that κ exactly
+    uniform on (−1, 1); ρ_L ~ Beta(1, ½) makes it nearly uniform on (0, 1), where the old
+    uniform ρ_L put 71% of it below ½."""
+    from scipy.stats import beta
+
+    x = np.linspace(-0.95, 0.95, 39)
+    np.testing.assert_allclose(beta(0.5, 0.5).cdf((np.sin(np.pi * x / 2) + 1) / 2),
+                               (x + 1) / 2, atol=1e-12)
+    q = np.array([0.25, 0.5, 0.75])
+    assert np.abs(beta(1, 0.5).cdf(np.sin(np.pi * q / 2)) - q).max() < 0.05
+    assert beta(1, 1).cdf(np.sin(np.pi / 4)) == pytest.approx(np.sqrt(0.5))
 
 
 def test_binary_quadrature_against_orthant_probabilities_and_adaptive_quadrature():
