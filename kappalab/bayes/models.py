@@ -85,6 +85,14 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
     (identical rows once, weighted by their number), so the cost does not grow with the
     number of items.
 
+    **The prior.** κ ~ Beta(1, 1) is uniform on the reported scale itself, so it pulls the
+    posterior towards no particular agreement beyond the middle of (0, 1); π enters κ only
+    through the grouping of the counts. In ``experiments/bayes_priors.py`` (prevalence
+    (0.6, 0.3, 0.1), 2–5 annotations per item, κ = 0.6, 50 datasets of 50 items) the
+    posterior mean of κ is 0.004 ± 0.010 below the truth and 94% of 95% HDIs cover it;
+    the lighter Dirichlet priors of π, c = 1/2 (Jeffreys) and c = 1/K (Perks), move it
+    0.002 and 0.003 further down (paired over the same datasets), so the defaults stay.
+
     Parameters
     ----------
     data : Annotations, or anything :meth:`Annotations.from_wide` takes (counts too: raters
