@@ -169,10 +169,10 @@ def two_rater_table(seed, n_items, missing=0):
     return wide, truth
 
 
-def conjugate_kappa(table, weights, n_draws=400_000, seed=0):
-    """Exact posterior of κ_w: p ~ Dirichlet(1 + T), numpy Monte Carlo."""
+def conjugate_kappa(table, weights, c, n_draws=400_000, seed=0):
+    """Exact posterior of κ_w: p ~ Dirichlet(c + T), numpy Monte Carlo."""
     K = table.shape[0]
-    p = np.random.default_rng(seed).dirichlet(1.0 + table.ravel(), size=n_draws)
+    p = np.random.default_rng(seed).dirichlet(c + table.ravel(), size=n_draws)
     p = p.reshape(-1, K, K)
     row, col = p.sum(axis=2), p.sum(axis=1)
     p_o = (weights * p).sum(axis=(1, 2))
@@ -208,13 +208,17 @@ def test_cohen_matches_the_conjugate_dirichlet_posterior(cohen_data, cohen_fits,
     c, k = np.meshgrid(np.arange(K), np.arange(K), indexing="ij")
     # Cohen (1968) agreement weights on the category values 0, 1, 2
     w = np.eye(K) if weights is None else 1.0 - ((c - k) / (K - 1.0)) ** 2
-    exact = conjugate_kappa(table, w)
+    # the default prior: Dirichlet(1/K²) on the K² cells (Perks), recorded on the posterior
+    c = 1 / K**2
+    assert post.idata.posterior.attrs["prior_p"] == c
+    exact = conjugate_kappa(table, w, c)
     mcse = float(az.mcse(post.idata, var_names=["kappa"])["kappa"])
     assert abs(post.mean("kappa") - exact.mean()) < 4 * mcse + 1e-4
     assert post["kappa"].std() == pytest.approx(exact.std(), rel=0.15)
-    # cell probabilities: the Dirichlet(1 + T) mean
-    expected_p = (1 + table) / (1 + table).sum()
+    # cell probabilities: the Dirichlet(c + T) mean (c + T)/(K²c + N)
+    expected_p = (c + table) / (K**2 * c + table.sum())
     np.testing.assert_allclose(post.mean("p"), expected_p, atol=0.004)
+    assert not post.idata.sample_stats["diverging"].any()
     if weights is None:
         # the population Cohen κ of the simulated pair of biased raters
         assert_near_truth(post, "kappa", truth.cohen_kappa, max_width=0.15)
@@ -234,6 +238,23 @@ def test_same_seed_same_draws_other_seed_other_draws(cohen_data, cohen_fits):
     assert not np.array_equal(first["kappa"], other["kappa"])
     assert not np.array_equal(first.idata.posterior_predictive["table"],
                               other.idata.posterior_predictive["table"])
+
+
+@pytest.mark.parametrize("prior, c", [(None, 0.25), ({"p": 1.0}, 1.0), ({"p": 0.5}, 0.5)])
+def test_cohen_prior_is_the_conjugate_dirichlet_with_an_empty_cell(prior, c):
+    """Posterior mean of the cells (c + T)/(K²c + N) exactly as the Dirichlet(c + T) has it,
+    the default c = 1/K² (Perks), and no divergence on an empty cell (g = h·exp(−E/c))."""
+    table = np.array([[20, 0], [3, 27]])
+    wide = np.repeat([[0, 0], [0, 1], [1, 0], [1, 1]], table.ravel(), axis=0)
+    post, caught = fit(bayes.cohen_kappa, wide, prior=prior, seed=11)
+    assert post.idata.posterior.attrs["prior_p"] == c
+    expected = (c + table) / (4 * c + table.sum())
+    mcse = az.mcse(post.idata, var_names=["p", "kappa"])
+    assert (np.abs(post.mean("p") - expected) < 4 * mcse["p"].to_numpy() + 1e-4).all()
+    exact = conjugate_kappa(table, np.eye(2), c)
+    assert abs(post.mean("kappa") - exact.mean()) < 4 * float(mcse["kappa"]) + 1e-4
+    assert not post.idata.sample_stats["diverging"].any()
+    assert not [m for m in messages(caught, bayes.SamplingWarning) if "divergent" in m]
 
 
 def test_cohen_estimands_differ_on_one_rater_items():
@@ -384,6 +405,11 @@ def test_cross_binary_matches_the_simulation_truth():
                                           reliability=(0.6, 0.5), annotations_per_item=(3, 3),
                                           prevalence=0.3, shift=0.3, seed=14)
     post, _ = fit(bayes.cross_replication, ax, ay, level="binary", seed=6)
+    # the default priors, recorded on the posterior: ρ_L ~ Beta(1, ½), (ρ_u + 1)/2 ~
+    # Beta(½, ½) (a median split's κ of either near uniform), π uniform
+    attrs = post.idata.posterior.attrs
+    assert [list(attrs[f"prior_{k}"]) for k in ("prevalence", "latent_icc", "rho")] == [
+        [1.0, 1.0], [1.0, 0.5], [0.5, 0.5]]
     for name in ("irr_x", "irr_y", "kx", "normalized_kx", "rho"):
         assert_near_truth(post, name, getattr(truth, name))
     # the latent parameters of simulate's threshold model
@@ -396,6 +422,21 @@ def test_cross_binary_matches_the_simulation_truth():
     assert abs(post.mean("kx") - float(kl.cross_kappa(ax, ay))) < 0.03
     for name in ("item_agreement_x", "item_agreement_y", "cross_agreement"):
         assert 0.025 < post.ppc_pvalue(name) < 0.975
+
+
+def test_cross_binary_default_priors_make_a_median_split_kappa_near_uniform():
+    """The rationale of the binary defaults: by Sheppard's formula a median split of latents
+    of correlation r has κ = (2/π) arcsin r. (ρ_u + 1)/2 ~ Beta(½, ½) makes that κ exactly
+    uniform on (−1, 1); ρ_L ~ Beta(1, ½) makes it nearly uniform on (0, 1), where the old
+    uniform ρ_L put 71% of it below ½."""
+    from scipy.stats import beta
+
+    x = np.linspace(-0.95, 0.95, 39)
+    np.testing.assert_allclose(beta(0.5, 0.5).cdf((np.sin(np.pi * x / 2) + 1) / 2),
+                               (x + 1) / 2, atol=1e-12)
+    q = np.array([0.25, 0.5, 0.75])
+    assert np.abs(beta(1, 0.5).cdf(np.sin(np.pi * q / 2)) - q).max() < 0.05
+    assert beta(1, 1).cdf(np.sin(np.pi / 4)) == pytest.approx(np.sqrt(0.5))
 
 
 def test_binary_quadrature_against_orthant_probabilities_and_adaptive_quadrature():

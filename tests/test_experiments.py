@@ -89,6 +89,22 @@ def test_estimator_bias_mnar_columns_differ_from_mcar(tmp_path):
     assert len(table["annotations_per_item"].unique()) > single_item_designs  # and one without
 
 
+def test_bayes_priors_quick(tmp_path):
+    run_quick("bayes_priors", tmp_path)
+    table = pd.read_csv(tmp_path / "bayes_priors.csv")
+    assert (tmp_path / "bayes_priors.png").stat().st_size > 10_000
+    from experiments.bayes_priors import PRIORS, SHIPPED
+    # --quick: nominal and Cohen, every candidate prior, 2 datasets of 50 items each
+    assert {(m, p) for m, p in zip(table["model"], table["prior"])} == {
+        (m, p) for m in ("nominal", "cohen") for p in PRIORS[m]}
+    assert (table["datasets"] == 2).all() and (table["n_items"] == 50).all()
+    assert table["bias_mean"].abs().max() < 0.5 and table["coverage"].between(0, 1).all()
+    # the truths are exact population values: the same for every prior of a model
+    assert table.groupby("model")["truth"].nunique().eq(1).all()
+    # the shipped Cohen prior is the model's default for two categories, c = 1/K²
+    assert PRIORS["cohen"][SHIPPED["cohen"]] == {"p": 1 / 4}
+
+
 def test_kappa_paradox_quick(tmp_path):
     # on a local cluster of two workers, and in this process: the same table, bit for bit
     # (each dataset draws from its own (cell, replication) stream, whoever runs it)

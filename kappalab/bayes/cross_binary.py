@@ -25,7 +25,7 @@ from .compiled import bucket, compiled_model, pad
 from .cross_common import item_counts, require_pairable
 from .models import as_float
 from .posterior import Posterior, SamplingWarning
-from .sampling import SamplingOptions
+from .sampling import SamplingOptions, prior_attrs
 
 __all__ = ["BinaryPatterns", "QUADRATURE_HALF_WIDTH", "binary_loglik", "binary_posterior"]
 
@@ -336,7 +336,8 @@ def binary_posterior(ax: Annotations, ay: Annotations, options: SamplingOptions,
         posterior, sample_stats, options, model="cross_replication (binary)",
         derived=derived, replicated=replicated, observed=observed,
         headline=("irr_x", "irr_y", "kx", "normalized_kx", "rho"),
-        attrs={**item_counts(al), "level": "binary", "high_category": str(union[1]),
+        attrs={**prior_attrs(prior), **item_counts(al), "level": "binary",
+               "high_category": str(union[1]),
                "quadrature_step": patterns.step, "quadrature_nodes_per_axis": int(
                    patterns.z.size), "n_patterns": int(patterns.pairs.shape[0])})
 

@@ -19,7 +19,7 @@ from .cross_common import item_counts, require_pairable
 from .models import (OneWayStatistics, as_float, item_statistics, location_scale,
                      normal_means_loglik, within_loglik)
 from .posterior import Posterior
-from .sampling import SamplingOptions
+from .sampling import SamplingOptions, prior_attrs
 
 __all__ = ["CrossIntervalStatistics", "bivariate_means_loglik", "cross_interval_loglik",
            "interval_posterior"]
@@ -353,7 +353,8 @@ def interval_posterior(ax: Annotations, ay: Annotations, options: SamplingOption
         posterior, sample_stats, options, model="cross_replication (interval)",
         replicated=replicated, observed=observed,
         headline=("irr_x", "irr_y", "kx", "normalized_kx", "rho"),
-        attrs={**item_counts(al), "level": "interval", "data_mean": center, "data_sd": scale})
+        attrs={**prior_attrs(prior), **item_counts(al), "level": "interval",
+               "data_mean": center, "data_sd": scale})
 
 
 def _replicate_mean_correlation(rng, draws, R, S) -> np.ndarray:

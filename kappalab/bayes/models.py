@@ -21,7 +21,7 @@ from ..errors import DroppedAnnotationsWarning, EmptyDataError, warn
 from ..kernels import distinct_rows, pair_agreement
 from .assembly import assemble, blocks, dirichlet, flat
 from .compiled import bucket, compiled_model, pad
-from .sampling import SamplingOptions, validate_prior
+from .sampling import SamplingOptions, prior_attrs, validate_prior
 from .posterior import Posterior
 
 __all__ = ["nominal_reliability", "cohen_kappa", "interval_reliability"]
@@ -84,6 +84,14 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
     (``prior["kappa"]``, default (1, 1), uniform), τ = 1/κ − 1. The count rows are grouped
     (identical rows once, weighted by their number), so the cost does not grow with the
     number of items.
+
+    **The prior.** κ ~ Beta(1, 1) is uniform on the reported scale itself, so it pulls the
+    posterior towards no particular agreement beyond the middle of (0, 1); π enters κ only
+    through the grouping of the counts. In ``experiments/bayes_priors.py`` (prevalence
+    (0.6, 0.3, 0.1), 2–5 annotations per item, κ = 0.6, 50 datasets of 50 items) the
+    posterior mean of κ is 0.004 ± 0.010 below the truth and 94% of 95% HDIs cover it;
+    the lighter Dirichlet priors of π, c = 1/2 (Jeffreys) and c = 1/K (Perks), move it
+    0.002 and 0.003 further down (paired over the same datasets), so the defaults stay.
 
     Parameters
     ----------
@@ -201,8 +209,9 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
     return assemble(
         posterior, stats, options, model="nominal_reliability", replicated=replicated,
         observed=observed, headline=("kappa", "p_o", "p_e"),
-        attrs={"n_items": int((m > 0).sum()), "n_pairable_items": int(pairable.sum()),
-               "n_annotations": int(m.sum()), "n_categories": K,
+        attrs={**prior_attrs(prior), "n_items": int((m > 0).sum()),
+               "n_pairable_items": int(pairable.sum()), "n_annotations": int(m.sum()),
+               "n_categories": K,
                "distinct_count_rows": int(rows.shape[0])})
 
 
@@ -219,7 +228,7 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
     .. math::  T \sim \operatorname{Multinomial}(N, p), \qquad
                p \sim \operatorname{Dirichlet}(c\,\mathbf 1_{K^2}),
 
-    so the posterior is Dirichlet(c + T) (conjugate; c = ``prior["p"]``, default 1). κ is the
+    so the posterior is Dirichlet(c + T) (conjugate; c = ``prior["p"]``, default 1/K²). κ is the
     population (weighted) Cohen κ of p, with rater marginals p_{k·} = Σ_l p_kl and
     p_{·l} = Σ_k p_kl and agreement weights w (1 on the diagonal):
 
@@ -228,10 +237,26 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
 
     (the Bayesian κ of Basu, Banerjee & Sen 2000). Unweighted (w = I) it is the population
     value that :func:`kappalab.cohen_kappa` estimates on complete data. The posterior is
-    sampled through the
-    equivalent Poisson form: p = g/Σg with g_kl ~ Gamma(c, 1) and T_kl ~ Poisson(g_kl) has
-    the same prior and posterior of p, and independent Gamma(c + T_kl, 2) posteriors of g
-    that NUTS explores in a few steps.
+    sampled through the equivalent Poisson form: p = g/Σg with g_kl ~ Gamma(c, 1) and
+    T_kl ~ Poisson(g_kl) has the same prior and posterior of p, and independent
+    Gamma(c + T_kl, 2) posteriors of g. Each g is sampled as g = h·exp(−E/c) with
+    h ~ Gamma(c + 1, 1) and E ~ Exponential(1), which is Gamma(c, 1) (Marsaglia & Tsang
+    2000): on the log scale a Gamma of small shape (an empty cell and c < 1) has a long left
+    tail and a steep right wall on which NUTS diverges; h and E have neither.
+
+    **The prior.** The posterior mean of p is (c + T)/(K²c + N): the prior adds K²c
+    observations spread evenly over the cells, a table of independent raters (κ = 0), and so
+    pulls κ towards 0 by about K²c/(N + K²c) of its value. The default c = 1/K² (Perks
+    1947; the concentration Berger, Bernardo & Sun 2015 recommend for a multinomial of many
+    cells) adds one observation in all, for any K; the uniform c = 1 adds K². In
+    ``experiments/bayes_priors.py`` (two biased raters, prevalence (0.7, 0.3), 50 items,
+    Cohen κ ≈ 0.47) the posterior mean is 0.024 ± 0.010 below the truth under c = 1/4
+    (150 datasets; 0.048 under c = 1, 0.032 under Jeffreys' c = 1/2), 0.029 ± 0.014 below at
+    κ ≈ 0.58 (0.060 under c = 1) and 0.020 ± 0.017 at κ ≈ 0.24 (0.025), with 92–93% of 95%
+    HDIs covering under either prior; at 200 and 1 000 items the two priors differ by less
+    than 0.006 (coverage 96.7% and 91.7% of 60 datasets). What remains at 50 items is the
+    sample κ's own small-sample bias (0.010 on the same datasets), the one prior observation
+    and the posterior mean of a ratio.
 
     Parameters
     ----------
@@ -243,7 +268,7 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
     weights : ``None``, ``"linear"``, ``"quadratic"`` (on the category values), a level name,
         a K × K agreement-weight matrix or a callable, as in :func:`kappalab.cohen_kappa`.
     draws, tune, chains, seed, sampler : as in :func:`nominal_reliability`.
-    prior : ``{"p": c}``, the Dirichlet concentration of every cell.
+    prior : ``{"p": c}``, the Dirichlet concentration of every cell (default 1/K²).
     categories : passed to :meth:`Annotations.from_wide`.
 
     Returns
@@ -281,7 +306,13 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
     doi:10.1177/001316446002000104. Cohen, J. (1968), Psychological Bulletin 70(4), 213–220,
     doi:10.1037/h0026256. Basu, S., Banerjee, M. & Sen, A. (2000). Bayesian inference for
     kappa from single and multiple studies. Biometrics 56(2), 577–582,
-    doi:10.1111/j.0006-341X.2000.00577.x.
+    doi:10.1111/j.0006-341X.2000.00577.x. Perks, W. (1947). Some observations on inverse
+    probability including a new indifference rule. Journal of the Institute of Actuaries
+    73(2), 285–334, doi:10.1017/S0020268100012270. Berger, J. O., Bernardo, J. M. & Sun, D.
+    (2015). Overall objective priors. Bayesian Analysis 10(1), 189–221,
+    doi:10.1214/14-BA915. Marsaglia, G. & Tsang, W. W. (2000). A simple method for
+    generating gamma variables. ACM Transactions on Mathematical Software 26(3), 363–372,
+    doi:10.1145/358407.358414.
 
     Examples
     --------
@@ -296,7 +327,7 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
     ((50,), True)
     """
     options = SamplingOptions(draws, tune, chains, seed, sampler)
-    prior = validate_prior(prior, {"p": 1.0}, "cohen_kappa")
+    prior = validate_prior(prior, {"p": None}, "cohen_kappa")  # None: 1/K², set below
     ann = two_raters(x, y, categories=categories, coefficient="the Bayesian Cohen's kappa")
     agreement = weights_for(ann, weights).weights
     items, raters, cats = ann.codes()
@@ -313,6 +344,8 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
         warn(f"{dropped} item(s) annotated by only one of the two raters were left out of the "
              f"table ({int(both.sum())} items remain)", DroppedAnnotationsWarning)
     K = ann.n_categories
+    if prior["p"] is None:
+        prior["p"] = 1.0 / K**2  # Perks: one prior observation spread over the K² cells
     table = np.bincount(table_codes[both, 0] * K + table_codes[both, 1],
                         minlength=K * K).reshape(K, K)
     used = (table.sum(axis=0) + table.sum(axis=1)) > 0
@@ -334,7 +367,13 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
             # Dirichlet(c) a priori and Dirichlet(c + T) a posteriori, exactly as the
             # multinomial model does, with independent Gamma(c + T_kl, 2) posteriors that NUTS
             # samples easily
-            rate = pm.Gamma("cell_rate", alpha=prior["p"], beta=1.0, shape=K * K)
+            # g = h·exp(−E/c) with h ~ Gamma(c + 1, 1), E ~ Exponential(1) is Gamma(c, 1)
+            # (the boosting identity of Marsaglia & Tsang 2000); sampled as log g, a cell of
+            # small c + T_kl has a long left tail and a steep right wall on which NUTS
+            # diverges, (log h, log E) have neither
+            boost = pm.Gamma("cell_boost", alpha=prior["p"] + 1.0, beta=1.0, shape=K * K)
+            shrink = pm.Exponential("cell_shrink", 1.0, shape=K * K)
+            rate = pm.Deterministic("cell_rate", boost * pt.exp(-shrink / prior["p"]))
             pm.Potential("loglik", (shared["table"].ravel() * pt.log(rate) - rate).sum())
             p = pm.Deterministic("p", (rate / rate.sum()).reshape((K, K)),
                                  dims=("category_1", "category_2"))
@@ -363,8 +402,8 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
         observed_dims={"table": ("category_1", "category_2")},
         coords={"category_1": labels, "category_2": labels},
         headline=("kappa", "p_o", "p_e"),
-        attrs={"n_items": N, "n_dropped_items": dropped, "raters": [str(r) for r in
-                                                                    rater_labels],
+        attrs={**prior_attrs(prior), "n_items": N, "n_dropped_items": dropped,
+               "raters": [str(r) for r in rater_labels],
                "weights": weights if isinstance(weights, str) else
                "identity" if weights is None else "custom"})
 
@@ -592,5 +631,6 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
     return assemble(
         posterior, sample_stats, options, model="interval_reliability", replicated=replicated,
         observed=observed, headline=("icc", "mu", "sigma_between", "sigma_within"),
-        attrs={"n_items": int(m.size), "n_pairable_items": int(pairable.sum()),
-               "n_annotations": int(m.sum()), "data_mean": center, "data_sd": scale})
+        attrs={**prior_attrs(prior), "n_items": int(m.size),
+               "n_pairable_items": int(pairable.sum()), "n_annotations": int(m.sum()),
+               "data_mean": center, "data_sd": scale})

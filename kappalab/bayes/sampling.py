@@ -149,3 +149,10 @@ def validate_prior(prior: Mapping[str, Any] | None, defaults: Mapping[str, Any],
                     f"prior {key!r} must be a positive number, got {value!r}")
             out[key] = value
     return out
+
+
+def prior_attrs(prior: Mapping[str, Any]) -> dict[str, Any]:
+    """The prior a model was fitted with, for ``idata.posterior.attrs``: ``prior_<name>``
+    = the concentration or scale (a number) or the Beta shape parameters (a list [a, b])."""
+    return {f"prior_{key}": [float(v) for v in value] if isinstance(value, tuple)
+            else float(value) for key, value in prior.items()}
