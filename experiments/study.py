@@ -23,6 +23,9 @@ from typing import Any, Callable, Iterable, Iterator
 import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot  # noqa: E402  (after the backend)
+
+from kappalab.plots import STYLE  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "results" / "experiments"
 
@@ -47,6 +50,7 @@ def parse_args(description: str, argv: list[str] | None = None,
         parser.add_argument(flag, **options)
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    matplotlib.pyplot.style.use(STYLE)  # kappalab's house style (kappalab.plots.STYLE)
     return args
 
 

@@ -1,17 +1,85 @@
 """Figures. matplotlib is imported inside each function, and figures are made without pyplot
 (``matplotlib.figure.Figure``) unless an ``ax`` is given, so nothing here needs a display or
-changes the backend: save with ``ax.figure.savefig(path)``."""
+changes the backend: save with ``ax.figure.savefig(path)``.
+
+Every figure is drawn in one house style, :data:`STYLE` (also used by the experiment and
+reproduction scripts and the documentation's gallery); :func:`style` applies it to a figure
+of your own.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import contextlib
+import functools
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
+from cycler import cycler
 
 from .errors import InvalidParameterError
 
-__all__ = ["items", "raters", "xrr"]
+__all__ = ["STYLE", "items", "raters", "style", "xrr"]
+
+#: The house style of kappalab's figures, as matplotlib ``rcParams``: light grid, no top and
+#: right spines, frameless legends, one font scale, and the colour-blind-safe palette of
+#: Okabe & Ito (2008) as the colour cycle.
+STYLE: dict[str, Any] = {
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "grid.linewidth": 0.6,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "legend.fontsize": 8,
+    "legend.frameon": False,
+    "figure.titlesize": 11,
+    "savefig.dpi": 120,
+    "savefig.bbox": "tight",
+    "axes.prop_cycle": cycler(color=["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7",
+                                     "#56B4E9", "#F0E442", "#000000"]),
+}
+
+
+@contextlib.contextmanager
+def style() -> Iterator[None]:
+    """Draw in kappalab's house style (:data:`STYLE`) inside the ``with`` block.
+
+    Yields
+    ------
+    None
+        Figures and axes made inside the block take the style.
+
+    References
+    ----------
+    Okabe, M. & Ito, K. (2008). Color Universal Design (CUD): how to make figures and
+    presentations that are friendly to colorblind people. J*Fly Data Depository for
+    Drosophila Researchers.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> with style():
+    ...     ax = Figure().add_subplot()
+    >>> ax.spines["top"].get_visible(), ax.xaxis.label.get_fontsize()
+    (False, 9.0)
+    """
+    import matplotlib
+
+    with matplotlib.rc_context(STYLE):
+        yield
+
+
+def _styled(draw: Callable) -> Callable:
+    """Run a plotting function in the house style."""
+    @functools.wraps(draw)
+    def styled(*args: Any, **kwargs: Any) -> Any:
+        with style():
+            return draw(*args, **kwargs)
+    return styled
 
 #: the bars of :func:`xrr`: (report quantity, label, colour)
 _XRR_BARS = (
@@ -23,6 +91,7 @@ _XRR_BARS = (
 )
 
 
+@_styled
 def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = None,
         n_splits: int = 100, seed: Any = None, categories: Sequence[Any] | None = None,
         title: str | None = None):
@@ -152,9 +221,9 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
                       f"({int(counts['items_dropped_x'])} dropped from X, "
                       f"{int(counts['items_dropped_y'])} from Y)")
     ax.set_title(title if title is not None else
-                 "Cross-replication reliability (Wong, Paritosh & Aroyo 2021)", fontsize=10)
+                 "Cross-replication reliability (Wong, Paritosh & Aroyo 2021)")
     if ax.get_legend_handles_labels()[0]:  # beside the axes, clear of bars and labels
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return ax
 
 
@@ -165,6 +234,7 @@ _RATER_QUANTITIES = {
 }
 
 
+@_styled
 def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
            max_raters: int = 40, title: str | None = None):
     r"""Forest plot of a rater report: per rater, κx against the rest of the panel (with its
@@ -266,17 +336,17 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
         for y in positions[~finite]:
             axis.annotate("n/a", (0.0, y), xycoords=("axes fraction", "data"),
                           xytext=(3, 0), textcoords="offset points", va="center", fontsize=8)
-        axis.set_xlabel(_RATER_QUANTITIES[name].format(coefficient=coefficient), fontsize=8)
-        axis.set_yticks(positions, [str(r) for r in shown["rater"]], fontsize=8)
+        axis.set_xlabel(_RATER_QUANTITIES[name].format(coefficient=coefficient))
+        axis.set_yticks(positions, [str(r) for r in shown["rater"]])
         axis.set_ylim(-0.7, len(shown) - 0.3)
         axis.grid(axis="x", color="#dddddd", linewidth=0.6)
         axis.set_axisbelow(True)
         if ax is not None:  # the caller's figure: the legend to the right of the axes
-            axis.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1))
+            axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
     if ax is None:  # below the axes, outside them
         handles = [h for axis in axes for h in axis.get_legend_handles_labels()[0]]
-        axes[0].figure.legend(handles=handles, fontsize=7, frameon=False,
-                              loc="outside lower center", ncol=min(len(handles), 5))
+        axes[0].figure.legend(handles=handles, loc="outside lower center",
+                              ncol=min(len(handles), 5))
     axes[0].set_ylabel("rater")
     default = {"both": f"Raters: agreement with the rest and influence on {coefficient}",
                "kappa_x": "Raters: agreement with the rest of the panel",
@@ -285,9 +355,9 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
     if len(shown) < n_total:
         heading += f"\n({len(shown)} raters of {n_total} with the lowest $\\kappa_x$)"
     if len(axes) > 1:
-        axes[0].figure.suptitle(heading, fontsize=10)
+        axes[0].figure.suptitle(heading)
     else:
-        axes[0].set_title(heading, fontsize=10)
+        axes[0].set_title(heading)
     return axes if quantity == "both" else axes[0]
 
 
@@ -312,6 +382,7 @@ def _draw_kappa_x(axis: Any, shown: pd.DataFrame, positions: np.ndarray, values:
                      linewidth=1.0, label="median rater")
 
 
+@_styled
 def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
           title: str | None = None):
     r"""Draw the distribution of item agreement from :func:`kappalab.item_report`, with the
@@ -409,6 +480,6 @@ def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
         title = (f"Item agreement of {agreement.size} items "
                  f"({report.attrs['coefficient']} = {report.attrs['value']:.3f})")
     if title:
-        ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8, loc="upper left", frameon=False)
+        ax.set_title(title)
+    ax.legend(loc="upper left")
     return ax

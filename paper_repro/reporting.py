@@ -25,8 +25,11 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
 
+import matplotlib.pyplot  # noqa: E402  (after the backend)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+
+from kappalab.plots import STYLE  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "results" / "paper_repro"
 
@@ -59,6 +62,7 @@ def parse_args(description: str, argv: list[str] | None = None,
         parser.add_argument(flag, **options)
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    matplotlib.pyplot.style.use(STYLE)  # kappalab's house style (kappalab.plots.STYLE)
     return args
 
 
