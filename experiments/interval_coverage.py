@@ -78,6 +78,12 @@ default or on the cluster at ``--scheduler``; ``--checkpoint FILE`` keeps every 
 dataset, and the same command again resumes an interrupted run. ``--quick``: 50 and 200 items,
 20 datasets, 200 resamples, no MCMC unless ``--mcmc`` (then 2 datasets, 50 draws, one chain);
 about 15 s. ``--mcmc-designs`` runs the PyMC models of some designs only.
+
+The default run (500 datasets per frequentist cell, 100 per PyMC cell, 2 chains × (500 +
+500)) took 58 min on this 2-core machine with a local cluster of 2 workers: 4.2 min for the
+frequentist part and 53.8 min for the 1 500 PyMC fits (per fit, each model compiled once per
+worker: nominal 1.3–1.6 s, Cohen 1.1–1.2 s, κx interval 2.6–3.3 s, κx binary 13–16 s at
+every size, SPA 1.4–2.2 s); κx binary alone is 66 % of the PyMC time.
 """
 
 from __future__ import annotations
