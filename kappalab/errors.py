@@ -1,7 +1,9 @@
 """Errors and warnings raised by kappalab.
 
 Every input fault is a subclass of :class:`AnnotationError`, itself a :class:`ValueError`, so
-``except ValueError`` catches them all; each message names the fault and where it is.
+``except ValueError`` catches them all; each message names the fault and where it is. The one
+other error, :class:`ReplicationError` (a :class:`RuntimeError`), reports that the replicate
+function of a simulation study failed.
 """
 
 from __future__ import annotations

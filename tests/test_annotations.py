@@ -553,13 +553,18 @@ def test_undefined_warning_points_at_the_callers_line(fn):
 
 # ====================================================================== error hierarchy
 def test_every_kappalab_error_is_a_value_error():
+    """Every input fault is an AnnotationError (a ValueError); the one other error is a
+    study's replicate function failing, which is not a fault of the input."""
     classes = [obj for _, obj in inspect.getmembers(errors, inspect.isclass)
                if issubclass(obj, Exception) and not issubclass(obj, Warning)
-               and obj.__module__ == errors.__name__]
+               and obj.__module__ == errors.__name__
+               and obj is not errors.ReplicationError]
     assert len(classes) >= 10
     for cls in classes:
         assert issubclass(cls, ValueError), cls
         assert issubclass(cls, AnnotationError), cls
+    assert issubclass(errors.ReplicationError, RuntimeError)
+    assert not issubclass(errors.ReplicationError, ValueError)
     assert issubclass(UndefinedCoefficientWarning, RuntimeWarning)
     assert issubclass(DroppedAnnotationsWarning, UserWarning)
 
