@@ -573,8 +573,7 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
         coefficient's upper bound) or the Poisson bootstrap's percentile interval.
     n_resamples : int, default 2000
         Replicates of the Poisson bootstrap.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
+    {{shared: confidence}}
     seed : None, int, sequence of int, SeedSequence or Generator, optional
         Seed of the Poisson bootstrap (:func:`kappalab.validation.make_rng`).
     partitioned_by_item : bool or None, default None
@@ -700,8 +699,7 @@ def cross_kappa(x: Any, y: Any, *, level: Any = "nominal", item: str = "item",
         As :func:`estimate`: the items common to both sides are the units.
     n_resamples : int, default 2000
         Replicates of the Poisson bootstrap.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
+    {{shared: confidence}}
     seed : None, int, sequence of int, SeedSequence or Generator, optional
         Seed of the Poisson bootstrap (:func:`kappalab.validation.make_rng`).
     scheduler : str or None, default None

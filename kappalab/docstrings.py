@@ -28,23 +28,29 @@ sample_weight : array-like, optional
     stay the units of the standard error
     (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
     counts once.""",
-    "resampling": """\
-ci : str, optional
-    A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-    ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-    (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-    the resampling units. None (default): the value alone.
+    "n_resamples": """\
 n_resamples : int, default 2000
-    Replicates of the bootstrap methods.
+    Replicates of the bootstrap methods.""",
+    "confidence": """\
 confidence : float, default 0.95
-    Confidence level of the interval, in (0, 1).
+    Confidence level of the interval, in (0, 1).""",
+    "seed": """\
 seed : None, int, sequence of int, SeedSequence or Generator, optional
     Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-    entropy.
+    entropy.""",
+    "progress": """\
 progress : bool or None, optional
     A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
     (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).""",
 }
+SHARED_PARAMETERS["resampling"] = "\n".join([
+    """\
+ci : str, optional
+    A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
+    ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+    (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
+    the resampling units. None (default): the value alone.""",
+    *(SHARED_PARAMETERS[name] for name in ("n_resamples", "confidence", "seed", "progress"))])
 
 _MARKER = re.compile(r"^([ \t]*)\{\{shared: (\w+)\}\}[ \t]*$", re.MULTILINE)
 
@@ -58,9 +64,9 @@ def shared_parameters(obj: Documented) -> Documented:
     Parameters
     ----------
     obj : function or class
-        Its docstring may hold lines ``{{shared: categories}}``, ``{{shared: sample_weight}}``
-        or ``{{shared: resampling}}`` (the last gives ``ci``, ``n_resamples``, ``confidence``,
-        ``seed`` and ``progress``).
+        Its docstring may hold lines ``{{shared: categories}}``, ``{{shared: sample_weight}}``,
+        ``{{shared: n_resamples}}``, ``{{shared: confidence}}``, ``{{shared: seed}}``,
+        ``{{shared: progress}}`` or ``{{shared: resampling}}`` (``ci`` and the last four).
 
     Returns
     -------

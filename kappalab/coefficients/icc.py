@@ -56,6 +56,7 @@ import numpy as np
 import pandas as pd
 
 from ..annotations import AnnotationsLike, as_annotations
+from ..docstrings import shared_parameters
 from ..errors import (EmptyDataError, IncompleteItemsWarning, InvalidParameterError,
                       RaterCountError, warn)
 from ..estimate import Estimate
@@ -364,6 +365,7 @@ def _complete_ratings(ann: Any) -> tuple[np.ndarray, np.ndarray, int]:
     return x, kept, dropped
 
 
+@shared_parameters
 def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
         confidence: float = 0.95, sample_weight: Any = None, n_resamples: int = 2000,
         seed: Any = None, progress: bool | None = None) -> Estimate | pd.DataFrame:
@@ -438,8 +440,7 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
         ``"bayesian-bootstrap"`` or ``"jackknife"`` (:data:`kappalab.uncertainty.CI_METHODS`,
         :mod:`kappalab.uncertainty`), the items being the resampling units. None: the value
         alone.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
+    {{shared: confidence}}
     sample_weight : array-like, optional
         One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, multiplying the
         item's statistics: importance (sampling) weights — an integer weight k gives the value
@@ -447,14 +448,11 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
         stay the units of the standard error
         (:class:`~kappalab.coefficients.base.ItemSumCoefficient`). None (default): every item
         counts once. The F interval takes n = Σ w_i items.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
+    {{shared: n_resamples}}
     seed : None, int, sequence of int, SeedSequence or Generator, optional
         Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws
         fresh entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: progress}}
 
     Returns
     -------

@@ -804,16 +804,10 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
         the resampling units. None (default): the value alone.
         Also ``"krippendorff"``: Krippendorff's bootstrap of the pairable values (Hayes &
         Krippendorff 2007; Notes), with ``alpha_min``.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: n_resamples}}
+    {{shared: confidence}}
+    {{shared: seed}}
+    {{shared: progress}}
     alpha_min : float or sequence of float, optional
         With ``ci="krippendorff"``: the smallest acceptable α values whose probability of not
         being reached, q = the share of bootstrap α's below α_min, goes to

@@ -184,16 +184,10 @@ def judge_report(data: AnnotationsLike, judge: Any, *, level: Any = "nominal",
         Every human's κx comes from one pass over the annotations (as in
         :func:`~kappalab.rater_report`); with ``ci=`` each human's interval is computed on
         that human's items.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
-    seed : None, int, sequence of int, SeedSequence or Generator, optional
-        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
-        entropy.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: n_resamples}}
+    {{shared: confidence}}
+    {{shared: seed}}
+    {{shared: progress}}
 
     Returns
     -------

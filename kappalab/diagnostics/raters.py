@@ -125,17 +125,13 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
         (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
         the resampling units. None (default): the value alone. Here for ``kappa_x``, each
         rater's interval resampling that rater's shared items.
-    n_resamples : int, default 2000
-        Replicates of the bootstrap methods.
-    confidence : float, default 0.95
-        Confidence level of the interval, in (0, 1).
+    {{shared: n_resamples}}
+    {{shared: confidence}}
     seed : None, int, sequence of int, SeedSequence or Generator, optional
         Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
         entropy. An int seeds every rater's resampling alike, as :func:`~kappalab.cross_kappa`
         with that seed would.
-    progress : bool or None, optional
-        A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
-        (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).
+    {{shared: progress}}
 
     Returns
     -------
