@@ -49,12 +49,13 @@ as the item bootstrap's and cover α in 85.2%, 84.6% and 82.6% of 500 datasets a
 and Fleiss' κ only).
 
 Bayesian (``method = "pymc"``, the 95% HDI of ``Posterior.interval``; estimate = posterior
-mean), from ``kappalab.bayes`` (imported only here), on the first ``--mcmc-datasets`` (40)
+mean), from ``kappalab.bayes`` (imported only here), on the first ``--mcmc-datasets`` (100)
 datasets of the same cells: α and Fleiss ↔ ``nominal_reliability`` ``kappa`` (one fit serves
 both rows); SPA ↔ ``nominal_reliability`` ``p_o`` on the SPA data; Cohen ↔ ``bayes.cohen_kappa``
 ``kappa``; κx ↔ ``cross_replication(x, y, level="interval" | "binary")`` ``kx``.
-``--draws``/``--tune`` (500/500), ``--chains`` (2). Warnings raised during a fit
-(divergences, R-hat > 1.01) are counted in ``n_warnings``.
+``--draws``/``--tune`` (500/500), ``--chains`` (2), ``--sampler`` (``nutpie``, whose numba
+compilation of each model is paid once per worker; ``pymc`` with ``--quick``). Warnings raised
+during a fit (divergences, R-hat > 1.01) are counted in ``n_warnings``.
 
 Outputs and verdicts
 --------------------
@@ -482,6 +483,9 @@ def main(argv=None) -> pd.DataFrame:
         ("--draws", {"type": int, "default": 500}),
         ("--tune", {"type": int, "default": 500}),
         ("--chains", {"type": int, "default": 2}),
+        ("--sampler", {"choices": ["pymc", "nutpie"], "default": None,
+                       "help": "NUTS of nutpie (each model compiled once per worker; the "
+                               "default) or of PyMC (the default with --quick)"}),
         ("--no-mcmc", {"action": "store_true", "help": "skip the PyMC models"}),
         ("--designs", {"nargs": "+", "choices": list(DESIGNS), "default": list(DESIGNS),
                        "help": "the designs whose frequentist intervals run (default: all)"}),
@@ -501,9 +505,12 @@ def main(argv=None) -> pd.DataFrame:
     mcmc_datasets = 2 if args.quick else args.mcmc_datasets
     sampler = ({"draws": 50, "tune": 50, "chains": 1} if args.quick else
                {"draws": args.draws, "tune": args.tune, "chains": args.chains})
+    sampler["sampler"] = args.sampler or ("pymc" if args.quick else "nutpie")
     if run_mcmc:  # fail now, not after the frequentist part
         try:
-            from kappalab import bayes  # noqa: F401
+            from kappalab.bayes.sampling import require_pymc, resolve_sampler
+            require_pymc()
+            resolve_sampler(sampler["sampler"])
         except ImportError as exc:
             raise SystemExit(f"the MCMC part needs kappalab.bayes and PyMC ({exc}); "
                              "run with --no-mcmc to skip it") from exc

@@ -43,7 +43,6 @@ from kappalab.bayes.models import (OneWayStatistics, dirichlet_multinomial_logli
 from kappalab.bayes.posterior import diagnose
 
 FIT = dict(draws=300, tune=300, chains=2)
-HAS_NUTPIE = importlib.util.find_spec("nutpie") is not None
 
 
 def fit(function, *args, **kwargs):
@@ -517,17 +516,24 @@ def test_import_kappalab_does_not_import_pymc():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-@pytest.mark.skipif(HAS_NUTPIE, reason="nutpie is installed")
-def test_explicit_nutpie_without_nutpie_is_an_import_error():
-    with pytest.raises(ImportError, match="pip install nutpie"):
+def test_explicit_nutpie_without_nutpie_is_an_import_error(monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "nutpie" else real(name, *a))
+    with pytest.raises(ImportError, match="pip install 'kappalab\\[nutpie\\]'"):
         bayes.cohen_kappa([[0, 1], [1, 1]], sampler="nutpie")
 
 
-@pytest.mark.skipif(not HAS_NUTPIE, reason="nutpie is not installed")
+def test_the_default_sampler_is_pymcs_nuts():
+    post, _ = fit(bayes.cohen_kappa, [0, 1, 1, 0, 1, 1], [0, 1, 1, 1, 1, 0], seed=0,
+                  draws=30, tune=30, chains=1)
+    assert post.idata.posterior.attrs["sampler"] == "pymc"
+
+
 def test_nutpie_sampler_reproduces_with_a_seed():
     ann, truth = simulate.annotations(500, level="interval", reliability=0.6, seed=2)
     a, _ = fit(bayes.interval_reliability, ann, seed=1, sampler="nutpie")
-    b, _ = fit(bayes.interval_reliability, ann, seed=1, sampler="auto")
+    b, _ = fit(bayes.interval_reliability, ann, seed=1, sampler="nutpie")
     assert a.idata.posterior.attrs["sampler"] == b.idata.posterior.attrs["sampler"] == "nutpie"
     np.testing.assert_array_equal(a["icc"], b["icc"])
     assert_near_truth(a, "icc", truth.alpha, max_width=0.15)
@@ -536,6 +542,7 @@ def test_nutpie_sampler_reproduces_with_a_seed():
 # ---------------------------------------------------------------------------------- bad input
 @pytest.mark.parametrize("options, message", [
     ({"sampler": "stan"}, "unknown sampler 'stan'"),
+    ({"sampler": "auto"}, "unknown sampler 'auto'; choose one of 'pymc', 'nutpie'"),
     ({"draws": 0}, "draws must be an integer ≥ 1"),
     ({"chains": 0}, "chains must be an integer ≥ 1"),
     ({"tune": -1}, "tune must be an integer ≥ 0"),

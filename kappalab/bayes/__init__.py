@@ -23,7 +23,8 @@ Models
     κx and the correlation ρ of the item true scores.
 
 Every model takes ``draws``, ``tune``, ``chains``, ``seed`` (an int reproduces the draws
-exactly) and ``sampler`` (``"auto"``: nutpie when installed, else PyMC's NUTS).
+exactly) and ``sampler``: ``"pymc"`` (PyMC's NUTS, the default) or ``"nutpie"`` (compiled
+once per model and process by numba, then several times quicker per fit: for studies).
 
 Each model is compiled once per shape signature and kept in a small bounded cache
 (:mod:`kappalab.bayes.compiled`; ``compiled.cache_info()``, ``compiled.clear_cache()``): a

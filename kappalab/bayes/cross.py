@@ -38,7 +38,7 @@ LEVELS = ("interval", "binary")
 
 def cross_replication(x: Any, y: Any, *, level: str = "interval", draws: int = 1000,
                       tune: int = 1000, chains: int = 2, seed: Any = None,
-                      sampler: str = "auto", prior: Mapping[str, Any] | None = None,
+                      sampler: str = "pymc", prior: Mapping[str, Any] | None = None,
                       categories: Sequence[Any] | None = None,
                       quadrature_step: float | None = None) -> Posterior:
     r"""Posterior of cross-replication reliability: IRR_X, IRR_Y, κx, normalized κx and ρ.

@@ -322,8 +322,8 @@ def binary_posterior(ax: Annotations, ay: Annotations, options: SamplingOptions,
 
     keep = ["prevalence_x", "prevalence_y", "latent_icc_x", "latent_icc_y", "latent_rho",
             "threshold_x", "threshold_y"]
-    entry = compiled_model(("cross_replication (binary)", tuple(sorted(prior.items())),
-                            padded.shape_key()), build, list(data))
+    entry = compiled_model(("cross_replication (binary)", tuple(sorted(prior.items()))),
+                           build, list(data), shape=padded.shape_key())
     posterior, sample_stats = entry.fit(data, options, keep)
 
     draws = {k: flat(posterior, k) for k in keep}

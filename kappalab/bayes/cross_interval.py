@@ -336,8 +336,8 @@ def interval_posterior(ax: Annotations, ay: Annotations, options: SamplingOption
 
     keep = ["irr_x", "irr_y", "kx", "normalized_kx", "rho", "mu_x", "mu_y",
             "sigma_between_x", "sigma_between_y", "sigma_within_x", "sigma_within_y"]
-    entry = compiled_model(("cross_replication (interval)", tuple(sorted(prior.items())),
-                            padded.shape_key()), build, list(data))
+    entry = compiled_model(("cross_replication (interval)", tuple(sorted(prior.items()))),
+                           build, list(data), shape=padded.shape_key())
     posterior, sample_stats = entry.fit(data, options, keep)
 
     replicated, observed = {}, {}

@@ -64,7 +64,7 @@ def dirichlet_multinomial_loglik(pt, rows: np.ndarray, weight: np.ndarray, pi, t
 
 
 def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chains: int = 2,
-                        seed: Any = None, sampler: str = "auto",
+                        seed: Any = None, sampler: str = "pymc",
                         prior: Mapping[str, Any] | None = None,
                         categories: Sequence[Any] | None = None) -> Posterior:
     r"""Posterior of nominal reliability under the hierarchical Dirichlet–multinomial model.
@@ -99,7 +99,9 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
         are not needed). All categories of the Annotations enter π, also unused ones.
     draws, tune, chains : posterior draws and tuning steps per chain, number of chains.
     seed : int, None or ``numpy.random.Generator``; an int reproduces the draws exactly.
-    sampler : ``"auto"`` (nutpie when installed, else PyMC's NUTS), ``"pymc"``, ``"nutpie"``.
+    sampler : ``"pymc"`` (PyMC's NUTS, the quicker choice for one fit) or ``"nutpie"``
+        (``pip install 'kappalab[nutpie]'``: a numba compilation of 15–60 s per model and
+        process, then each fit several times quicker; for studies that fit a model many times).
     prior : ``{"kappa": (a, b), "pi": c}``, any subset.
     categories : passed to :meth:`Annotations.from_wide` when ``data`` is not Annotations.
 
@@ -181,8 +183,8 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
             pm.Deterministic("p_o", (pi * (tau * pi + 1.0)).sum() / (tau + 1.0))
         return model
 
-    entry = compiled_model(("nominal_reliability", tuple(sorted(prior.items())), K, size),
-                           build, list(data))
+    entry = compiled_model(("nominal_reliability", tuple(sorted(prior.items())), K), build,
+                           list(data), shape=(size,))
     posterior, stats = entry.fit(data, options, ["kappa", "pi", "p_o", "p_e", "tau"])
     posterior = posterior.assign_coords(category=cats)
 
@@ -217,7 +219,7 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
 
 # ====================================================================== Cohen
 def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000,
-                tune: int = 1000, chains: int = 2, seed: Any = None, sampler: str = "auto",
+                tune: int = 1000, chains: int = 2, seed: Any = None, sampler: str = "pymc",
                 prior: Mapping[str, Any] | None = None,
                 categories: Sequence[Any] | None = None) -> Posterior:
     r"""Posterior of Cohen's κ (or weighted κ) for two raters: Dirichlet–multinomial table.
@@ -385,7 +387,8 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
             pm.Deterministic("kappa", (p_o - p_e) / (1.0 - p_e))
         return model
 
-    entry = compiled_model(("cohen_kappa", tuple(sorted(prior.items())), K), build, list(data))
+    entry = compiled_model(("cohen_kappa", tuple(sorted(prior.items())), K), build,
+                           list(data))
     posterior, stats = entry.fit(data, options, ["kappa", "p_o", "p_e", "p", "marginals"])
     posterior = posterior.assign_coords(category_1=labels, category_2=labels,
                                         rater=rater_labels, category=labels)
@@ -493,7 +496,7 @@ def one_way_loglik(pt, stats: OneWayStatistics, mu, var_b, var_w):
 
 
 def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chains: int = 2,
-                         seed: Any = None, sampler: str = "auto",
+                         seed: Any = None, sampler: str = "pymc",
                          prior: Mapping[str, Any] | None = None,
                          categories: Sequence[Any] | None = None) -> Posterior:
     r"""Posterior of interval reliability (ICC) under the one-way random-effects model.
@@ -599,8 +602,8 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
             pm.Deterministic("sigma_within", unit * pt.sqrt(var_w))
         return model
 
-    entry = compiled_model(("interval_reliability", tuple(sorted(prior.items())),
-                            padded.m.size), build, list(data))
+    entry = compiled_model(("interval_reliability", tuple(sorted(prior.items()))), build,
+                           list(data), shape=(padded.m.size,))
     posterior, sample_stats = entry.fit(
         data, options, ["icc", "alpha", "mu", "sigma_between", "sigma_within"])
 

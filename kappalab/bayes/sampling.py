@@ -14,7 +14,7 @@ import numpy as np
 from ..errors import InvalidParameterError
 from ..validation import check_count, check_real, make_rng
 
-SAMPLERS = ("auto", "pymc", "nutpie")
+SAMPLERS = ("pymc", "nutpie")
 _QUIET_LOGGERS = ("pymc", "pytensor", "nutpie", "arviz")
 _QUIET_MODULES = r"(pymc|pytensor|nutpie|arviz|numba)(\..*)?"
 
@@ -31,16 +31,14 @@ def require_pymc():
 
 
 def resolve_sampler(sampler: Any) -> str:
-    """'auto' → 'nutpie' when it can be imported, else 'pymc'."""
+    """``sampler`` checked: 'pymc', or 'nutpie' when nutpie and numba can be imported."""
     if not isinstance(sampler, str) or sampler not in SAMPLERS:
         raise InvalidParameterError(
             f"unknown sampler {sampler!r}; choose one of {', '.join(map(repr, SAMPLERS))}")
-    has_nutpie = importlib.util.find_spec("nutpie") is not None
-    if sampler == "auto":
-        return "nutpie" if has_nutpie else "pymc"
-    if sampler == "nutpie" and not has_nutpie:
-        raise ImportError("sampler='nutpie' needs the nutpie package (pip install nutpie); "
-                          "or use sampler='pymc'")
+    if sampler == "nutpie" and any(importlib.util.find_spec(name) is None
+                                   for name in ("nutpie", "numba")):
+        raise ImportError("sampler='nutpie' needs the nutpie and numba packages (pip install "
+                          "'kappalab[nutpie]'); or use sampler='pymc'")
     return sampler
 
 
@@ -85,28 +83,26 @@ def quiet():
 
 
 def sample(model, options: SamplingOptions, keep: Sequence[str], trace=None):
-    """NUTS on ``model``; returns (posterior Dataset restricted to ``keep``, sample_stats).
+    """PyMC's NUTS on ``model``; returns (posterior Dataset restricted to ``keep``,
+    sample_stats). (nutpie runs through :mod:`kappalab.bayes.compiled`.)
 
-    ``trace``: PyMC's sampler only, a trace template whose compiled point function every
-    chain copies (``pm.sample(trace=...)``; see :mod:`kappalab.bayes.compiled`).
+    ``trace``: a trace template whose compiled point function every chain copies
+    (``pm.sample(trace=...)``; see :mod:`kappalab.bayes.compiled`).
 
     Chains run one after the other in this process (``cores=1``): for these small models
     (sufficient statistics, a handful of parameters) starting worker processes costs more
-    than it saves, and nothing can hang in a notebook or under pytest. nutpie runs its
-    chains in parallel threads itself.
+    than it saves, and nothing can hang in a notebook or under pytest.
     """
     pm = require_pymc()
     kwargs: dict[str, Any] = dict(
         draws=options.draws, tune=options.tune, chains=options.chains, cores=1,
         random_seed=options.sampler_seed, progressbar=False,
         compute_convergence_checks=False, return_inferencedata=True, model=model,
-        nuts_sampler=options.sampler)
+        idata_kwargs={"log_likelihood": False})
     if "quiet" in inspect.signature(pm.sample).parameters:  # recent PyMC only
         kwargs["quiet"] = True
-    if options.sampler == "pymc":
-        kwargs["idata_kwargs"] = {"log_likelihood": False}
-        if trace is not None:
-            kwargs["trace"] = trace
+    if trace is not None:
+        kwargs["trace"] = trace
     with quiet():
         idata = pm.sample(**kwargs)
     posterior = idata.posterior[list(keep)]
