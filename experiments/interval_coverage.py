@@ -80,11 +80,13 @@ dataset, and the same command again resumes an interrupted run. ``--quick``: 50 
 20 datasets, 200 resamples, no MCMC unless ``--mcmc`` (then 2 datasets, 50 draws, one chain);
 about 15 s. ``--mcmc-designs`` runs the PyMC models of some designs only.
 
-The default run (500 datasets per frequentist cell, 100 per PyMC cell, 2 chains × (500 +
-500)) took 58 min on this 2-core machine with a local cluster of 2 workers: 4.2 min for the
-frequentist part and 53.8 min for the 1 500 PyMC fits (per fit, each model compiled once per
-worker: nominal 1.3–1.6 s, Cohen 1.1–1.2 s, κx interval 2.6–3.3 s, κx binary 13–16 s at
-every size, SPA 1.4–2.2 s); κx binary alone is 66 % of the PyMC time.
+The default run (500 datasets per frequentist cell, 100 per Bayesian cell, 2 chains × (500 +
+500), nutpie) took 16.8 min on this 2-core machine with a local cluster of 2 workers: 4.1 min
+for the frequentist part and 12.4 min for the 1 500 Bayesian fits, numba's cache empty at the
+start, so each worker compiled each of the five models once (14–53 s each). Per fit (the
+compilations fall in the 1 000-item cells, which run first): nominal 0.19–1.6 s, Cohen
+0.11–0.41 s, κx interval 0.22–1.2 s, κx binary 2.6–3.5 s, SPA 0.18–0.50 s. With
+``--sampler pymc`` the same part took 53.8 min (κx binary 13–16 s per fit).
 """
 
 from __future__ import annotations
