@@ -23,7 +23,7 @@ test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	$(BIN)/python -m pip install --quiet --no-deps irrCAC
 	$(BIN)/ruff check .
-	$(if $(SHARED_DATA),KAPPALAB_DATA=$${KAPPALAB_DATA:-$(SHARED_DATA)}) $(BIN)/python -m pytest
+	$(if $(SHARED_DATA),KAPPALAB_DATA=$${KAPPALAB_DATA:-$(SHARED_DATA)}) $(BIN)/python -m pytest -n auto
 
 # `make docs`: the documentation site, built offline into docs/_build/html; a warning (a
 # broken docstring or reference included) fails the build. The inventories of the projects it

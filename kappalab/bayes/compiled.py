@@ -246,8 +246,20 @@ def nutpie_model(entry: CompiledModel):
 
     Examples
     --------
-    >>> entry = compiled_model("example", build, ["y"], shape=(4,))  # doctest: +SKIP
-    >>> nutpie_model(entry) is nutpie_model(entry)                    # doctest: +SKIP
+    Entries of one family (here ``"example"``) in two shape buckets share one compilation:
+
+    >>> import numpy as np
+    >>> def build(pm, pt, Model):
+    ...     with Model() as model:
+    ...         y = pm.Data("y", np.zeros(4))
+    ...         mu = pm.Normal("mu", 0.0, 10.0)
+    ...         pm.Potential("loglik", -0.5 * ((y - mu) ** 2).sum())
+    ...     return model
+    >>> small = compiled_model("example", build, ["y"], shape=(4,))
+    >>> large = compiled_model("example", build, ["y"], shape=(8,))
+    >>> small is large, small.family == large.family == "example"
+    (False, True)
+    >>> nutpie_model(small) is nutpie_model(large)  # doctest: +SKIP
     True
     """
     with _CACHE_LOCK:
