@@ -100,7 +100,7 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
     draws, tune, chains : posterior draws and tuning steps per chain, number of chains.
     seed : int, None or ``numpy.random.Generator``; an int reproduces the draws exactly.
     sampler : ``"pymc"`` (PyMC's NUTS, the quicker choice for one fit) or ``"nutpie"``
-        (``pip install 'kappalab[nutpie]'``: a numba compilation of 15–60 s per model and
+        (``pip install 'kappalab[nutpie]'``: a numba compilation of 14–53 s per model and
         process, then each fit several times quicker; for studies that fit a model many times).
     prior : ``{"kappa": (a, b), "pi": c}``, any subset.
     categories : passed to :meth:`Annotations.from_wide` when ``data`` is not Annotations.
