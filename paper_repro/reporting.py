@@ -131,6 +131,17 @@ def write_markdown_with_note(path: Path, title: str, sections: Sequence[str], *,
     path.write_text("\n".join(text))
 
 
+def show_png(path: Path) -> None:
+    """Draw a PNG file that a script wrote at its own size, on axes without ticks (so that the
+    documentation gallery, which shows the figures a run draws, shows the script's output)."""
+    image = matplotlib.pyplot.imread(path)
+    fig = matplotlib.pyplot.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100),
+                                   dpi=100)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.imshow(image)
+    ax.set_axis_off()
+
+
 def pearson(a: np.ndarray, b: np.ndarray) -> float:
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     keep = np.isfinite(a) & np.isfinite(b)

@@ -98,9 +98,14 @@ def test_bayes_priors_quick(tmp_path):
     assert {(m, p) for m, p in zip(table["model"], table["prior"])} == {
         (m, p) for m in ("nominal", "cohen") for p in PRIORS[m]}
     assert (table["datasets"] == 2).all() and (table["n_items"] == 50).all()
-    assert table["bias_mean"].abs().max() < 0.5 and table["coverage"].between(0, 1).all()
-    # the truths are exact population values: the same for every prior of a model
+    assert table["bias_mean"].abs().max() < 0.5  # a sanity bound: 2 datasets decide nothing
+    # the truths are exact population values: the same for every prior of a model, and for
+    # the nominal design the α the simulation was asked for
     assert table.groupby("model")["truth"].nunique().eq(1).all()
+    nominal = table[table["model"] == "nominal"]
+    assert (nominal["truth"] - nominal["reliability"]).abs().max() < 1e-12
+    # 2 datasets per cell: a coverage is 0, ½ or 1
+    assert table["coverage"].isin([0.0, 0.5, 1.0]).all()
     # the shipped Cohen prior is the model's default for two categories, c = 1/K²
     assert PRIORS["cohen"][SHIPPED["cohen"]] == {"p": 1 / 4}
 

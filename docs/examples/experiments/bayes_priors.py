@@ -35,9 +35,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from experiments import bayes_priors
+from paper_repro.reporting import show_png
 
 out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
 table = bayes_priors.main(["--quick", "--scheduler", "serial", "--out", str(out)])
@@ -47,15 +46,6 @@ table = bayes_priors.main(["--quick", "--scheduler", "serial", "--out", str(out)
 # ----------
 # ``bayes_priors.png``: the bias of the posterior mean (± 2 Monte Carlo SE) against items,
 # one line per prior.
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 show_png(out / "bayes_priors.png")

@@ -35,9 +35,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from experiments import compare_power
+from paper_repro.reporting import show_png
 
 out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
 table = compare_power.main(["--quick", "--scheduler", "serial", "--out", str(out)])
@@ -46,15 +45,6 @@ table = compare_power.main(["--quick", "--scheduler", "serial", "--out", str(out
 # The figure
 # ----------
 # ``compare_power.png``, as the study wrote it.
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 show_png(out / "compare_power.png")

@@ -35,9 +35,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from experiments import estimator_bias
+from paper_repro.reporting import show_png
 
 out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
 table = estimator_bias.main(["--quick", "--scheduler", "serial", "--out", str(out)])
@@ -47,15 +46,6 @@ table = estimator_bias.main(["--quick", "--scheduler", "serial", "--out", str(ou
 # ----------
 # ``estimator_bias.png``: bias and RMSE against the items, κ-scale and agreement-scale
 # estimators on separate rows, the large-sample limit − truth dashed.
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 show_png(out / "estimator_bias.png")

@@ -36,9 +36,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from experiments import interval_coverage
+from paper_repro.reporting import show_png
 
 out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
 table = interval_coverage.main(["--quick", "--scheduler", "serial", "--out", str(out)])
@@ -48,15 +47,6 @@ table = interval_coverage.main(["--quick", "--scheduler", "serial", "--out", str
 # ----------
 # ``coverage.png``: coverage against items per coefficient, one line per method
 # (± 2 Monte Carlo SE), the 93–97 % band shaded.
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 show_png(out / "coverage.png")

@@ -32,9 +32,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from experiments import kappa_paradox
+from paper_repro.reporting import show_png
 
 out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
 table = kappa_paradox.main(["--quick", "--scheduler", "serial", "--out", str(out)])
@@ -43,15 +42,6 @@ table = kappa_paradox.main(["--quick", "--scheduler", "serial", "--out", str(out
 # The figure
 # ----------
 # ``kappa_paradox.png``: the population curves and the estimators' means (± 2 SE).
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 show_png(out / "kappa_paradox.png")

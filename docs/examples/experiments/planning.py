@@ -34,9 +34,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from experiments import planning
+from paper_repro.reporting import show_png
 
 out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
 table = planning.main(["--quick", "--scheduler", "serial", "--out", str(out)])
@@ -46,15 +45,6 @@ table = planning.main(["--quick", "--scheduler", "serial", "--out", str(out)])
 # ----------
 # ``planning.png``: (a) the mean half-width against the target, (b) the achieved power
 # against 0.8, per design (± 2 Monte Carlo SE).
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 show_png(out / "planning.png")

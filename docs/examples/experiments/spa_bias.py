@@ -36,9 +36,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from experiments import spa_bias
+from paper_repro.reporting import show_png
 
 out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
 table = spa_bias.main(["--quick", "--scheduler", "serial", "--out", str(out)])
@@ -48,15 +47,6 @@ table = spa_bias.main(["--quick", "--scheduler", "serial", "--out", str(out)])
 # ----------
 # ``spa_bias.png``: the bias of SPA (top) and spa_kappa (bottom) against the items, MCAR
 # (left) and MNAR (right), the exact large-sample bias dotted.
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 show_png(out / "spa_bias.png")

@@ -41,8 +41,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from kappalab.datasets import data_folder
 from kappalab.datasets.real import SOURCE_FILES
 
@@ -66,6 +64,7 @@ else:
 # paper publishes beside kappalab's.
 
 from paper_repro import snow2008  # noqa: E402
+from paper_repro.reporting import show_png  # noqa: E402
 
 if not missing:
     out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
@@ -76,15 +75,6 @@ if not missing:
 # ----------
 # ``snow2008.png``: α per task with both intervals and the agreement with gold (left), α
 # against the ITA correlation (right).
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 if not missing:

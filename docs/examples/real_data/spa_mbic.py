@@ -42,8 +42,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from kappalab.datasets import data_folder
 from kappalab.datasets.real import SOURCE_FILES
 
@@ -67,6 +65,7 @@ else:
 # data and the stand-in, and the verdict on annotations_m1.
 
 from paper_repro import spa_mbic  # noqa: E402
+from paper_repro.reporting import show_png  # noqa: E402
 
 if not missing:
     out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
@@ -77,15 +76,6 @@ if not missing:
 # -----------
 # Fig. 6 (real data and stand-in), N·Var against N, the components, Fig. 7 and Fig. 7
 # relative to flat.
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 if not missing:

@@ -31,9 +31,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from paper_repro import spa_fig4
+from paper_repro.reporting import show_png
 
 out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
 assert spa_fig4.main(["--quick", "--out", str(out)]) == 0
@@ -42,15 +41,6 @@ assert spa_fig4.main(["--quick", "--out", str(out)]) == 0
 # The figure
 # ----------
 # ``spa_fig4.png``, as the script wrote it.
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 show_png(out / "spa_fig4.png")

@@ -41,9 +41,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from paper_repro import spa_fig6
+from paper_repro.reporting import show_png
 
 out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
 assert spa_fig6.main(["--quick", "--rounds", "300", "--jobs", "1", "--out", str(out)]) == 0
@@ -53,15 +52,6 @@ assert spa_fig6.main(["--quick", "--rounds", "300", "--jobs", "1", "--out", str(
 # -----------
 # ``spa_fig6.png`` (the variance curves) and ``spa_fig6_components.png`` (why they are
 # ordered in j as they are).
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 show_png(out / "spa_fig6.png")

@@ -37,9 +37,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from paper_repro import spa_fig7_table1
+from paper_repro.reporting import show_png
 
 out = Path(tempfile.mkdtemp(prefix="kappalab-gallery-"))
 assert spa_fig7_table1.main(["--quick", "--rounds", "300", "--jobs", "1", "--out", str(out)]) == 0
@@ -48,15 +47,6 @@ assert spa_fig7_table1.main(["--quick", "--rounds", "300", "--jobs", "1", "--out
 # The figures
 # -----------
 # ``spa_fig7.png`` (Var − Var_flat) and ``spa_fig7_relative.png`` (Var/Var_flat − 1).
-
-
-def show_png(path):
-    """Draw a PNG file at its own size, on axes without ticks."""
-    image = plt.imread(path)
-    fig = plt.figure(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(image)
-    ax.set_axis_off()
 
 
 show_png(out / "spa_fig7.png")
