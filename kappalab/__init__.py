@@ -6,6 +6,8 @@
 0.7213
 """
 
+# first of all: Ctrl-C while the console command starts is one line and exit code 130
+from . import startup as _startup
 from importlib import metadata as _metadata
 
 from .annotations import Annotations
@@ -106,3 +108,7 @@ __all__ = [
     "uncertainty",
     "xrr_report",
 ]
+
+if _startup.holding():  # the console command: its module is the rest of its start-up
+    from . import cli  # noqa: F401
+_startup.release()

@@ -15,10 +15,13 @@ from __future__ import annotations
 import argparse
 import codecs
 import csv
+import errno
 import importlib
 import io
 import json
+import numbers
 import os
+import signal
 import sys
 import warnings
 import zipfile
@@ -29,12 +32,13 @@ import numpy as np
 import pandas as pd
 
 from .annotations import Annotations
-from .distances import LEVELS
+from .distances import LEVELS, category_distance
 from .errors import AnnotationError, DroppedAnnotationsWarning
 from .interpretation import SCALES
 from .planning import COEFFICIENTS, plan
 from .progress import elapsed, track
 from .report import NOT_COMPUTED, agreement_report
+from .startup import EXIT_INTERRUPTED, INTERRUPTED
 from .uncertainty import CI_METHODS
 
 FORMATS = ("table", "json", "csv")
@@ -109,6 +113,10 @@ def _require(module: str, what: str) -> None:
         raise CliError(f"reading {what} files needs the optional package {module}: "
                        f"pip install {module} (or, in a kappalab clone, "
                        "pip install -e '.[readers]')") from None
+
+
+def _source_name(source: str) -> str:
+    return "stdin" if source == "-" else source
 
 
 def _first_line(exc: BaseException, default: str) -> str:
@@ -212,9 +220,18 @@ def _read_delimited(source: str, sep: str | None, encoding: str, na: list[str],
         sep = SEPARATORS.get(sep.lower(), sep)
         if len(sep) != 1:
             raise CliError(f"--sep must be one character (or tab, comma, semicolon), got {sep!r}")
-    header = next(csv.reader(io.StringIO(sample.decode(encoding, errors="replace")),
-                             delimiter=sep), [])
-    _reject_repeated_names(header, "stdin" if source == "-" else source)
+    name = "stdin" if source == "-" else source
+    text = sample.decode(encoding, errors="replace")
+    if "\x00" in text:  # no text holds NUL characters
+        raise CliError(f"cannot read {name}: it holds NUL bytes, so it is binary data or text "
+                       f"in another encoding than {encoding}; pass --encoding (e.g. --encoding "
+                       "utf-16), or name an Excel or Parquet file .xlsx or .parquet")
+    try:  # newline="": a line may end with "\r", "\n" or both, as pandas reads it
+        header = next(csv.reader(io.StringIO(text, newline=""), delimiter=sep), [])
+    except csv.Error as exc:
+        raise CliError(f"cannot read {name} as delimited text: its first line is not a "
+                       f"header ({exc})") from None
+    _reject_repeated_names(header, name)
     return pd.read_csv(handle, sep=sep, encoding=encoding, keep_default_na=False,
                        na_values=na, dtype=dtype or None, low_memory=False)
 
@@ -250,6 +267,38 @@ def _numeric_categories(tokens: Sequence[str]) -> list[Any]:
                            "are numbers") from None
         out.append(int(number) if number.is_integer() else number)
     return out
+
+
+#: cells that hold several values (Parquet lists, structs and maps; lists in an Excel cell
+#: cannot occur): the command line reads one label per cell
+NESTED = {list: "lists", tuple: "lists", np.ndarray: "lists", set: "sets", frozenset: "sets",
+          dict: "records"}
+
+
+def _reject_nested(frame: pd.DataFrame, columns: Sequence[Any], name: str,
+                   labels: Sequence[Any]) -> None:
+    """Refuse a column whose cells hold several values, naming the column and a row (only
+    columns pandas finds "mixed" are scanned, up to their first such cell); for lists among
+    the ``labels`` (the value columns), say how to read multi-label annotations."""
+    for column in dict.fromkeys(columns):
+        if column not in frame.columns or frame[column].dtype != object:
+            continue
+        if pd.api.types.infer_dtype(frame[column], skipna=True) != "mixed":
+            continue
+        row, cell = next(((row, cell) for row, cell in enumerate(frame[column].array)
+                          if isinstance(cell, tuple(NESTED))), (None, None))
+        if row is None:
+            continue
+        kind = next(word for cls, word in NESTED.items() if isinstance(cell, cls))
+        shown = repr(cell.tolist() if isinstance(cell, np.ndarray) else cell)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        hint = ("; for multi-label annotations, pass kappalab.Annotations.from_long a column "
+                "of Python lists (each list is one annotation's set of labels)"
+                if kind != "records" and column in labels else "")
+        raise CliError(
+            f"column {column!r} of {name} holds {kind} of values (row {row + 1}: {shown}), "
+            "but the command line reads one label (a text or a number) per cell: store one "
+            f"label per cell{hint}")
 
 
 def read_annotations(source: str, *, wide: bool = False, item: str = "item",
@@ -292,6 +341,7 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
     if wide:
         frame = read_table(source, sep=sep, encoding=encoding, na_values=na_values,
                            text_columns=[0])
+        _reject_nested(frame, frame.columns, _source_name(source), frame.columns[1:])
         if frame.shape[1] < 2:
             raise CliError(f"a wide file needs an item column and rater columns; "
                            f"{source} has {frame.shape[1]} column(s)")
@@ -308,6 +358,10 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
         text += [rater, "worker" if rater == "rater" else rater]
     frame = read_table(source, sep=sep, encoding=encoding, na_values=na_values,
                        text_columns=list(dict.fromkeys(text)))
+    labels = [_column(frame, value, "value")]
+    used = [_column(frame, item, "item"), *labels]
+    used += [] if rater is None else [_column(frame, rater, "rater")]
+    _reject_nested(frame, used, _source_name(source), labels)
     cats = None
     if categories is not None:
         column = _column(frame, value, "value")
@@ -339,6 +393,9 @@ def _report_command(args: argparse.Namespace) -> str:
     if na_values:
         why += f" or one of --na-values {','.join(na_values)}"
     _print_notes(caught, why)
+    if not ann.is_numeric and _level_uses_values(args.level, ann.categories):
+        raise CliError(_with_missing_hint(
+            _not_numbers(args.level, ann.categories, _source_name(args.file)), ann.categories))
     with warnings.catch_warnings(record=True) as caught, \
             elapsed(f"kappalab: computing the report ({_ci_description(args)}, "
                     f"{ann.n_annotations} annotations)", quiet=args.quiet):
@@ -355,6 +412,54 @@ def _report_command(args: argparse.Namespace) -> str:
         raise CliError(_with_missing_hint(reason, ann.categories))
     _print_notes(caught, why)
     return _render(report, args.format)
+
+
+def _level_uses_values(level: str, categories: Sequence[Any]) -> bool:
+    """Whether ``--level`` computes with the values as numbers: resolving it asks for them
+    (the distances' one table says which levels do; nominal and ordinal never ask)."""
+    asked = []
+
+    def values(purpose: str) -> np.ndarray:
+        asked.append(purpose)
+        return np.arange(1.0, len(categories) + 1)
+
+    try:
+        category_distance(level, categories, kind="level", values=values,
+                          marginals=lambda: np.ones(len(categories)))
+    except AnnotationError:  # the report says what is wrong with the level
+        return False
+    return bool(asked)
+
+
+INT64_MAX = np.iinfo(np.int64).max
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def _not_numbers(level: str, categories: Sequence[Any], name: str) -> str:
+    """Why ``--level`` cannot compute on these values, and what to do."""
+    huge = [c for c in categories if isinstance(c, int) and not isinstance(c, bool)
+            and not -INT64_MAX - 1 <= c <= INT64_MAX]
+    if huge and all(_is_number(c) for c in categories):
+        return (f"{name} holds whole numbers beyond the 64-bit integer range (e.g. {huge[0]}), "
+                f"which --level {level} cannot compute with; subtract a common offset or "
+                f"rescale the values into ±{INT64_MAX}, or choose --level nominal or ordinal")
+    others = [c for c in categories if not _is_number(c)]
+    wordy = [c for c in others if not _looks_numeric(c)] or others
+    shown = ", ".join(repr(c) for c in wordy[:3]) + (", ..." if len(wordy) > 3 else "")
+    return (f"--level {level} needs numbers, but the values in {name} include {shown}, "
+            "which are not numbers; choose --level nominal (or ordinal, for ordered labels), "
+            "or code the values as numbers")
+
+
+def _looks_numeric(value: Any) -> bool:
+    try:
+        float(str(value))
+    except ValueError:
+        return False
+    return True
 
 
 # the tokens that pandas reads as missing by default: here they are labels, so a fault they
@@ -589,7 +694,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 EXIT_ERROR = 2
-EXIT_INTERRUPTED = 130
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> int:
@@ -601,8 +705,9 @@ def _fail(message: str, code: int = EXIT_ERROR) -> int:
 
 
 def _silence_stdout() -> None:
-    """After a broken pipe, point stdout at devnull so that the interpreter's final flush does
-    not fail again (the recipe of the Python documentation, "Note on SIGPIPE")."""
+    """After a failed write (a broken pipe, a full disk), point stdout at devnull so that the
+    interpreter's final flush does not fail again (the recipe of the Python documentation,
+    "Note on SIGPIPE")."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -610,15 +715,83 @@ def _silence_stdout() -> None:
         pass
 
 
+def _output_name() -> str:
+    """stdout, with the file it goes to when the system says (Linux: ``/proc/self/fd``)."""
+    try:
+        target = os.readlink(f"/proc/self/fd/{sys.stdout.fileno()}")
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return "stdout"
+    return f"stdout ({target})" if target.startswith("/") else "stdout"
+
+
+def _write(output: str) -> None:
+    """Print the output; a write that fails is a fault of the environment, in one line."""
+    try:
+        print(output)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        raise CliError("the output was closed before the end (broken pipe)") from None
+    except UnicodeEncodeError as exc:
+        raise CliError(f"cannot write the output to {_output_name()}: its encoding "
+                       f"({exc.encoding}) cannot show {exc.object[exc.start:exc.end]!r}; set "
+                       "PYTHONIOENCODING=utf-8 (or PYTHONUTF8=1)") from None
+    except OSError as exc:
+        where = _output_name()
+        _silence_stdout()
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise CliError(f"cannot write the output to {where}: no space left on the "
+                           "device; free some space on its disk, or write the output "
+                           "elsewhere") from None
+        raise CliError(f"cannot write the output to {where}: "
+                       f"{exc.strerror or _first_line(exc, 'write failed')}") from None
+
+
+class _Interrupts:
+    """Ctrl-C while the command runs, noted as well as raised.
+
+    A reader may turn the ``KeyboardInterrupt`` raised inside its callbacks into an error of
+    its own (pandas' C parser reports "Calling read(nbytes) on source failed") or swallow
+    it; whatever follows an interrupt is therefore the interrupt. Outside the main thread
+    (where no signal handler can be set) only the ``KeyboardInterrupt`` itself is seen.
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._previous: Any = None
+        self._installed = False
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> _Interrupts:
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # e.g. a background job
+            return self
+        try:
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+            self._installed = True
+        except ValueError:  # not the main thread
+            pass
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous if self._previous is not None
+                          else signal.default_int_handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the console command; return its exit code.
 
     Every fault ends as one line on stderr that starts with ``kappalab: error:``, never a
     traceback: exit code 2 for a fault of the input or of the options (a missing file, a
-    directory, an unreadable table, bad annotations), for a full disk or a closed pipe on
-    stdout (``kappalab report big.csv | head -3``), for a lack of memory, and for an
-    unforeseen exception (a bug: the environment variable ``KAPPALAB_TRACEBACK=1`` shows
-    it); exit code 130 after Ctrl-C. Option errors are argparse's usage message, exit code 2.
+    directory, an unreadable table, bad annotations), for an output that cannot be written
+    (a full disk, a closed pipe on stdout: ``kappalab report big.csv | head -3``), for a lack
+    of memory, and for an unforeseen exception (a bug: the environment variable
+    ``KAPPALAB_TRACEBACK=1`` shows it); exit code 130 after Ctrl-C, whenever it comes (while
+    the command starts, reads or computes). Option errors are argparse's usage message, exit
+    code 2.
 
     Parameters
     ----------
@@ -630,25 +803,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         0 on success, 2 after an error, 130 when interrupted.
     """
-    args = build_parser().parse_args(argv)
-    try:
-        output = args.run(args)
-        print(output)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _silence_stdout()
-        return _fail("the output was closed before the end (broken pipe)")
-    except (CliError, AnnotationError) as exc:
-        return _fail(str(exc))
-    except MemoryError:
-        return _fail("out of memory: the data are too large for this machine")
-    except KeyboardInterrupt:
-        return _fail("interrupted", EXIT_INTERRUPTED)
-    except Exception as exc:  # a bug: still one line, unless asked for the traceback
-        if os.environ.get("KAPPALAB_TRACEBACK"):
+    with _Interrupts() as interrupts:
+        try:
+            args = build_parser().parse_args(argv)
+            output = args.run(args)
+            if interrupts.seen:  # swallowed on the way: the user still asked to stop
+                raise KeyboardInterrupt
+            _write(output)
+        except SystemExit:  # argparse: --help, --version, a usage error
             raise
-        return _fail(f"unexpected {type(exc).__name__}: {_first_line(exc, 'no message')} "
-                     "(a bug? please report it; KAPPALAB_TRACEBACK=1 shows the traceback)")
+        except BaseException as exc:
+            if interrupts.seen or isinstance(exc, KeyboardInterrupt):
+                return _fail(INTERRUPTED, EXIT_INTERRUPTED)
+            if isinstance(exc, (CliError, AnnotationError)):
+                return _fail(str(exc))
+            if isinstance(exc, MemoryError):
+                return _fail("out of memory: the data are too large for this machine")
+            if not isinstance(exc, Exception) or os.environ.get("KAPPALAB_TRACEBACK"):
+                raise
+            # a bug: still one line, unless asked for the traceback
+            return _fail(f"unexpected {type(exc).__name__}: {_first_line(exc, 'no message')} "
+                         "(a bug? please report it; KAPPALAB_TRACEBACK=1 shows the traceback)")
     return 0
 
 

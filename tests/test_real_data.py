@@ -289,3 +289,15 @@ def test_published_alpha_of_the_bias_labels(name, published):
         data = fetch(name, label="bias", duplicates=duplicates)
         alpha = kl.krippendorff_alpha(data.annotations, level="nominal")
         assert round(float(alpha), 2) == published
+
+
+def test_a_directory_in_place_of_the_file_is_named_not_downloaded(tmp_path, monkeypatch):
+    def no_download(*args, **kwargs):
+        raise AssertionError("nothing to download: the place of the file is taken")
+    monkeypatch.setattr(pooch, "retrieve", no_download)
+    (tmp_path / "snow2008" / "all_collected_data.tgz").mkdir(parents=True)
+    with pytest.raises(InvalidParameterError) as error:
+        fetch("snow2008-rte", data_home=tmp_path)
+    text = str(error.value)
+    assert str(tmp_path / "snow2008" / "all_collected_data.tgz") in text
+    assert "is a directory" in text and "download" not in text.split(";")[0]

@@ -291,8 +291,8 @@ def source_path(source: str, data_home: str | os.PathLike | None = None) -> Path
     Raises
     ------
     InvalidParameterError
-        If the file present has another SHA-256, or it is absent and cannot be downloaded
-        (the message names the URL and where to put the file).
+        If the file present has another SHA-256, a directory takes its place, or it is absent
+        and cannot be downloaded (the message names the URL and where to put the file).
 
     Examples
     --------
@@ -307,6 +307,11 @@ def source_path(source: str, data_home: str | os.PathLike | None = None) -> Path
     spec = SOURCE_FILES[source]
     folder = data_folder(data_home)
     path = folder / spec.relative_path
+    if path.is_dir():
+        raise InvalidParameterError(
+            f"{path} is a directory, where the original file {spec.relative_path} belongs; "
+            f"move the directory away, then put the file there (from {spec.url}) or let "
+            "kappalab download it")
     if not path.is_file():
         download(spec, path)
     found = sha256_of(path)
