@@ -17,11 +17,20 @@ item statistics with the *same core* the in-memory estimator uses and adding the
    and the distance is resolved once from them (as are SPA's inverse-variance weights from
    the class distribution).
 2. **Items whole in one partition.** An item's statistics need all of its annotations, so
-   the rows are grouped by item: a frame indexed by the item (``set_index(item)``, known
-   divisions) is item-disjoint already; any other frame is shuffled on the item column
-   (``DataFrame.shuffle(on=item)``; hash partitioning, so an item's rows land together). Pass
-   ``partitioned_by_item=True`` when the partitions are known to hold whole items (e.g.
-   Parquet files written one group of items per file) to skip the shuffle.
+   an item whose rows are in two partitions would count as two items. Whether the
+   partitions hold whole items is never taken on trust — not from an index with known
+   divisions either, which ``read_parquet(..., calculate_divisions=True)`` takes from the
+   files' statistics even when one item's rows end one file and begin the next. The pass of
+   step 1 also returns each partition's smallest and largest item label; when these ranges
+   are disjoint, no item can be in two partitions and the frame is read as it is (files
+   sorted by item and cut between items, whether or not the frame is indexed by the item).
+   Otherwise the rows are shuffled on the item column (``DataFrame.shuffle(on=item)``; hash
+   partitioning, so an item's rows land together). ``partitioned_by_item=True`` claims that
+   the partitions hold whole items in any order (e.g. Parquet files of one hash group of
+   items each): without the ranges' proof, one pass over each partition's distinct labels
+   counts the partitions of every label, far less work than the shuffle it saves, and an
+   item found in two partitions is refused by name (:class:`InvalidParameterError`);
+   ``partitioned_by_item=False`` shuffles without looking.
 3. **Totals.** Each partition builds an in-memory :class:`~kappalab.Annotations` of its items
    and the estimator's core on it, and returns its totals; a tree reduction adds them, and
    the core's ``combine`` gives the coefficient. The driver's ``combine`` runs on a core
@@ -71,7 +80,7 @@ from .coefficients.multirater import ChanceCorrectedAgreement, pairable_marginal
 from .coefficients.sparse import SparseAgreement
 from .distances import CategoryDistance, category_distance
 from .errors import DroppedAnnotationsWarning, InvalidParameterError, \
-    UndefinedCoefficientWarning, warn
+    UndefinedCoefficientWarning, label, warn
 from .estimate import Estimate
 from .uncertainty import BLOCK_CELLS, rows_with_statistics
 from .validation import check_confidence, check_count, make_rng
@@ -355,10 +364,8 @@ def _tree_sum(parts: list, split_every: int = 16) -> Any:
 
 
 # ---------------------------------------------------------------------- the frames
-def _check_frame(data: Any, columns: tuple[str, str | None, str], what: str) -> tuple[Any, bool]:
-    """``data`` as a Dask DataFrame with its item as a column, and whether its partitions
-    hold whole items already (indexed by the item, known divisions); clear errors
-    otherwise."""
+def _check_frame(data: Any, columns: tuple[str, str | None, str], what: str) -> Any:
+    """``data`` as a Dask DataFrame with its item as a column; clear errors otherwise."""
     try:
         import dask.dataframe as dd
     except ImportError as error:  # pragma: no cover - the extra is not installed
@@ -370,7 +377,6 @@ def _check_frame(data: Any, columns: tuple[str, str | None, str], what: str) -> 
             f"got {type(data).__name__}; for data in memory call the estimator itself, e.g. "
             "kl.krippendorff_alpha(frame)")
     item = columns[0]
-    disjoint = bool(data.index.name == item and data.known_divisions)
     if item not in data.columns and data.index.name == item:
         data = data.reset_index()  # the partitions stay as they are
     for role, name in zip(("item", "rater", "value"), columns):
@@ -378,7 +384,127 @@ def _check_frame(data: Any, columns: tuple[str, str | None, str], what: str) -> 
             raise InvalidParameterError(
                 f"column {name!r} (the {role} column) is not in {what}; columns are "
                 f"{list(data.columns)}")
-    return data, disjoint
+    return data
+
+
+def _check_claim(partitioned_by_item: Any) -> bool | None:
+    """``partitioned_by_item`` as True, False or None; anything else is refused."""
+    if partitioned_by_item is None or isinstance(partitioned_by_item, (bool, np.bool_)):
+        return None if partitioned_by_item is None else bool(partitioned_by_item)
+    raise InvalidParameterError("partitioned_by_item must be True, False or None, got "
+                                f"{partitioned_by_item!r}")
+
+
+def _label_range(frame: pd.DataFrame, item: str, value: str) -> pd.DataFrame:
+    """The partition's number of annotations and its smallest and largest item label (both
+    None when its labels have no order: mixed types, an unordered categorical)."""
+    labels = frame.loc[frame[value].notna(), item]
+    low = high = None
+    if len(labels):
+        if isinstance(labels.dtype, pd.CategoricalDtype):
+            labels = pd.Series(np.asarray(labels))  # the labels' own order, not the codes'
+        try:
+            low, high = labels.min(), labels.max()
+        except TypeError:
+            pass
+        if _is_missing(low) or _is_missing(high):
+            low = high = None
+    return pd.DataFrame({"n": [len(labels)], "low": pd.Series([low], dtype=object),
+                         "high": pd.Series([high], dtype=object)})
+
+
+def _is_missing(x: Any) -> bool:
+    missing = pd.isna(x)
+    return bool(missing) if isinstance(missing, (bool, np.bool_)) else False
+
+
+def _label_ranges(data: Any, columns: tuple[str, str | None, str]) -> Any:
+    """Each partition's :func:`_label_range`, lazily: a frame of one row per partition."""
+    item, _, value = columns
+    meta = pd.DataFrame({"n": pd.Series(dtype="int64"), "low": pd.Series(dtype=object),
+                         "high": pd.Series(dtype=object)})
+    return data.map_partitions(_label_range, item, value, meta=meta)
+
+
+def _from_ranges(ranges: pd.DataFrame) -> tuple[bool, tuple | None]:
+    """What the partitions' label ranges prove: whether every item is whole in one partition
+    (the ranges of the partitions with annotations are disjoint), and an item in two
+    partitions, ``(label, p, q)``, when one range starts where another starts or ends."""
+    rows = [(low, high, p) for p, (n, low, high) in enumerate(ranges.itertuples(index=False))
+            if n]
+    if any(low is None for low, _, _ in rows):
+        return False, None
+    try:
+        rows.sort(key=lambda row: row[0])  # stable: partitions in order for equal starts
+        disjoint = True
+        for (low, high, p), (next_low, _, q) in zip(rows, rows[1:]):
+            if high < next_low:
+                continue
+            disjoint = False
+            if next_low == high or next_low == low:  # both partitions hold that label
+                return False, (next_low, min(p, q), max(p, q))
+    except TypeError:  # labels of different types in different partitions
+        return False, None
+    return disjoint, None
+
+
+def _distinct_labels(frame: pd.DataFrame, item: str, value: str,
+                     partition_info: dict | None = None) -> pd.DataFrame:
+    """The partition's distinct item labels (of its annotations) and its number."""
+    labels = frame.loc[frame[value].notna(), item].drop_duplicates().reset_index(drop=True)
+    if isinstance(labels.dtype, pd.CategoricalDtype):  # grouped by label, not by category
+        labels = labels.astype(object)
+    number = 0 if partition_info is None else partition_info["number"]
+    return pd.DataFrame({item: labels, "partition": number})
+
+
+def _item_in_two_partitions(data: Any, columns: tuple[str, str | None, str],
+                            scheduler: Any) -> tuple | None:
+    """An item with annotations in two or more partitions, ``(label, p, q, count)`` (its
+    first and last partition and how many hold it), or None: one pass over the distinct
+    labels of every partition, grouped by label into as many parts as the frame has."""
+    item, _, value = columns
+    dtype = data.dtypes[item]
+    meta = pd.DataFrame({item: pd.Series(dtype=object if isinstance(dtype, pd.CategoricalDtype)
+                                         else dtype),
+                         "partition": pd.Series(dtype="int64")})
+    pairs = data.map_partitions(_distinct_labels, item, value, meta=meta)
+    spans = pairs.groupby(item)["partition"].agg(["count", "min", "max"],
+                                                 split_out=data.npartitions)
+    split = spans[spans["count"] > 1]
+    found, = _compute(split.map_partitions(lambda part: part.iloc[:1]), scheduler=scheduler)
+    if len(found) == 0:
+        return None
+    first = found.sort_values(["min", "max"], kind="stable").iloc[0]
+    return first.name, int(first["min"]), int(first["max"]), int(first["count"])
+
+
+def _whole_items(data: Any, columns: tuple[str, str | None, str], claim: bool | None,
+                 ranges: pd.DataFrame | None, scheduler: Any) -> bool:
+    """Whether every item's annotations are in one partition, so that no shuffle is needed.
+
+    ``claim`` is ``partitioned_by_item``: False shuffles without looking; None trusts only
+    the proof of the partitions' label ranges (disjoint ranges) and shuffles otherwise; True
+    takes that proof, or else counts each label's partitions (one pass over the distinct
+    labels, far less than a shuffle of the annotations), and refuses the claim with an item
+    that is in two partitions.
+    """
+    if claim is False:
+        return False
+    disjoint, split = _from_ranges(ranges)
+    if disjoint or claim is None:
+        return disjoint
+    if split is None:
+        split = _item_in_two_partitions(data, columns, scheduler)
+    if split is None:
+        return True
+    name, p, q, *count = split
+    more = f" (and {count[0] - 2} more)" if count and count[0] > 2 else ""
+    raise InvalidParameterError(
+        f"partitioned_by_item=True, but item {label(name)} has annotations in partitions {p} "
+        f"and {q}{more} (it would count as a separate item in each): pass "
+        f"partitioned_by_item=None to shuffle the rows on {columns[0]!r}, or write each "
+        "item's rows into one file")
 
 
 def _by_item(data: Any, item: str, partitioned_by_item: bool,
@@ -397,12 +523,12 @@ def _compute(*collections: Any, scheduler: Any) -> tuple:
 
 
 def _scale(frames: Sequence[Any], columns: tuple[str, str | None, str],
-           categories: Sequence[Any] | None, scheduler: Any,
-           count_raters: bool) -> tuple[tuple, int | None]:
-    """The global categories and number of raters (one pass), with one warning for the
-    missing values dropped."""
+           categories: Sequence[Any] | None, scheduler: Any, count_raters: bool,
+           ranges: bool = False) -> tuple[tuple, int | None, pd.DataFrame | None]:
+    """The global categories and number of raters, with one warning for the missing values
+    dropped, and with ``ranges`` the first frame's :func:`_label_ranges`: one pass."""
     item, rater, value = columns
-    asked = []
+    asked = [_label_ranges(frames[0], columns)] if ranges else []
     for frame in frames:
         asked.append(frame[value].isnull().sum())
         asked.append(frame.shape[0])
@@ -411,6 +537,7 @@ def _scale(frames: Sequence[Any], columns: tuple[str, str | None, str],
     if count_raters and rater is not None:
         asked.append(frames[0][frames[0][value].notnull()][rater].nunique())
     found = list(_compute(*asked, scheduler=scheduler))
+    label_ranges = found.pop(0) if ranges else None
     n_raters = int(found.pop()) if count_raters and rater is not None else None
     step = 2 if categories is not None else 3
     missing = sum(int(found[i]) for i in range(0, len(found), step))
@@ -429,7 +556,7 @@ def _scale(frames: Sequence[Any], columns: tuple[str, str | None, str],
         if isinstance(seen.dtype, pd.CategoricalDtype):
             values["value"] = pd.Categorical(seen)
         categories = Annotations.from_long(values, "item", None, "value").categories
-    return tuple(categories), n_raters
+    return tuple(categories), n_raters, label_ranges
 
 
 def _template(plan: _Plan, sides: int) -> Any:
@@ -563,8 +690,9 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
         ``"gwet_ac"``, ``"brennan_prediger"``, ``"percent_agreement"``, ``"spa"``,
         ``"spa_kappa"``) or the in-memory function itself (``kl.krippendorff_alpha``).
     data : dask.dataframe.DataFrame
-        One row per annotation, e.g. ``dask.dataframe.read_parquet(path)``. A frame indexed
-        by the item column with known divisions is read without a shuffle.
+        One row per annotation, e.g. ``dask.dataframe.read_parquet(path)``; the item may be
+        its index. A frame whose partitions' item ranges are disjoint (files sorted by item
+        and cut between items) is read without a shuffle.
     item, rater, value : str
         The column names; ``rater=None`` when raters are unknown.
     {{shared: categories}}
@@ -577,9 +705,11 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
     seed : None, int, sequence of int, SeedSequence or Generator, optional
         Seed of the Poisson bootstrap (:func:`kappalab.validation.make_rng`).
     partitioned_by_item : bool or None, default None
-        Whether every item's rows are in one partition already: True skips the shuffle on
-        the item column (an item split across partitions would then count as several items);
-        None: True for a frame indexed by the item with known divisions, otherwise False.
+        Whether every item's rows are in one partition already. None: when the partitions'
+        item ranges (found in the first pass) are disjoint, otherwise the frame is shuffled
+        on the item column. True: the claim, checked — by those ranges or else by one pass
+        over each partition's distinct labels — and refused with the first item found in two
+        partitions; the shuffle is skipped. False: always shuffle.
     scheduler : str or None, default None
         Passed to ``dask.compute`` (``"synchronous"``, ``"threads"``, ``"processes"``); None
         uses dask's default, or the active ``distributed.Client``.
@@ -596,7 +726,8 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
     ------
     InvalidParameterError
         An unknown estimator or option, data that are not a dask DataFrame, an absent column,
-        an unknown ``ci`` or a bad ``n_resamples``, ``confidence`` or ``seed``.
+        an unknown ``ci`` or a bad ``n_resamples``, ``confidence``, ``seed`` or
+        ``partitioned_by_item``; ``partitioned_by_item=True`` with an item in two partitions.
     AnnotationError
         As the in-memory reading raises it, from the partition where it occurs
         (e.g. :class:`~kappalab.errors.DuplicateAnnotationError`,
@@ -637,12 +768,13 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
             "out of core, SPA takes a named scheme= (item weights by position need the items "
             "in one table)")
     seed_key = _check_ci(ci, n_resamples, confidence, seed)
+    claim = _check_claim(partitioned_by_item)
     columns = (item, rater, value)
-    data, disjoint = _check_frame(data, columns, "data")
-    categories, n_raters = _scale([data], columns, categories, scheduler,
-                                  count_raters=recipe.family == "multirater")
-    data = _by_item(data, item, disjoint if partitioned_by_item is None
-                    else bool(partitioned_by_item))
+    data = _check_frame(data, columns, "data")
+    categories, n_raters, ranges = _scale([data], columns, categories, scheduler,
+                                          count_raters=recipe.family == "multirater",
+                                          ranges=claim is not False)
+    data = _by_item(data, item, _whole_items(data, columns, claim, ranges, scheduler))
     plan = _Plan(recipe, columns, categories, spec=spec, seed_key=seed_key,
                  n_resamples=n_resamples if ci == "poisson-bootstrap" else 0)
     found: list[np.ndarray] = []
@@ -737,13 +869,13 @@ def cross_kappa(x: Any, y: Any, *, level: Any = "nominal", item: str = "item",
     """
     seed_key = _check_ci(ci, n_resamples, confidence, seed)
     columns = (item, rater, value)
-    x, _ = _check_frame(x, columns, "x")
-    y, _ = _check_frame(y, columns, "y")
+    x = _check_frame(x, columns, "x")
+    y = _check_frame(y, columns, "y")
     if x[item].dtype != y[item].dtype:
         raise InvalidParameterError(
             f"the item columns of x ({x[item].dtype}) and y ({y[item].dtype}) differ in dtype: "
             "cast them to one dtype so that equal labels are matched")
-    categories, _ = _scale([x, y], columns, categories, scheduler, count_raters=False)
+    categories, _, _ = _scale([x, y], columns, categories, scheduler, count_raters=False)
     npartitions = max(x.npartitions, y.npartitions)
     x = _by_item(x, item, False, npartitions)
     y = _by_item(y, item, False, npartitions)

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import kappalab as kl
 from kappalab.distributed import cross_kappa, estimate, poisson_weights
@@ -230,14 +231,207 @@ def test_an_in_memory_estimator_refuses_a_dask_frame_with_a_pointer():
         kl.cross_kappa(FRAME, ddf)
 
 
-def test_partitioned_by_item_skips_the_shuffle_and_trusts_the_partitions():
+def test_partitioned_by_item_skips_the_shuffle_and_refuses_a_split_item():
     whole = dd.from_pandas(FRAME.set_index("item").sort_index(), npartitions=4).reset_index()
     want = kl.fleiss_kappa(FRAME, ci="analytic")
     got = estimate("fleiss_kappa", whole, partitioned_by_item=True, ci="analytic",
                    scheduler=SYNC)
     assert close(got.value, want.value) and close(got.se, want.se)
-    # rows of one item in several partitions are then several items (fewer of them
-    # pairable), as documented
+    # rows of one item in several partitions would be several items (fewer of them
+    # pairable): the claim is checked and refused instead
     split = dd.from_pandas(FRAME, npartitions=7, sort=False)
-    wrong = estimate("fleiss_kappa", split, partitioned_by_item=True, scheduler=SYNC)
-    assert wrong.n_items < want.n_items and not close(wrong.value, want.value, 1e-3)
+    assert spans_partitions(split)
+    with pytest.raises(InvalidParameterError,
+                       match=r"partitioned_by_item=True, but item '.+' has annotations in "
+                             r"partitions \d+ and \d+"):
+        estimate("fleiss_kappa", split, partitioned_by_item=True, scheduler=SYNC)
+    with pytest.raises(InvalidParameterError, match="partitioned_by_item must be True, False "
+                                                    "or None, got 'yes'"):
+        estimate("fleiss_kappa", split, partitioned_by_item="yes", scheduler=SYNC)
+
+
+# ------------------------------------------------- Parquet files cut inside an item
+SORTED = FRAME.sort_values(["item", "rater"], kind="stable").reset_index(drop=True)
+
+
+def cuts_inside_items(frame, n_files):
+    """Row positions that cut ``frame`` (sorted by item) into ``n_files`` files, each cut
+    between two rows of one item: the item's first row stays before the cut, the rest after."""
+    labels = frame["item"].to_numpy()
+    first = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1]])  # each item's first row
+    size = np.diff(np.r_[first, len(labels)])
+    cuts = []
+    for k in range(1, n_files):
+        start = np.searchsorted(first, k * len(labels) // n_files)
+        j = start + np.flatnonzero(size[start:] >= 2)[0]  # the next item with two rows
+        cuts.append(int(first[j]) + 1)
+    return cuts
+
+
+def write_files(directory, frame, cuts):
+    """``frame`` as Parquet files (pyarrow), one per run of rows between the cuts."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    directory.mkdir(parents=True, exist_ok=True)
+    bounds = [0, *cuts, len(frame)]
+    for k in range(len(bounds) - 1):
+        table = pa.Table.from_pandas(frame.iloc[bounds[k]:bounds[k + 1]], preserve_index=False)
+        pq.write_table(table, directory / f"part-{k:02d}.parquet")
+    return directory
+
+
+def split_labels(frame, cuts):
+    """The items whose rows are on both sides of a cut (brute force)."""
+    labels = frame["item"].to_numpy()
+    return {labels[c] for c in cuts if labels[c - 1] == labels[c]}
+
+
+@pytest.mark.parametrize("n_files", [1, 2, 7])
+@pytest.mark.parametrize("name,options,function", CASES,
+                         ids=[f"{n}-{'-'.join(map(str, o.values())) or 'default'}"
+                              for n, o, _ in CASES])
+def test_item_sorted_parquet_cut_inside_an_item_gives_the_in_memory_estimate(
+        tmp_path, n_files, name, options, function):
+    cuts = cuts_inside_items(SORTED, n_files)
+    assert len(split_labels(SORTED, cuts)) == n_files - 1  # every cut splits an item
+    path = write_files(tmp_path / "ann", SORTED, cuts)
+    ddf = dd.read_parquet(path, index="item", calculate_divisions=True)
+    # dask takes the files' statistics for divisions, though an item straddles each boundary
+    assert ddf.known_divisions and ddf.npartitions == n_files
+    got = estimate(name, ddf, ci="analytic", scheduler=SYNC, **options)
+    want = function(SORTED, ci="analytic", **options)
+    assert (got.n_items, got.n_annotations) == (want.n_items, want.n_annotations)
+    assert close(got.value, want.value) and close(got.se, want.se)
+    assert close(got.ci[0], want.ci[0]) and close(got.ci[1], want.ci[1])
+
+
+@pytest.mark.parametrize("n_files", [2, 7])
+def test_partitioned_by_item_true_on_files_cut_inside_an_item_names_the_item(
+        tmp_path, n_files):
+    cuts = cuts_inside_items(SORTED, n_files)
+    first = SORTED["item"].iloc[cuts[0]]  # the item split by the first cut, in files 0 and 1
+    path = write_files(tmp_path / "ann", SORTED, cuts)
+    for ddf in (dd.read_parquet(path, index="item", calculate_divisions=True),
+                dd.read_parquet(path)):
+        with pytest.raises(InvalidParameterError,
+                           match=f"item '{first}' has annotations in partitions 0 and 1"):
+            estimate("krippendorff_alpha", ddf, partitioned_by_item=True, scheduler=SYNC)
+
+
+def test_cross_kappa_on_parquet_cut_inside_an_item(tmp_path):
+    y = long_frame(seed=2).assign(rater=lambda f: "y" + f["rater"])
+    y = y.sort_values(["item", "rater"]).reset_index(drop=True)
+    read = [dd.read_parquet(write_files(tmp_path / side, frame, cuts_inside_items(frame, 3)),
+                            index="item", calculate_divisions=True)
+            for side, frame in (("x", SORTED), ("y", y))]
+    got = cross_kappa(*read, level="ordinal", ci="analytic", scheduler=SYNC)
+    want = kl.cross_kappa(SORTED, y, level="ordinal", ci="analytic")
+    assert close(got.value, want.value) and close(got.se, want.se)
+
+
+def shuffles(monkeypatch, ddf):
+    """A list that records each shuffle of a frame of the type of ``ddf``."""
+    calls = []
+    original = type(ddf).shuffle
+
+    def spy(self, *args, **kwargs):
+        calls.append(kwargs.get("on", args[:1]))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(ddf), "shuffle", spy)
+    return calls
+
+
+def test_files_of_whole_items_are_read_without_a_shuffle(tmp_path, monkeypatch):
+    # cut between items: the files' item ranges are disjoint, whether or not the frame is
+    # indexed by the item
+    labels = SORTED["item"].to_numpy()
+    first = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1]])  # each item's first row
+    cuts = [int(first[np.searchsorted(first, k * len(labels) // 5)]) for k in range(1, 5)]
+    assert not split_labels(SORTED, cuts)
+    path = write_files(tmp_path / "ann", SORTED, cuts)
+    want = kl.krippendorff_alpha(SORTED, level="ordinal", ci="analytic")
+    for ddf in (dd.read_parquet(path), dd.read_parquet(path, index="item",
+                                                       calculate_divisions=True)):
+        calls = shuffles(monkeypatch, ddf)
+        for claim in (None, True):
+            got = estimate("krippendorff_alpha", ddf, level="ordinal", ci="analytic",
+                           partitioned_by_item=claim, scheduler=SYNC)
+            assert close(got.value, want.value) and close(got.se, want.se)
+        assert calls == []
+        got = estimate("krippendorff_alpha", ddf, level="ordinal", partitioned_by_item=False,
+                       scheduler=SYNC)
+        assert close(got.value, want.value) and len(calls) == 1
+
+
+def test_files_of_whole_items_in_no_order_are_checked_exactly(tmp_path, monkeypatch):
+    # items dealt to three files by their number mod 3: the files' label ranges overlap, so
+    # only a count of the distinct items per file against the whole can tell that none is split
+    number = SORTED["item"].str[1:].astype(int)
+    dealt = pd.concat([SORTED[number % 3 == k] for k in range(3)], ignore_index=True)
+    cuts = [int((number % 3 <= k).sum()) for k in range(2)]
+    path = write_files(tmp_path / "dealt", dealt, cuts)
+    ddf = dd.read_parquet(path)
+    calls = shuffles(monkeypatch, ddf)
+    want = kl.gwet_ac(SORTED, weights="ordinal", ci="analytic")
+    got = estimate("gwet_ac", ddf, weights="ordinal", ci="analytic", partitioned_by_item=True,
+                   scheduler=SYNC)
+    assert close(got.value, want.value) and close(got.se, want.se) and calls == []
+    got = estimate("gwet_ac", ddf, weights="ordinal", scheduler=SYNC)  # default: shuffled
+    assert close(got.value, want.value) and len(calls) == 1
+    # one annotation of item i4 (file 1) moved to the end of file 2
+    rows = dealt.index[dealt["item"] == "i4"]
+    moved = pd.concat([dealt.drop(rows[-1:]), dealt.loc[rows[-1:]]], ignore_index=True)
+    path = write_files(tmp_path / "moved", moved, [cuts[0], cuts[1] - 1])
+    with pytest.raises(InvalidParameterError,
+                       match="item 'i4' has annotations in partitions 1 and 2 .* pass "
+                             "partitioned_by_item=None"):
+        estimate("gwet_ac", dd.read_parquet(path), partitioned_by_item=True, scheduler=SYNC)
+    got = estimate("gwet_ac", dd.read_parquet(path), weights="ordinal", scheduler=SYNC)
+    assert close(got.value, want.value)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(st.lists(st.integers(1, len(SORTED) - 1), max_size=6, unique=True),
+       st.sampled_from([("krippendorff_alpha", {"level": "interval"}, kl.krippendorff_alpha),
+                        ("fleiss_kappa", {}, kl.fleiss_kappa),
+                        ("spa", {}, kl.spa)]))
+def test_the_estimate_never_depends_on_where_the_files_are_cut(cuts, case):
+    import tempfile
+    from pathlib import Path
+
+    name, options, function = case
+    cuts = sorted(cuts)
+    want = function(SORTED, **options).value
+    split = split_labels(SORTED, cuts)
+    with tempfile.TemporaryDirectory() as directory:
+        path = write_files(Path(directory), SORTED, cuts)
+        ddf = dd.read_parquet(path, index="item", calculate_divisions=True)
+        assert close(estimate(name, ddf, scheduler=SYNC, **options).value, want)
+        if split:
+            with pytest.raises(InvalidParameterError, match="has annotations in partitions"):
+                estimate(name, ddf, partitioned_by_item=True, scheduler=SYNC, **options)
+        else:
+            got = estimate(name, ddf, partitioned_by_item=True, scheduler=SYNC, **options)
+            assert close(got.value, want)
+
+
+def test_labels_without_an_order_are_checked_exactly():
+    # an unordered categorical item column has no min and max, so no range proves the items
+    # whole: the default shuffles, partitioned_by_item=True counts each label's partitions
+    from dask import delayed
+
+    number = FRAME["item"].str[1:].astype(int)
+    frame = FRAME.assign(item=pd.Categorical(FRAME["item"]))
+    dealt = [frame[number % 3 == k] for k in range(3)]
+    want = kl.brennan_prediger(FRAME)
+    for claim in (None, True):
+        ddf = dd.from_delayed([delayed(part) for part in dealt], meta=frame.iloc[:0])
+        got = estimate("brennan_prediger", ddf, partitioned_by_item=claim, scheduler=SYNC)
+        assert close(got.value, want.value) and got.n_items == want.n_items
+    last = dealt[1].index[dealt[1]["item"] == "i7"][-1:]  # one of item i7's two or more rows
+    moved = [dealt[0], dealt[1].drop(last), pd.concat([dealt[2], dealt[1].loc[last]])]
+    ddf = dd.from_delayed([delayed(part) for part in moved], meta=frame.iloc[:0])
+    with pytest.raises(InvalidParameterError, match="item 'i7' has annotations in partitions 1 "
+                                                    "and 2"):
+        estimate("brennan_prediger", ddf, partitioned_by_item=True, scheduler=SYNC)
