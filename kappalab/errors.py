@@ -84,6 +84,12 @@ class LayoutWarning(UserWarning):
     """Wide data that look like another layout (a count table, raters × items, an id column)."""
 
 
+class LabelWarning(UserWarning):
+    """Labels kept apart although they are equal as text or as numbers (``1`` and ``"1"``,
+    ``True`` and ``1``, ``"1"`` and ``"1.0"``): the label identity rule of
+    :func:`kappalab.encoding.label_identity` (docs/guide/data_layouts.md, "Label identity")."""
+
+
 def warn(message: str, category: type[Warning]) -> None:
     """Issue a warning attributed to the first caller outside kappalab (the user's line)."""
     import os
