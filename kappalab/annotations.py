@@ -32,6 +32,7 @@ from .encoding import (
     encode_column,
     encode_values,
     exact_as_float,
+    label_identity,
     preview,
     reject_duplicate_pairs,
     reject_infinite,
@@ -286,9 +287,16 @@ class Annotations:
             row = position if keep is None else np.flatnonzero(keep)[position]
             return f"row {label(df.index[row])}"
 
-        def key_codes(column: str) -> tuple[np.ndarray, pd.Index]:
-            # factorize the column as it is (no copy to an object array); -1 = missing
-            codes, uniques = pd.factorize(df[column], sort=False)
+        def key_codes(column: str, role: str) -> tuple[np.ndarray, pd.Index]:
+            # factorize the column as it is (no copy to an object array); -1 = missing; an
+            # object column by the label identity rule (14 and "14" are two ids)
+            ids = df[column]
+            if ids.dtype == object:
+                codes, uniques = label_identity(
+                    ids.to_numpy(), what=f"{role} id", sort=False,
+                    where=lambda position: f"row {label(df.index[position])}")
+            else:
+                codes, uniques = pd.factorize(ids, sort=False)
             if (codes < 0).any():
                 bad = codes < 0
                 first = df.index[np.flatnonzero(bad)[0]]
@@ -306,9 +314,9 @@ class Annotations:
                 uniques = np.asarray(uniques)  # labels, not a CategoricalIndex
             return codes.astype(np.intp, copy=False), pd.Index(uniques)
 
-        item_codes, items = key_codes(names["item"])
+        item_codes, items = key_codes(names["item"], "item")
         if names["rater"] is not None:
-            rater_codes, raters = key_codes(names["rater"])
+            rater_codes, raters = key_codes(names["rater"], "rater")
             if duplicates == "raise":
                 reject_duplicate_pairs(item_codes, rater_codes, items, raters)
             else:
@@ -324,8 +332,8 @@ class Annotations:
                     rows = np.flatnonzero(keep) if keep is not None else np.arange(len(df))
                     keep = np.zeros(len(df), dtype=bool)
                     keep[rows[~repeated]] = True
-                    item_codes, items = key_codes(names["item"])
-                    rater_codes, raters = key_codes(names["rater"])
+                    item_codes, items = key_codes(names["item"], "item")
+                    rater_codes, raters = key_codes(names["rater"], "rater")
             raters = pd.Index(raters, name="rater")
         else:
             rater_codes, raters = None, None
@@ -409,9 +417,15 @@ class Annotations:
         n_raters = matrix.shape[1]
 
         for labels, role in ((items, "item"), (raters, "rater")):
-            if labels.has_duplicates:
+            if labels.inferred_type in ("mixed", "mixed-integer"):  # by the label identity
+                # rule: True is not 1, 14 is not "14"
+                codes, _ = label_identity(labels.to_numpy(), what=f"{role} label", sort=False)
+                repeated = pd.Index(codes).duplicated()
+            else:
+                repeated = labels.duplicated() if labels.has_duplicates else None
+            if repeated is not None and repeated.any():
                 raise DuplicateAnnotationError(
-                    f"{role} {label(labels[labels.duplicated()][0])} labels more than one "
+                    f"{role} {label(labels[repeated][0])} labels more than one "
                     f"{'row' if role == 'item' else 'column'} of the items × raters table; "
                     f"each {role} may appear once"
                 )
@@ -495,6 +509,12 @@ class Annotations:
             )
         if matrix.size == 0:
             raise EmptyDataError(f"the counts table is empty (shape {matrix.shape})")
+        if matrix.dtype.kind == "c" or (matrix.dtype.kind == "O" and any(
+                issubclass(t, (complex, np.complexfloating))
+                for t in set(map(type, matrix.ravel())))):
+            raise InvalidCountError(
+                "counts must be real numbers; the table holds complex numbers (their imaginary "
+                "parts would be dropped)")
         try:
             numeric = matrix.astype(float)
         except (TypeError, ValueError):

@@ -224,3 +224,31 @@ def test_property_categories_are_the_distinct_kind_value_pairs(picks):
     assert [kind_and_value(c) for c in ann.categories] == keys
     assert ann.count_matrix.tolist() == expected_counts.tolist()
     assert any(issubclass(w.category, LabelWarning) for w in caught) == warned
+
+
+# ---------------------------------------------------------------------- labels kept as given
+@pytest.mark.parametrize("layout", ["wide", "long"])
+def test_half_integer_labels_keep_their_values(layout):
+    # values 2.5, 3.5, 4.5: whole steps apart, but not whole numbers; the categories are the
+    # values themselves, and the ratio metric ((c − k)/(c + k))² sees them as they are
+    x = np.array([[2.5, 3.5], [3.5, 3.5], [2.5, 2.5], [4.5, 3.5]])
+    expected = krippendorff.alpha(reliability_data=x.T, level_of_measurement="ratio")
+    if layout == "wide":
+        ann = A.from_wide(x)
+    else:
+        ann = A.from_long(pd.DataFrame({"item": np.repeat(np.arange(4), 2),
+                                        "rater": ["a", "b"] * 4, "value": x.ravel()}))
+    assert list(ann.categories) == [2.5, 3.5, 4.5]
+    assert float(kl.krippendorff_alpha(ann, level="ratio")) == pytest.approx(expected,
+                                                                            abs=1e-12)
+
+
+def test_two_label_vectors_of_booleans_and_numbers_stay_apart():
+    # cohen_kappa(x, y) on two vectors: True is not 1, as in a table (no category shared:
+    # P_o = P_e = 0, κ = 0)
+    with pytest.warns(LabelWarning, match="equal as numbers"):
+        est = kl.cohen_kappa([True, False, True], [1, 0, 1])
+    assert float(est) == pytest.approx(0.0, abs=1e-12)
+    both = kl.cohen_kappa(np.array([True, False, True]), np.array([True, False, False]))
+    # hand: table [[1, 0], [1, 1]] (rows x = F, T): P_o = 2/3, P_e = 1/3·2/3 + 2/3·1/3 = 4/9
+    assert float(both) == pytest.approx((2 / 3 - 4 / 9) / (1 - 4 / 9), abs=1e-12)
