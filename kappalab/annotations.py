@@ -27,12 +27,14 @@ from .encoding import (
     INT64_LIMIT,
     category_index,
     check_layout,
+    check_plainly_wide,
     code_dtype,
     count_small_integers,
     encode_column,
     encode_values,
     exact_as_float,
     label_identity,
+    long_columns,
     preview,
     reject_duplicate_pairs,
     reject_infinite,
@@ -65,7 +67,7 @@ DENSE_COUNT_CELLS = 1 << 24
 #: cells of the wide value table turned into scores at a time (:meth:`Annotations.item_moments`)
 _MOMENT_BLOCK_CELLS = 1 << 16
 
-# crowd-kit's long schema, accepted when the default column names are absent
+# crowd-kit's long schema, accepted by from_long when the default column names are absent
 _CROWDKIT_COLUMNS = {"item": "task", "rater": "worker", "value": "label"}
 
 
@@ -1101,14 +1103,16 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
 
 def _long_schema(df: pd.DataFrame, item: str | None, rater: str | None,
                  value: str | None) -> dict[str, str] | None:
-    """The long columns of ``df`` by role, or None when ``df`` is a wide table."""
+    """The long columns of ``df`` by role, or None when ``df`` is a wide table; a
+    :class:`~kappalab.errors.LayoutError` when it is neither recognisably long nor plainly
+    wide (:func:`~kappalab.encoding.long_columns`,
+    :func:`~kappalab.encoding.check_plainly_wide`)."""
     if (item, rater, value) != (None, None, None):
         return {"item": item or "item", "rater": rater or "rater", "value": value or "value"}
-    columns = set(df.columns)
-    for schema in ({"item": "item", "rater": "rater", "value": "value"}, _CROWDKIT_COLUMNS):
-        if set(schema.values()) <= columns:
-            return schema
-    return None
+    names = long_columns(df)
+    if names is None:
+        check_plainly_wide(df)
+    return names
 
 
 # ---------------------------------------------------------------------- helpers

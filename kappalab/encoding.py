@@ -24,6 +24,7 @@ from .errors import (
     DuplicateAnnotationError,
     InvalidParameterError,
     LabelWarning,
+    LayoutError,
     LayoutWarning,
     MissingValueError,
     UnknownCategoryError,
@@ -31,11 +32,12 @@ from .errors import (
     warn,
 )
 
-__all__ = ["INT64_LIMIT", "SET_TYPES", "SmallIntegerTable", "WideTable", "category_index",
-           "check_layout", "code_dtype", "count_small_integers", "encode_column",
-           "encode_values", "exact_as_float", "holds_sets", "label_sets", "preview",
-           "reject_duplicate_pairs", "reject_infinite", "set_item_column", "transposed",
-           "wide_to_matrix"]
+__all__ = ["INT64_LIMIT", "LABEL_TYPES", "LONG_SCHEMAS", "LONG_VOCABULARY", "SET_TYPES",
+           "SmallIntegerTable", "WideTable", "category_index", "check_layout",
+           "check_plainly_wide", "code_dtype", "count_small_integers", "encode_column",
+           "encode_values", "exact_as_float", "holds_sets", "label_identity", "label_sets",
+           "long_columns", "preview", "reject_duplicate_pairs", "reject_infinite",
+           "set_item_column", "transposed", "wide_to_matrix"]
 
 #: the Python types read as a set of labels (one multi-label annotation)
 SET_TYPES = (set, frozenset, list, tuple)
@@ -454,6 +456,204 @@ def check_layout(matrix: np.ndarray) -> None:
             "rater",
             LayoutWarning,
         )
+
+
+# ---------------------------------------------------------------------- long or wide
+#: the column names of a long table, by role: compared in lower case, with runs of spaces,
+#: hyphens and dots as one underscore; a plural ``s`` and an ``_id``/``id``/``_name`` suffix
+#: are allowed (``sentence_id``, ``Worker ID``, ``WorkerId``, ``labels``)
+LONG_VOCABULARY = {
+    "item": ("item", "unit", "task", "sentence", "doc", "document", "text", "id", "example",
+             "instance", "sample", "segment", "utterance", "question", "image", "post",
+             "tweet", "comment", "passage", "case", "subject", "hit", "record"),
+    "rater": ("rater", "annotator", "coder", "worker", "judge", "user", "labeler", "labeller",
+              "observer", "assessor", "reviewer", "grader", "evaluator", "participant",
+              "respondent", "expert", "turker", "contributor", "scorer"),
+    "value": ("value", "label", "rating", "score", "code", "tag", "answer", "response",
+              "category", "class", "annotation", "judgment", "judgement", "grade", "choice",
+              "decision", "verdict"),
+}
+#: the schemas read before the vocabulary: kappalab's own and crowd-kit's
+LONG_SCHEMAS = ({"item": "item", "rater": "rater", "value": "value"},
+                {"item": "task", "rater": "worker", "value": "label"})
+_ID_SUFFIXES = ("_ids", "_id", "_name", "ids", "id")
+_LONG_HINT = ("read it with Annotations.from_long(df, item=..., rater=..., value=...) for one "
+              "row per annotation, or Annotations.from_wide(df) for items × raters")
+
+
+def _role_of(name: Any) -> tuple[str, int] | None:
+    """The role a column name says (item, rater or value) and how plainly (0: the word
+    itself or its plural, 1: with an id suffix); None for other names."""
+    if not isinstance(name, str):
+        return None
+    key = "_".join(filter(None, name.strip().lower().replace("-", " ").replace(".", " ")
+                          .replace("_", " ").split()))
+    for role, words in LONG_VOCABULARY.items():
+        if key in words or (key.endswith("s") and key[:-1] in words):
+            return role, 0
+    for role, words in LONG_VOCABULARY.items():
+        for suffix in _ID_SUFFIXES:
+            stem = key[:-len(suffix)].rstrip("_") if key.endswith(suffix) else ""
+            if stem in words:
+                return role, 1
+    return None
+
+
+def long_columns(df: pd.DataFrame) -> dict[str, str] | None:
+    """The item, rater and value columns of a long table, found by their names; None when
+    the names do not say a long table (then it is read wide, if it plainly is one).
+
+    A table is long when its columns include ``item``, ``rater`` and ``value`` (or
+    crowd-kit's ``task``, ``worker`` and ``label``), or when, by the words of
+    :data:`LONG_VOCABULARY`, exactly one column names each role (the word itself before the
+    word with an id suffix: ``annotator`` before ``annotator_id``). Other columns are left
+    out.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+
+    Returns
+    -------
+    dict or None
+        The column of each role, ``{"item": ..., "rater": ..., "value": ...}``.
+
+    Raises
+    ------
+    InvalidParameterError
+        (:class:`~kappalab.errors.LayoutError`) Names of two roles or more, but not one
+        column for each of the three: a role named by several columns, or a role missing.
+
+    Examples
+    --------
+    >>> long_columns(pd.DataFrame(columns=["sentence_id", "coder", "tag", "time"]))
+    {'item': 'sentence_id', 'rater': 'coder', 'value': 'tag'}
+    >>> long_columns(pd.DataFrame(columns=["coder1", "coder2", "coder3"])) is None
+    True
+    """
+    columns = list(df.columns)
+    present = set(c for c in columns if isinstance(c, str))
+    for schema in LONG_SCHEMAS:
+        if set(schema.values()) <= present:
+            return dict(schema)
+    named: dict[str, list[tuple[int, Any]]] = {role: [] for role in LONG_VOCABULARY}
+    for column in columns:  # a loop over the columns
+        found = _role_of(column)
+        if found is not None:
+            named[found[0]].append((found[1], column))
+    best = {}
+    for role, matches in named.items():
+        if matches:
+            plainest = min(tier for tier, _ in matches)
+            best[role] = [column for tier, column in matches if tier == plainest]
+    if len(best) == 3 and all(len(found) == 1 for found in best.values()):
+        return {role: found[0] for role, found in best.items()}
+    if len(best) < 2:
+        return None
+    several = [(role, found) for role, found in best.items() if len(found) > 1]
+    if several:
+        role, found = several[0]
+        problem = (f"the columns {', '.join(map(label, found))} could each be the {role} "
+                   "column")
+    else:
+        role = next(r for r in LONG_VOCABULARY if r not in best)
+        words = ", ".join(LONG_VOCABULARY[role][:4])
+        problem = (f"no column names the {role} ({words}, ...)"
+                   + ("; rater=None reads annotations of unknown raters" if role == "rater"
+                      else ""))
+    raise LayoutError(
+        f"the columns {preview(columns)} look like a long table (one row per annotation), but "
+        f"{problem}: {_LONG_HINT}")
+
+
+def check_plainly_wide(df: pd.DataFrame) -> None:
+    """Refuse a table that is not plainly items × raters, when its names do not say long.
+
+    In a wide table every column is a rater, so the columns hold labels of one type and
+    share labels. A table of three columns or more is refused when two of its columns hold
+    labels of different types only (numbers in one, text in the other: item ids, rater ids
+    and labels, say), or when, among columns of text, two or more share no label with any
+    other column. Checked on the first 1 000 rows; a table of numbers only is never
+    refused (numeric codes), nor one of fewer than three columns.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table, read wide unless this refuses it.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    InvalidParameterError
+        (:class:`~kappalab.errors.LayoutError`) The table is not plainly wide; the message
+        names ``from_long`` and ``from_wide``.
+
+    Examples
+    --------
+    >>> check_plainly_wide(pd.DataFrame({"coder1": [1, 2], "coder2": [1, 1], "coder3": [2, 2]}))
+    >>> check_plainly_wide(pd.DataFrame({"k": [1, 1, 2], "who": ["a", "b", "a"],
+    ...                                  "what": ["x", "y", "x"]}))
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    kappalab.errors.LayoutError: cannot tell the layout of the table: ...
+    """
+    if df.shape[1] < 3:
+        return
+    dtypes = list(df.dtypes)
+    if all(isinstance(d, np.dtype) and d.kind in "iuf" for d in dtypes):
+        return  # numbers only: numeric codes of raters
+    sample = df.iloc[:1000]
+    kinds: dict[frozenset, Any] = {}
+    for j, dtype in enumerate(dtypes):  # a loop over the columns
+        column = sample.iloc[:, j]
+        if not column.notna().any():
+            continue
+        values = column.to_numpy() if isinstance(dtype, np.dtype) else column.array
+        one = _uniform_type(values)
+        if one is None:
+            types = _types_of(column.to_numpy(dtype=object)).astype(np.int8)
+            found = frozenset(np.unique(types).tolist()) - {_MISSING}
+        else:
+            found = frozenset([one])
+        kinds.setdefault(found, df.columns[j])
+    sets = list(kinds)
+    for a in range(len(sets)):
+        for b in range(a + 1, len(sets)):  # over the distinct type sets (at most 15)
+            if not sets[a] & sets[b]:
+                raise LayoutError(
+                    f"cannot tell the layout of the table: column {label(kinds[sets[a]])} "
+                    f"holds {_type_names(sets[a])} and column {label(kinds[sets[b]])} "
+                    f"{_type_names(sets[b])}, so they are not raters of one table, and the "
+                    "column names do not say item, rater and value; " + _LONG_HINT
+                    + " (from_wide(df, item=<column>) when one column holds the item ids)")
+    if sets != [frozenset([_TEXT])] or len(sample) < 6:
+        return
+    text = [j for j, d in enumerate(dtypes) if sample.iloc[:, j].notna().any()]
+    stacked = sample.iloc[:, text].to_numpy(dtype=object)
+    column_of = np.broadcast_to(np.arange(len(text)), stacked.shape)
+    keep = ~pd.isna(stacked)
+    codes, _ = pd.factorize(stacked[keep])
+    pairs = np.unique(codes.astype(np.int64) * len(text) + column_of[keep])
+    value_of = pairs // len(text)
+    shared = np.bincount(value_of)[value_of] > 1  # the label appears in another column too
+    sharing = np.zeros(len(text), dtype=bool)
+    sharing[(pairs % len(text))[shared]] = True
+    alone = [df.columns[text[j]] for j in np.flatnonzero(~sharing)]
+    if len(alone) >= 2:
+        raise LayoutError(
+            f"cannot tell the layout of the table: the columns {', '.join(map(label, alone))} "
+            "share no label with any other column, so they are not raters of one table, and "
+            f"the column names do not say item, rater and value; {_LONG_HINT}")
+
+
+def _type_names(types: frozenset) -> str:
+    names = ("numbers", "booleans", "text", "other values")
+    return " and ".join(names[t] for t in sorted(types) if t < len(names)) + " only"
 
 
 def _looks_like_counts(matrix: np.ndarray) -> bool:

@@ -49,6 +49,12 @@ class InvalidParameterError(AnnotationError):
     """An option with a value outside its domain (unknown level, bad matrix, ...)."""
 
 
+class LayoutError(InvalidParameterError):
+    """A DataFrame given to an estimator that is neither recognisably long (columns named for
+    the item, the rater and the value) nor plainly wide (every column a rater): read it with
+    ``Annotations.from_long(df, item=, rater=, value=)`` or ``Annotations.from_wide(df)``."""
+
+
 class ReplicationError(RuntimeError):
     """A simulation study's replicate function failed; the message names the cell and the
     replication (:func:`kappalab.simulate.run_study`)."""
