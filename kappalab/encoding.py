@@ -32,12 +32,12 @@ from .errors import (
     warn,
 )
 
-__all__ = ["INT64_LIMIT", "LABEL_TYPES", "LONG_SCHEMAS", "LONG_VOCABULARY", "SET_TYPES",
+__all__ = ["BOOLEAN_WORDS", "INT64_LIMIT", "LABEL_TYPES", "LONG_SCHEMAS", "LONG_VOCABULARY", "SET_TYPES",
            "SmallIntegerTable", "WideTable", "category_index", "check_layout",
            "check_plainly_wide", "code_dtype", "count_small_integers", "encode_column",
            "encode_values", "exact_as_float", "holds_sets", "label_identity", "label_sets",
            "long_columns", "preview", "reject_duplicate_pairs", "reject_infinite",
-           "set_item_column", "transposed", "wide_to_matrix"]
+           "set_item_column", "text_cell_labels", "transposed", "wide_to_matrix"]
 
 #: the Python types read as a set of labels (one multi-label annotation)
 SET_TYPES = (set, frozenset, list, tuple)
@@ -1280,6 +1280,64 @@ def _warn_lookalikes(by_type: dict[int, np.ndarray], codes: np.ndarray, position
          f"({of}){at}{others}: labels of different types, or different texts, are different "
          f"labels; convert the {what}s to one type (.astype(str), pd.to_numeric) if they are "
          "one", LabelWarning)
+
+
+#: the words a text file's cell is a boolean by (as pandas reads a column of them)
+BOOLEAN_WORDS = {"True": True, "TRUE": True, "true": True,
+                 "False": False, "FALSE": False, "false": False}
+
+
+def text_cell_labels(cells: Any) -> np.ndarray:
+    """The labels of the cells of a text file, each typed by its own text.
+
+    A file's cells have no type; this gives each its type by the cell alone, never by the
+    other cells of its column, so that the label identity rule (:func:`label_identity`)
+    treats ``1`` and ``1.0`` alike whatever else the column holds: a cell written as a number
+    (``1``, ``-2``, ``1.0``, ``1e3``, ``.5``; ``inf``) is that number — an exact integer when
+    written as one —, a cell ``True``/``TRUE``/``true`` or ``False``/``FALSE``/``false`` is a
+    boolean, and any other cell (``x``, ``nan``, ``1_000``, ``0x10``) is its text. These are
+    the types pandas gives a column whose cells are all of one kind.
+
+    Parameters
+    ----------
+    cells : array-like
+        The cells as read (strings, or values already typed); missing ones stay missing.
+
+    Returns
+    -------
+    numpy.ndarray
+        An object array of the labels: numbers, booleans and strings.
+
+    Examples
+    --------
+    >>> text_cell_labels(np.array(["1", "1.0", "x", "true", None], dtype=object)).tolist()
+    [1, 1.0, 'x', True, None]
+    """
+    cells = np.asarray(cells, dtype=object)
+    codes, uniques = pd.factorize(cells)  # each distinct cell is read once
+    texts = pd.Series(np.asarray(uniques, dtype=object), dtype=object)
+    is_text = texts.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool)
+    typed = texts.to_numpy(dtype=object).copy()
+    if is_text.any():
+        text = texts[is_text].astype(str)
+        number = pd.to_numeric(text, errors="coerce")
+        is_number = number.notna().to_numpy()  # "nan" reads as no number: it stays text
+        whole = text.str.fullmatch(r"\s*[+-]?[0-9]+\s*").to_numpy(dtype=bool)
+        as_float = number.to_numpy(dtype=float, na_value=np.nan)
+        chosen = np.where(is_number, as_float, text.to_numpy(dtype=object)).astype(object)
+        if whole.any():  # integers exactly, beyond 2**53 too
+            ints = pd.to_numeric(text[whole], errors="coerce")
+            chosen[whole] = (ints.to_numpy().astype(object) if ints.dtype.kind in "iu"
+                             else [int(t) for t in text.to_numpy()[whole]])
+        words = text.map(BOOLEAN_WORDS)
+        boolean = words.notna().to_numpy()
+        chosen[boolean] = words.to_numpy(dtype=object)[boolean]
+        typed[is_text] = chosen
+    out = np.empty(cells.shape, dtype=object)
+    present = codes >= 0
+    out[present] = typed[codes[present]]
+    out[~present] = cells[~present]
+    return out
 
 
 def holds_sets(values: Any) -> bool:
