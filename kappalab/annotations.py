@@ -84,12 +84,17 @@ class Annotations:
     - :meth:`from_counts` — an items × categories count table (raters unknown).
 
     Every coefficient in kappalab also takes raw data and reads it with
-    :func:`~kappalab.annotations.as_annotations`, by one rule: a DataFrame whose columns
-    include a long schema (``item``/``rater``/``value``, or crowd-kit's
-    ``task``/``worker``/``label``) is long, one row per annotation; any other DataFrame,
-    array or DataArray is wide, items × raters. Other layouts need their constructor, and
+    :func:`~kappalab.annotations.as_annotations`, by one rule: a DataFrame whose column
+    names say item, rater and value (``item``/``rater``/``value``, crowd-kit's
+    ``task``/``worker``/``label``, or the common names of
+    :data:`~kappalab.encoding.LONG_VOCABULARY`: ``sentence_id``/``coder``/``tag``, ...) is
+    long, one row per annotation; any other DataFrame, array or DataArray is wide, items ×
+    raters, and a DataFrame that is neither recognisably long nor plainly wide is refused
+    (:class:`~kappalab.errors.LayoutError`). Other layouts need their constructor, and
     :meth:`from_wide` warns (:class:`~kappalab.errors.LayoutWarning`) when a table looks like
-    one of them.
+    one of them. Labels (values, item and rater ids) follow one identity rule
+    (:func:`~kappalab.encoding.label_identity`): numbers, booleans and texts are different
+    labels, ``1`` and ``1.0`` one.
 
     Its own parameters are the encoded stores: the constructor is internal (it neither
     validates nor encodes).
@@ -1013,11 +1018,18 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     """The :class:`Annotations` every estimator reads: ``data`` itself, or built from it.
 
     The rule for a DataFrame: it is **long** (one row per annotation, read by
-    :meth:`Annotations.from_long`) when its columns include a long schema — ``item``,
-    ``rater`` and ``value``, or crowd-kit's ``task``, ``worker`` and ``label`` — or when
-    column names are given with ``item=``, ``rater=`` or ``value=``; otherwise it is **wide**
-    (items × raters, read by :meth:`Annotations.from_wide`). Anything else that is not an
-    Annotations (arrays, nested lists, DataArrays) is wide. Layouts that cannot be told
+    :meth:`Annotations.from_long`) when column names are given with ``item=``, ``rater=`` or
+    ``value=``, or when its column names say item, rater and value
+    (:func:`~kappalab.encoding.long_columns`): ``item``, ``rater`` and ``value``, crowd-kit's
+    ``task``, ``worker`` and ``label``, or exactly one column per role among the common names
+    of annotation exports (``item``/``unit``/``sentence``/``doc``/``text``/``id``…,
+    ``rater``/``annotator``/``coder``/``worker``/``judge``/``user``…,
+    ``value``/``label``/``rating``/``score``/``code``/``tag``/``answer``…). Otherwise it is
+    **wide** (items × raters, read by :meth:`Annotations.from_wide`) when it plainly is one
+    (:func:`~kappalab.encoding.check_plainly_wide`); a DataFrame that is neither — names of
+    two roles only, columns that hold different types of labels, text columns that share no
+    label — is refused, never guessed. Anything else that is not an Annotations (arrays,
+    nested lists, DataArrays) is wide. Layouts that cannot be told
     apart from a wide table have their own constructors: :meth:`Annotations.from_counts` for
     an items × categories count table, ``from_wide(x, raters_as_rows=True)`` for raters ×
     items, ``from_wide(df, item="id")`` for a table with an item-id column; ``from_wide``
@@ -1053,6 +1065,9 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
         ``item=``, ``rater=`` or ``value=`` given for data that is not a DataFrame; a
         column is absent; or a dask collection (estimated out of core by
         :mod:`kappalab.distributed`, not read into memory here).
+    LayoutError
+        A DataFrame that is neither recognisably long nor plainly wide; the message names
+        ``from_long(df, item=, rater=, value=)`` and ``from_wide(df)``.
     EmptyDataError, MissingValueError, DuplicateAnnotationError, UnknownCategoryError
         As raised by :meth:`Annotations.from_long` and :meth:`Annotations.from_wide`: no
         annotations, a missing item or rater or an infinite value, an (item, rater) pair
@@ -1067,6 +1082,9 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     >>> as_annotations(long)                      # crowd-kit's schema: long
     Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
     >>> as_annotations(pd.DataFrame({"a": ["x", "y"], "b": ["x", "x"]}))   # wide: 2 × 2
+    Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
+    >>> coded = long.set_axis(["sentence_id", "coder", "tag"], axis=1)   # common names: long
+    >>> as_annotations(coded)
     Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
     >>> sets = as_annotations([[{"x", "y"}, {"x"}], [set(), {"y"}]])   # multi-label
     >>> [sorted(c) for c in sets.categories]   # one category per distinct set, a frozenset
@@ -1090,7 +1108,7 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
             )
         return data
     if isinstance(data, pd.DataFrame):
-        names = _long_schema(data, item, rater, value)
+        names = _long_schema(data, item, rater, value, sep)
         if names is not None:
             return Annotations.from_long(data, **names, categories=categories, sep=sep)
     elif (item, rater, value) != (None, None, None):
@@ -1102,7 +1120,7 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
 
 
 def _long_schema(df: pd.DataFrame, item: str | None, rater: str | None,
-                 value: str | None) -> dict[str, str] | None:
+                 value: str | None, sep: str | None) -> dict[str, str] | None:
     """The long columns of ``df`` by role, or None when ``df`` is a wide table; a
     :class:`~kappalab.errors.LayoutError` when it is neither recognisably long nor plainly
     wide (:func:`~kappalab.encoding.long_columns`,
@@ -1111,7 +1129,7 @@ def _long_schema(df: pd.DataFrame, item: str | None, rater: str | None,
         return {"item": item or "item", "rater": rater or "rater", "value": value or "value"}
     names = long_columns(df)
     if names is None:
-        check_plainly_wide(df)
+        check_plainly_wide(df, sep)
     return names
 
 

@@ -6,7 +6,11 @@ Tables are read into one matrix (exact integers kept exact, numbers as float wit
 missing, objects otherwise), checked (infinite values, duplicated (item, rater) pairs, the
 :class:`~kappalab.errors.LayoutWarning` heuristics for tables that look like another layout)
 and factorized into category codes: by counting for small whole numbers, by hashing for
-fixed-width unicode, by sorting otherwise. Set-valued (multi-label) annotations — Python sets,
+fixed-width unicode, by sorting otherwise, always by one label identity rule
+(:func:`label_identity`: numbers, booleans and texts are different labels) — which the
+command line's cells follow too, each typed by its own text (:func:`text_cell_labels`). The
+front door's reading of a DataFrame, long or wide, is :func:`long_columns` and
+:func:`check_plainly_wide`. Set-valued (multi-label) annotations — Python sets,
 frozensets, lists or tuples of labels, or strings split at ``sep=`` — are read by
 :func:`label_sets`: each distinct set of labels is one category, a ``frozenset``.
 Nothing here knows the ``Annotations`` store.
@@ -32,12 +36,12 @@ from .errors import (
     warn,
 )
 
-__all__ = ["BOOLEAN_WORDS", "INT64_LIMIT", "LABEL_TYPES", "LONG_SCHEMAS", "LONG_VOCABULARY", "SET_TYPES",
-           "SmallIntegerTable", "WideTable", "category_index", "check_layout",
-           "check_plainly_wide", "code_dtype", "count_small_integers", "encode_column",
-           "encode_values", "exact_as_float", "holds_sets", "label_identity", "label_sets",
-           "long_columns", "preview", "reject_duplicate_pairs", "reject_infinite",
-           "set_item_column", "text_cell_labels", "transposed", "wide_to_matrix"]
+__all__ = ["BOOLEAN_WORDS", "INT64_LIMIT", "LABEL_TYPES", "LONG_SCHEMAS", "LONG_VOCABULARY",
+           "SET_TYPES", "category_index", "check_layout", "check_plainly_wide", "code_dtype",
+           "count_small_integers", "encode_column", "encode_values", "exact_as_float",
+           "holds_sets", "label_identity", "label_sets", "long_columns", "preview",
+           "reject_duplicate_pairs", "reject_infinite", "set_item_column", "SmallIntegerTable",
+           "text_cell_labels", "transposed", "wide_to_matrix", "WideTable"]
 
 #: the Python types read as a set of labels (one multi-label annotation)
 SET_TYPES = (set, frozenset, list, tuple)
@@ -482,20 +486,24 @@ _LONG_HINT = ("read it with Annotations.from_long(df, item=..., rater=..., value
 
 
 def _role_of(name: Any) -> tuple[str, int] | None:
-    """The role a column name says (item, rater or value) and how plainly (0: the word
-    itself or its plural, 1: with an id suffix); None for other names."""
+    """The role a column name says (item, rater or value) and how plainly (0: kappalab's
+    own name of the role, 1: another word of the vocabulary or its plural, 2: a word with an
+    id suffix); None for other names."""
     if not isinstance(name, str):
         return None
     key = "_".join(filter(None, name.strip().lower().replace("-", " ").replace(".", " ")
                           .replace("_", " ").split()))
+    for role, word in LONG_SCHEMAS[0].items():
+        if key == word:
+            return role, 0
     for role, words in LONG_VOCABULARY.items():
         if key in words or (key.endswith("s") and key[:-1] in words):
-            return role, 0
+            return role, 1
     for role, words in LONG_VOCABULARY.items():
         for suffix in _ID_SUFFIXES:
             stem = key[:-len(suffix)].rstrip("_") if key.endswith(suffix) else ""
             if stem in words:
-                return role, 1
+                return role, 2
     return None
 
 
@@ -505,9 +513,10 @@ def long_columns(df: pd.DataFrame) -> dict[str, str] | None:
 
     A table is long when its columns include ``item``, ``rater`` and ``value`` (or
     crowd-kit's ``task``, ``worker`` and ``label``), or when, by the words of
-    :data:`LONG_VOCABULARY`, exactly one column names each role (the word itself before the
-    word with an id suffix: ``annotator`` before ``annotator_id``). Other columns are left
-    out.
+    :data:`LONG_VOCABULARY`, exactly one column names each role — by the plainest name
+    present: kappalab's own (``item`` before ``id``, ``value`` before ``score``), then a word
+    (``annotator`` before ``annotator_id``), then a word with an id suffix. Other columns
+    are left out.
 
     Parameters
     ----------
@@ -567,7 +576,7 @@ def long_columns(df: pd.DataFrame) -> dict[str, str] | None:
         f"{problem}: {_LONG_HINT}")
 
 
-def check_plainly_wide(df: pd.DataFrame) -> None:
+def check_plainly_wide(df: pd.DataFrame, sep: str | None = None) -> None:
     """Refuse a table that is not plainly items × raters, when its names do not say long.
 
     In a wide table every column is a rater, so the columns hold labels of one type and
@@ -581,6 +590,10 @@ def check_plainly_wide(df: pd.DataFrame) -> None:
     ----------
     df : pandas.DataFrame
         The table, read wide unless this refuses it.
+    sep : str, optional
+        The cells are strings of labels split at ``sep`` (set-valued annotations): two
+        raters' strings may differ while their sets overlap, so the labels shared by the
+        columns are not checked.
 
     Returns
     -------
@@ -631,7 +644,7 @@ def check_plainly_wide(df: pd.DataFrame) -> None:
                     f"{_type_names(sets[b])}, so they are not raters of one table, and the "
                     "column names do not say item, rater and value; " + _LONG_HINT
                     + " (from_wide(df, item=<column>) when one column holds the item ids)")
-    if sets != [frozenset([_TEXT])] or len(sample) < 6:
+    if sets != [frozenset([_TEXT])] or len(sample) < 6 or sep is not None:
         return
     text = [j for j, d in enumerate(dtypes) if sample.iloc[:, j].notna().any()]
     stacked = sample.iloc[:, text].to_numpy(dtype=object)
@@ -1237,7 +1250,10 @@ def _warn_lookalikes(by_type: dict[int, np.ndarray], codes: np.ndarray, position
 
     as_float = None
     if numbers_ is not None:
-        as_float = numbers_.astype(float)
+        try:
+            as_float = numbers_.astype(float)
+        except OverflowError:  # a Python integer beyond the floats: no text reads as it
+            as_float = np.array([float(v) if abs(v) < 1e308 else np.inf for v in numbers_])
     if booleans is not None and as_float is not None:
         for b in booleans:  # at most two
             match = np.flatnonzero(as_float == float(b))
@@ -1274,10 +1290,10 @@ def _warn_lookalikes(by_type: dict[int, np.ndarray], codes: np.ndarray, position
     at = ""
     if where is not None:
         code = positions[type_b][index_b]
-        at = f" (the second first at {where(int(np.flatnonzero(codes == code)[0]))})"
+        at = f"; {label(b)} first at {where(int(np.flatnonzero(codes == code)[0]))}"
     others = f"; {len(pairs) - 1} more such pair(s)" if len(pairs) > 1 else ""
     warn(f"the {what}s {label(a)} and {label(b)} are equal as {how} but kept as two labels "
-         f"({of}){at}{others}: labels of different types, or different texts, are different "
+         f"({of}{at}{others}): labels of different types, or different texts, are different "
          f"labels; convert the {what}s to one type (.astype(str), pd.to_numeric) if they are "
          "one", LabelWarning)
 

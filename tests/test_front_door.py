@@ -187,3 +187,25 @@ def test_property_wide_coder_tables_are_read_wide(n_coders, n_items, seed, as_te
     table = coder_table(n_items, n_coders, seed, as_text)
     ann = as_annotations(table)
     assert (ann.n_items, ann.n_raters) == (n_items, n_coders)
+
+
+def test_canonical_names_come_before_other_words():
+    # 'id' numbers the rows, 'item' names the item: the canonical name is the item column
+    df = crowd_long().rename(columns={"rater": "annotator", "value": "label"})
+    df.insert(0, "id", np.arange(len(df)))
+    ann = as_annotations(df)
+    assert (ann.n_items, ann.n_raters, ann.n_annotations) == (40, 3, 120)
+
+
+def test_set_valued_wide_strings_stay_wide_with_sep():
+    # three raters' tag strings: the same sets written in different orders, so no string is
+    # shared between two columns, but the sets are; with sep= the table is plainly wide
+    a = ["x;y", "y;z", "x;z", "x", "y", "z"]
+    table = pd.DataFrame({"r1": a, "r2": [";".join(reversed(s.split(";"))) + ";" for s in a],
+                          "r3": [" ; ".join(s.split(";")) + " " for s in a]})
+    with pytest.raises(AnnotationError, match="share no label"):
+        as_annotations(table)
+    ann = as_annotations(table, sep=";")
+    assert (ann.n_items, ann.n_raters) == (6, 3)
+    # every rater gives every item the same set: α = 1 by hand (D_o = 0)
+    assert float(kl.krippendorff_alpha(ann, level="masi")) == 1.0
