@@ -598,11 +598,13 @@ def test_one_and_one_point_zero_are_one_label_with_or_without_text(tmp_path, cap
 def test_the_command_line_reads_labels_as_the_api_does(tmp_path):
     path = tmp_path / "mixed.csv"
     path.write_text("item,rater,value\n1,a,1\n1,b,1.0\n2,a,x\n2,b,true\n3,a,2.5\n3,b,x\n")
-    from_file = read_annotations(str(path))
+    with pytest.warns(kappalab.errors.LabelWarning, match="1 and True"):  # apart, both ways
+        from_file = read_annotations(str(path))
     typed = pd.DataFrame({"item": ["1", "1", "2", "2", "3", "3"],
                           "rater": ["a", "b"] * 3,
                           "value": pd.Series([1, 1.0, "x", True, 2.5, "x"], dtype=object)})
-    from_api = kappalab.Annotations.from_long(typed)
+    with pytest.warns(kappalab.errors.LabelWarning, match="1 and True"):
+        from_api = kappalab.Annotations.from_long(typed)
     assert list(from_file.categories) == list(from_api.categories) == [1, 2.5, True, "x"]
     assert from_file.count_matrix.tolist() == from_api.count_matrix.tolist() == [
         [2, 0, 0, 0], [0, 0, 1, 1], [0, 1, 0, 1]]
