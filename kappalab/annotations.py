@@ -27,11 +27,14 @@ from .encoding import (
     INT64_LIMIT,
     category_index,
     check_layout,
+    check_plainly_wide,
     code_dtype,
     count_small_integers,
     encode_column,
     encode_values,
     exact_as_float,
+    label_identity,
+    long_columns,
     preview,
     reject_duplicate_pairs,
     reject_infinite,
@@ -64,7 +67,7 @@ DENSE_COUNT_CELLS = 1 << 24
 #: cells of the wide value table turned into scores at a time (:meth:`Annotations.item_moments`)
 _MOMENT_BLOCK_CELLS = 1 << 16
 
-# crowd-kit's long schema, accepted when the default column names are absent
+# crowd-kit's long schema, accepted by from_long when the default column names are absent
 _CROWDKIT_COLUMNS = {"item": "task", "rater": "worker", "value": "label"}
 
 
@@ -81,12 +84,17 @@ class Annotations:
     - :meth:`from_counts` — an items × categories count table (raters unknown).
 
     Every coefficient in kappalab also takes raw data and reads it with
-    :func:`~kappalab.annotations.as_annotations`, by one rule: a DataFrame whose columns
-    include a long schema (``item``/``rater``/``value``, or crowd-kit's
-    ``task``/``worker``/``label``) is long, one row per annotation; any other DataFrame,
-    array or DataArray is wide, items × raters. Other layouts need their constructor, and
+    :func:`~kappalab.annotations.as_annotations`, by one rule: a DataFrame whose column
+    names say item, rater and value (``item``/``rater``/``value``, crowd-kit's
+    ``task``/``worker``/``label``, or the common names of
+    :data:`~kappalab.encoding.LONG_VOCABULARY`: ``sentence_id``/``coder``/``tag``, ...) is
+    long, one row per annotation; any other DataFrame, array or DataArray is wide, items ×
+    raters, and a DataFrame that is neither recognisably long nor plainly wide is refused
+    (:class:`~kappalab.errors.LayoutError`). Other layouts need their constructor, and
     :meth:`from_wide` warns (:class:`~kappalab.errors.LayoutWarning`) when a table looks like
-    one of them.
+    one of them. Labels (values, item and rater ids) follow one identity rule
+    (:func:`~kappalab.encoding.label_identity`): numbers, booleans and texts are different
+    labels, ``1`` and ``1.0`` one.
 
     Its own parameters are the encoded stores: the constructor is internal (it neither
     validates nor encodes).
@@ -286,9 +294,16 @@ class Annotations:
             row = position if keep is None else np.flatnonzero(keep)[position]
             return f"row {label(df.index[row])}"
 
-        def key_codes(column: str) -> tuple[np.ndarray, pd.Index]:
-            # factorize the column as it is (no copy to an object array); -1 = missing
-            codes, uniques = pd.factorize(df[column], sort=False)
+        def key_codes(column: str, role: str) -> tuple[np.ndarray, pd.Index]:
+            # factorize the column as it is (no copy to an object array); -1 = missing; an
+            # object column by the label identity rule (14 and "14" are two ids)
+            ids = df[column]
+            if ids.dtype == object:
+                codes, uniques = label_identity(
+                    ids.to_numpy(), what=f"{role} id", sort=False,
+                    where=lambda position: f"row {label(df.index[position])}")
+            else:
+                codes, uniques = pd.factorize(ids, sort=False)
             if (codes < 0).any():
                 bad = codes < 0
                 first = df.index[np.flatnonzero(bad)[0]]
@@ -306,9 +321,9 @@ class Annotations:
                 uniques = np.asarray(uniques)  # labels, not a CategoricalIndex
             return codes.astype(np.intp, copy=False), pd.Index(uniques)
 
-        item_codes, items = key_codes(names["item"])
+        item_codes, items = key_codes(names["item"], "item")
         if names["rater"] is not None:
-            rater_codes, raters = key_codes(names["rater"])
+            rater_codes, raters = key_codes(names["rater"], "rater")
             if duplicates == "raise":
                 reject_duplicate_pairs(item_codes, rater_codes, items, raters)
             else:
@@ -324,8 +339,8 @@ class Annotations:
                     rows = np.flatnonzero(keep) if keep is not None else np.arange(len(df))
                     keep = np.zeros(len(df), dtype=bool)
                     keep[rows[~repeated]] = True
-                    item_codes, items = key_codes(names["item"])
-                    rater_codes, raters = key_codes(names["rater"])
+                    item_codes, items = key_codes(names["item"], "item")
+                    rater_codes, raters = key_codes(names["rater"], "rater")
             raters = pd.Index(raters, name="rater")
         else:
             rater_codes, raters = None, None
@@ -409,9 +424,15 @@ class Annotations:
         n_raters = matrix.shape[1]
 
         for labels, role in ((items, "item"), (raters, "rater")):
-            if labels.has_duplicates:
+            if labels.inferred_type in ("mixed", "mixed-integer"):  # by the label identity
+                # rule: True is not 1, 14 is not "14"
+                codes, _ = label_identity(labels.to_numpy(), what=f"{role} label", sort=False)
+                repeated = pd.Index(codes).duplicated()
+            else:
+                repeated = labels.duplicated() if labels.has_duplicates else None
+            if repeated is not None and repeated.any():
                 raise DuplicateAnnotationError(
-                    f"{role} {label(labels[labels.duplicated()][0])} labels more than one "
+                    f"{role} {label(labels[repeated][0])} labels more than one "
                     f"{'row' if role == 'item' else 'column'} of the items × raters table; "
                     f"each {role} may appear once"
                 )
@@ -495,6 +516,12 @@ class Annotations:
             )
         if matrix.size == 0:
             raise EmptyDataError(f"the counts table is empty (shape {matrix.shape})")
+        if matrix.dtype.kind == "c" or (matrix.dtype.kind == "O" and any(
+                issubclass(t, (complex, np.complexfloating))
+                for t in set(map(type, matrix.ravel())))):
+            raise InvalidCountError(
+                "counts must be real numbers; the table holds complex numbers (their imaginary "
+                "parts would be dropped)")
         try:
             numeric = matrix.astype(float)
         except (TypeError, ValueError):
@@ -991,11 +1018,18 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     """The :class:`Annotations` every estimator reads: ``data`` itself, or built from it.
 
     The rule for a DataFrame: it is **long** (one row per annotation, read by
-    :meth:`Annotations.from_long`) when its columns include a long schema — ``item``,
-    ``rater`` and ``value``, or crowd-kit's ``task``, ``worker`` and ``label`` — or when
-    column names are given with ``item=``, ``rater=`` or ``value=``; otherwise it is **wide**
-    (items × raters, read by :meth:`Annotations.from_wide`). Anything else that is not an
-    Annotations (arrays, nested lists, DataArrays) is wide. Layouts that cannot be told
+    :meth:`Annotations.from_long`) when column names are given with ``item=``, ``rater=`` or
+    ``value=``, or when its column names say item, rater and value
+    (:func:`~kappalab.encoding.long_columns`): ``item``, ``rater`` and ``value``, crowd-kit's
+    ``task``, ``worker`` and ``label``, or exactly one column per role among the common names
+    of annotation exports (``item``/``unit``/``sentence``/``doc``/``text``/``id``…,
+    ``rater``/``annotator``/``coder``/``worker``/``judge``/``user``…,
+    ``value``/``label``/``rating``/``score``/``code``/``tag``/``answer``…). Otherwise it is
+    **wide** (items × raters, read by :meth:`Annotations.from_wide`) when it plainly is one
+    (:func:`~kappalab.encoding.check_plainly_wide`); a DataFrame that is neither — names of
+    two roles only, columns that hold different types of labels, text columns that share no
+    label — is refused, never guessed. Anything else that is not an Annotations (arrays,
+    nested lists, DataArrays) is wide. Layouts that cannot be told
     apart from a wide table have their own constructors: :meth:`Annotations.from_counts` for
     an items × categories count table, ``from_wide(x, raters_as_rows=True)`` for raters ×
     items, ``from_wide(df, item="id")`` for a table with an item-id column; ``from_wide``
@@ -1031,6 +1065,9 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
         ``item=``, ``rater=`` or ``value=`` given for data that is not a DataFrame; a
         column is absent; or a dask collection (estimated out of core by
         :mod:`kappalab.distributed`, not read into memory here).
+    LayoutError
+        A DataFrame that is neither recognisably long nor plainly wide; the message names
+        ``from_long(df, item=, rater=, value=)`` and ``from_wide(df)``.
     EmptyDataError, MissingValueError, DuplicateAnnotationError, UnknownCategoryError
         As raised by :meth:`Annotations.from_long` and :meth:`Annotations.from_wide`: no
         annotations, a missing item or rater or an infinite value, an (item, rater) pair
@@ -1045,6 +1082,9 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     >>> as_annotations(long)                      # crowd-kit's schema: long
     Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
     >>> as_annotations(pd.DataFrame({"a": ["x", "y"], "b": ["x", "x"]}))   # wide: 2 × 2
+    Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
+    >>> coded = long.set_axis(["sentence_id", "coder", "tag"], axis=1)   # common names: long
+    >>> as_annotations(coded)
     Annotations(items=2, raters=2, annotations=4, categories=['x', 'y'])
     >>> sets = as_annotations([[{"x", "y"}, {"x"}], [set(), {"y"}]])   # multi-label
     >>> [sorted(c) for c in sets.categories]   # one category per distinct set, a frozenset
@@ -1068,7 +1108,7 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
             )
         return data
     if isinstance(data, pd.DataFrame):
-        names = _long_schema(data, item, rater, value)
+        names = _long_schema(data, item, rater, value, sep)
         if names is not None:
             return Annotations.from_long(data, **names, categories=categories, sep=sep)
     elif (item, rater, value) != (None, None, None):
@@ -1080,15 +1120,17 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
 
 
 def _long_schema(df: pd.DataFrame, item: str | None, rater: str | None,
-                 value: str | None) -> dict[str, str] | None:
-    """The long columns of ``df`` by role, or None when ``df`` is a wide table."""
+                 value: str | None, sep: str | None) -> dict[str, str] | None:
+    """The long columns of ``df`` by role, or None when ``df`` is a wide table; a
+    :class:`~kappalab.errors.LayoutError` when it is neither recognisably long nor plainly
+    wide (:func:`~kappalab.encoding.long_columns`,
+    :func:`~kappalab.encoding.check_plainly_wide`)."""
     if (item, rater, value) != (None, None, None):
         return {"item": item or "item", "rater": rater or "rater", "value": value or "value"}
-    columns = set(df.columns)
-    for schema in ({"item": "item", "rater": "rater", "value": "value"}, _CROWDKIT_COLUMNS):
-        if set(schema.values()) <= columns:
-            return schema
-    return None
+    names = long_columns(df)
+    if names is None:
+        check_plainly_wide(df, sep)
+    return names
 
 
 # ---------------------------------------------------------------------- helpers

@@ -33,6 +33,7 @@ import pandas as pd
 
 from .annotations import Annotations
 from .distances import LEVELS, category_distance
+from .encoding import text_cell_labels
 from .errors import AnnotationError, DroppedAnnotationsWarning
 from .interpretation import SCALES
 from .planning import COEFFICIENTS, plan
@@ -349,25 +350,43 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
         if frame.index.hasnans:
             row = int(np.flatnonzero(pd.isna(frame.index))[0]) + 2  # 1-based, after the header
             raise CliError(f"row {row} of the wide file has no item id (first column)")
+        frame = _typed_cells(frame, list(frame.columns), source)
         numeric = all(pd.api.types.is_numeric_dtype(t) for t in frame.dtypes)
         cats = None if categories is None else (
-            _numeric_categories(categories) if numeric else list(categories))
+            _numeric_categories(categories) if numeric else list(text_cell_labels(categories)))
         return Annotations.from_wide(frame, categories=cats, raters_as_rows=False)
     text = [item, "task" if item == "item" else item]
     if rater is not None:
         text += [rater, "worker" if rater == "rater" else rater]
     frame = read_table(source, sep=sep, encoding=encoding, na_values=na_values,
                        text_columns=list(dict.fromkeys(text)))
-    labels = [_column(frame, value, "value")]
-    used = [_column(frame, item, "item"), *labels]
+    column = _column(frame, value, "value")
+    used = [_column(frame, item, "item"), column]
     used += [] if rater is None else [_column(frame, rater, "rater")]
-    _reject_nested(frame, used, _source_name(source), labels)
+    _reject_nested(frame, used, _source_name(source), [column])
+    frame = _typed_cells(frame, [column] if column in frame.columns else [], source)
     cats = None
     if categories is not None:
-        column = _column(frame, value, "value")
         numeric = column in frame.columns and pd.api.types.is_numeric_dtype(frame[column])
-        cats = _numeric_categories(categories) if numeric else list(categories)
+        cats = (_numeric_categories(categories) if numeric
+                else list(text_cell_labels(categories)))
     return Annotations.from_long(frame, item=item, rater=rater, value=value, categories=cats)
+
+
+def _typed_cells(frame: pd.DataFrame, columns: Sequence[Any], source: str) -> pd.DataFrame:
+    """The text cells of ``columns``, each typed by its own text (a number when written as
+    one, whatever else the column holds: :func:`~kappalab.encoding.text_cell_labels`), so the
+    labels follow the identity rule of the constructors. Parquet columns keep their types."""
+    if source != "-" and os.path.splitext(source)[1].lower() in PARQUET_SUFFIXES:
+        return frame
+    text = [c for c in columns if not (pd.api.types.is_numeric_dtype(frame[c])
+                                       or pd.api.types.is_bool_dtype(frame[c]))]
+    if not text:
+        return frame
+    for column in text:  # a loop over the columns (the frame is the one read here)
+        frame[column] = pd.Series(text_cell_labels(frame[column].to_numpy(dtype=object)),
+                                  index=frame.index, dtype=object)
+    return frame
 
 
 # ---------------------------------------------------------------------- commands

@@ -6,7 +6,11 @@ Tables are read into one matrix (exact integers kept exact, numbers as float wit
 missing, objects otherwise), checked (infinite values, duplicated (item, rater) pairs, the
 :class:`~kappalab.errors.LayoutWarning` heuristics for tables that look like another layout)
 and factorized into category codes: by counting for small whole numbers, by hashing for
-fixed-width unicode, by sorting otherwise. Set-valued (multi-label) annotations — Python sets,
+fixed-width unicode, by sorting otherwise, always by one label identity rule
+(:func:`label_identity`: numbers, booleans and texts are different labels) — which the
+command line's cells follow too, each typed by its own text (:func:`text_cell_labels`). The
+front door's reading of a DataFrame, long or wide, is :func:`long_columns` and
+:func:`check_plainly_wide`. Set-valued (multi-label) annotations — Python sets,
 frozensets, lists or tuples of labels, or strings split at ``sep=`` — are read by
 :func:`label_sets`: each distinct set of labels is one category, a ``frozenset``.
 Nothing here knows the ``Annotations`` store.
@@ -14,6 +18,7 @@ Nothing here knows the ``Annotations`` store.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
@@ -22,6 +27,8 @@ import pandas as pd
 from .errors import (
     DuplicateAnnotationError,
     InvalidParameterError,
+    LabelWarning,
+    LayoutError,
     LayoutWarning,
     MissingValueError,
     UnknownCategoryError,
@@ -29,11 +36,12 @@ from .errors import (
     warn,
 )
 
-__all__ = ["INT64_LIMIT", "SET_TYPES", "SmallIntegerTable", "WideTable", "category_index",
-           "check_layout", "code_dtype", "count_small_integers", "encode_column",
-           "encode_values", "exact_as_float", "holds_sets", "label_sets", "preview",
-           "reject_duplicate_pairs", "reject_infinite", "set_item_column", "transposed",
-           "wide_to_matrix"]
+__all__ = ["BOOLEAN_WORDS", "INT64_LIMIT", "LABEL_TYPES", "LONG_SCHEMAS", "LONG_VOCABULARY",
+           "SET_TYPES", "category_index", "check_layout", "check_plainly_wide", "code_dtype",
+           "count_small_integers", "encode_column", "encode_values", "exact_as_float",
+           "holds_sets", "label_identity", "label_sets", "long_columns", "preview",
+           "reject_duplicate_pairs", "reject_infinite", "set_item_column", "SmallIntegerTable",
+           "text_cell_labels", "transposed", "wide_to_matrix", "WideTable"]
 
 #: the Python types read as a set of labels (one multi-label annotation)
 SET_TYPES = (set, frozenset, list, tuple)
@@ -318,6 +326,11 @@ def _frame_to_matrix(df: pd.DataFrame, ordered_categories: bool
                 )
         codes = np.column_stack([df.iloc[:, j].cat.codes.to_numpy() for j in range(df.shape[1])])
         return codes, first
+    complex_columns = [c for c, d in zip(df.columns, dtypes) if pd.api.types.is_complex_dtype(d)]
+    if complex_columns:  # never cast to float, which would drop the imaginary parts
+        raise InvalidParameterError(
+            f"column {label(complex_columns[0])} holds complex numbers: a label is a number, a "
+            "boolean or a text; give the real part (.real) or the modulus (abs) instead")
     numeric = [pd.api.types.is_numeric_dtype(d) and not pd.api.types.is_bool_dtype(d)
                and not isinstance(d, pd.CategoricalDtype) for d in dtypes]
     if dtypes and all(numeric):
@@ -334,13 +347,15 @@ INT64_LIMIT = 2**63  # integers beyond this are not all representable as float64
 
 def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:
     """Integer arrays stay integers (exact), other numbers become float (NaN = missing),
-    fixed-width unicode stays as it is; objects are numbers (as float, or as exact integers
-    beyond 2**53) when all of their values are, read in one vectorised pass."""
+    booleans and fixed-width unicode stay as they are; objects are numbers (as float, or as
+    exact integers beyond 2**53) when all of their values are, read in one vectorised pass."""
     kind = matrix.dtype.kind
     if kind in "iu":
         return matrix  # counted as integers; from_wide makes floats only where it needs them
-    if kind in "bf":
+    if kind == "f":
         return matrix.astype(float, copy=False)
+    if kind == "b":
+        return matrix  # booleans are labels of their own type, not the numbers 0 and 1
     if kind == "S":
         return matrix.astype(object)
     if kind != "O":  # fixed-width unicode stays as it is: encoded by hashing (encode_values)
@@ -445,6 +460,213 @@ def check_layout(matrix: np.ndarray) -> None:
             "rater",
             LayoutWarning,
         )
+
+
+# ---------------------------------------------------------------------- long or wide
+#: the column names of a long table, by role: compared in lower case, with runs of spaces,
+#: hyphens and dots as one underscore; a plural ``s`` and an ``_id``/``id``/``_name`` suffix
+#: are allowed (``sentence_id``, ``Worker ID``, ``WorkerId``, ``labels``)
+LONG_VOCABULARY = {
+    "item": ("item", "unit", "task", "sentence", "doc", "document", "text", "id", "example",
+             "instance", "sample", "segment", "utterance", "question", "image", "post",
+             "tweet", "comment", "passage", "case", "subject", "hit", "record"),
+    "rater": ("rater", "annotator", "coder", "worker", "judge", "user", "labeler", "labeller",
+              "observer", "assessor", "reviewer", "grader", "evaluator", "participant",
+              "respondent", "expert", "turker", "contributor", "scorer"),
+    "value": ("value", "label", "rating", "score", "code", "tag", "answer", "response",
+              "category", "class", "annotation", "judgment", "judgement", "grade", "choice",
+              "decision", "verdict"),
+}
+#: the schemas read before the vocabulary: kappalab's own and crowd-kit's
+LONG_SCHEMAS = ({"item": "item", "rater": "rater", "value": "value"},
+                {"item": "task", "rater": "worker", "value": "label"})
+_ID_SUFFIXES = ("_ids", "_id", "_name", "ids", "id")
+_LONG_HINT = ("read it with Annotations.from_long(df, item=..., rater=..., value=...) for one "
+              "row per annotation, or Annotations.from_wide(df) for items × raters")
+
+
+def _role_of(name: Any) -> tuple[str, int] | None:
+    """The role a column name says (item, rater or value) and how plainly (0: kappalab's
+    own name of the role, 1: another word of the vocabulary or its plural, 2: a word with an
+    id suffix); None for other names."""
+    if not isinstance(name, str):
+        return None
+    key = "_".join(filter(None, name.strip().lower().replace("-", " ").replace(".", " ")
+                          .replace("_", " ").split()))
+    for role, word in LONG_SCHEMAS[0].items():
+        if key == word:
+            return role, 0
+    for role, words in LONG_VOCABULARY.items():
+        if key in words or (key.endswith("s") and key[:-1] in words):
+            return role, 1
+    for role, words in LONG_VOCABULARY.items():
+        for suffix in _ID_SUFFIXES:
+            stem = key[:-len(suffix)].rstrip("_") if key.endswith(suffix) else ""
+            if stem in words:
+                return role, 2
+    return None
+
+
+def long_columns(df: pd.DataFrame) -> dict[str, str] | None:
+    """The item, rater and value columns of a long table, found by their names; None when
+    the names do not say a long table (then it is read wide, if it plainly is one).
+
+    A table is long when its columns include ``item``, ``rater`` and ``value`` (or
+    crowd-kit's ``task``, ``worker`` and ``label``), or when, by the words of
+    :data:`LONG_VOCABULARY`, exactly one column names each role — by the plainest name
+    present: kappalab's own (``item`` before ``id``, ``value`` before ``score``), then a word
+    (``annotator`` before ``annotator_id``), then a word with an id suffix. Other columns
+    are left out.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+
+    Returns
+    -------
+    dict or None
+        The column of each role, ``{"item": ..., "rater": ..., "value": ...}``.
+
+    Raises
+    ------
+    InvalidParameterError
+        (:class:`~kappalab.errors.LayoutError`) Names of two roles or more, but not one
+        column for each of the three: a role named by several columns, or a role missing.
+
+    Examples
+    --------
+    >>> long_columns(pd.DataFrame(columns=["sentence_id", "coder", "tag", "time"]))
+    {'item': 'sentence_id', 'rater': 'coder', 'value': 'tag'}
+    >>> long_columns(pd.DataFrame(columns=["coder1", "coder2", "coder3"])) is None
+    True
+    """
+    columns = list(df.columns)
+    present = set(c for c in columns if isinstance(c, str))
+    for schema in LONG_SCHEMAS:
+        if set(schema.values()) <= present:
+            return dict(schema)
+    named: dict[str, list[tuple[int, Any]]] = {role: [] for role in LONG_VOCABULARY}
+    for column in columns:  # a loop over the columns
+        found = _role_of(column)
+        if found is not None:
+            named[found[0]].append((found[1], column))
+    best = {}
+    for role, matches in named.items():
+        if matches:
+            plainest = min(tier for tier, _ in matches)
+            best[role] = [column for tier, column in matches if tier == plainest]
+    if len(best) == 3 and all(len(found) == 1 for found in best.values()):
+        return {role: found[0] for role, found in best.items()}
+    if len(best) < 2:
+        return None
+    several = [(role, found) for role, found in best.items() if len(found) > 1]
+    if several:
+        role, found = several[0]
+        problem = (f"the columns {', '.join(map(label, found))} could each be the {role} "
+                   "column")
+    else:
+        role = next(r for r in LONG_VOCABULARY if r not in best)
+        words = ", ".join(LONG_VOCABULARY[role][:4])
+        problem = (f"no column names the {role} ({words}, ...)"
+                   + ("; rater=None reads annotations of unknown raters" if role == "rater"
+                      else ""))
+    raise LayoutError(
+        f"the columns {preview(columns)} look like a long table (one row per annotation), but "
+        f"{problem}: {_LONG_HINT}")
+
+
+def check_plainly_wide(df: pd.DataFrame, sep: str | None = None) -> None:
+    """Refuse a table that is not plainly items × raters, when its names do not say long.
+
+    In a wide table every column is a rater, so the columns hold labels of one type and
+    share labels. A table of three columns or more is refused when two of its columns hold
+    labels of different types only (numbers in one, text in the other: item ids, rater ids
+    and labels, say), or when, among columns of text, two or more share no label with any
+    other column. Checked on the first 1 000 rows; a table of numbers only is never
+    refused (numeric codes), nor one of fewer than three columns.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table, read wide unless this refuses it.
+    sep : str, optional
+        The cells are strings of labels split at ``sep`` (set-valued annotations): two
+        raters' strings may differ while their sets overlap, so the labels shared by the
+        columns are not checked.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    InvalidParameterError
+        (:class:`~kappalab.errors.LayoutError`) The table is not plainly wide; the message
+        names ``from_long`` and ``from_wide``.
+
+    Examples
+    --------
+    >>> check_plainly_wide(pd.DataFrame({"coder1": [1, 2], "coder2": [1, 1], "coder3": [2, 2]}))
+    >>> check_plainly_wide(pd.DataFrame({"k": [1, 1, 2], "who": ["a", "b", "a"],
+    ...                                  "what": ["x", "y", "x"]}))
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    kappalab.errors.LayoutError: cannot tell the layout of the table: ...
+    """
+    if df.shape[1] < 3:
+        return
+    dtypes = list(df.dtypes)
+    if all(isinstance(d, np.dtype) and d.kind in "iuf" for d in dtypes):
+        return  # numbers only: numeric codes of raters
+    sample = df.iloc[:1000]
+    kinds: dict[frozenset, Any] = {}
+    for j, dtype in enumerate(dtypes):  # a loop over the columns
+        column = sample.iloc[:, j]
+        if not column.notna().any():
+            continue
+        values = column.to_numpy() if isinstance(dtype, np.dtype) else column.array
+        one = _uniform_type(values)
+        if one is None:
+            types = _types_of(column.to_numpy(dtype=object)).astype(np.int8)
+            found = frozenset(np.unique(types).tolist()) - {_MISSING}
+        else:
+            found = frozenset([one])
+        kinds.setdefault(found, df.columns[j])
+    sets = list(kinds)
+    for a in range(len(sets)):
+        for b in range(a + 1, len(sets)):  # over the distinct type sets (at most 15)
+            if not sets[a] & sets[b]:
+                raise LayoutError(
+                    f"cannot tell the layout of the table: column {label(kinds[sets[a]])} "
+                    f"holds {_type_names(sets[a])} and column {label(kinds[sets[b]])} "
+                    f"{_type_names(sets[b])}, so they are not raters of one table, and the "
+                    "column names do not say item, rater and value; " + _LONG_HINT
+                    + " (from_wide(df, item=<column>) when one column holds the item ids)")
+    if sets != [frozenset([_TEXT])] or len(sample) < 6 or sep is not None:
+        return
+    text = [j for j, d in enumerate(dtypes) if sample.iloc[:, j].notna().any()]
+    stacked = sample.iloc[:, text].to_numpy(dtype=object)
+    column_of = np.broadcast_to(np.arange(len(text)), stacked.shape)
+    keep = ~pd.isna(stacked)
+    codes, _ = pd.factorize(stacked[keep])
+    pairs = np.unique(codes.astype(np.int64) * len(text) + column_of[keep])
+    value_of = pairs // len(text)
+    shared = np.bincount(value_of)[value_of] > 1  # the label appears in another column too
+    sharing = np.zeros(len(text), dtype=bool)
+    sharing[(pairs % len(text))[shared]] = True
+    alone = [df.columns[text[j]] for j in np.flatnonzero(~sharing)]
+    if len(alone) >= 2:
+        raise LayoutError(
+            f"cannot tell the layout of the table: the columns {', '.join(map(label, alone))} "
+            "share no label with any other column, so they are not raters of one table, and "
+            f"the column names do not say item, rater and value; {_LONG_HINT}")
+
+
+def _type_names(types: frozenset) -> str:
+    names = ("numbers", "booleans", "text", "other values")
+    return " and ".join(names[t] for t in sorted(types) if t < len(names)) + " only"
 
 
 def _looks_like_counts(matrix: np.ndarray) -> bool:
@@ -623,9 +845,18 @@ def category_index(categories: Sequence[Any]) -> pd.Index:
             f"{int(np.flatnonzero(missing)[0])}: a missing annotation is not a category; "
             "leave it out"
         )
-    if cats.has_duplicates:
-        raise InvalidParameterError(f"categories repeat: {list(cats[cats.duplicated()])}")
-    return cats
+    one = _uniform_type(cats.to_numpy())
+    if one is not None and one != _COMPLEX:
+        if cats.has_duplicates:
+            raise InvalidParameterError(f"categories repeat: {list(cats[cats.duplicated()])}")
+        return cats
+    # several types (or complex values): repeats by the label identity rule, True is not 1
+    codes, distinct = label_identity(cats.to_numpy(dtype=object), what="categories= label",
+                                     sort=False)
+    if len(distinct) < len(cats):
+        repeated = pd.Index(codes).duplicated()
+        raise InvalidParameterError(f"categories repeat: {list(cats[repeated])}")
+    return pd.Index(cats, dtype=object, name="category")
 
 
 def encode_column(
@@ -747,9 +978,14 @@ def encode_values(
     """
     if sep is not None or holds_sets(values):
         return label_sets(values, sep, categories, where)
+    if isinstance(values, np.ndarray) and values.dtype.kind == "O":
+        values = _numbers_or_booleans(values)
+    kind = getattr(values.dtype, "kind", "O")
+    if kind == "c":
+        _refuse_complex(values, "value", where)
     if categories is not None:
         cats = category_index(categories)
-        codes = cats.get_indexer(values)
+        codes = _match_labels(values, cats, where)
         unknown = codes < 0
         if unknown.any():
             strays = pd.unique(values[unknown])
@@ -758,7 +994,6 @@ def encode_values(
                 f"{preview(strays)} (first at {where(int(np.flatnonzero(unknown)[0]))})"
             )
         return codes.astype(np.intp, copy=False), cats
-    kind = getattr(values.dtype, "kind", "O")
     if kind in "fiu":
         small = _small_integer_offsets(values)
         if small is not None:
@@ -776,16 +1011,349 @@ def encode_values(
     if kind == "U":
         hashed = _factorize_unicode(values)
         if hashed is not None:
-            return hashed[0], pd.Index(hashed[1], name="category")
+            codes, uniques = hashed
+            if len(uniques) > 1:  # texts that read as one number: kept apart, with a warning
+                _warn_lookalikes({_TEXT: uniques.astype(object)}, codes,
+                                 {_TEXT: np.arange(len(uniques))}, "value", where, True)
+            return codes, pd.Index(uniques, name="category")
         values = values.astype(object)
+    codes, uniques = label_identity(values, what="value", sort=True, where=where,
+                                    compare_texts=True)
+    return codes, pd.Index(uniques, name="category")
+
+
+def _numbers_or_booleans(values: np.ndarray) -> np.ndarray:
+    """An object array of numbers only as a numeric array (exact integers kept exact), of
+    booleans only as a boolean array; any other object array as it is."""
+    inferred = pd.api.types.infer_dtype(values, skipna=False)
+    if inferred in ("integer", "floating", "mixed-integer-float"):
+        return _as_object_or_float(values)
+    if inferred == "boolean":
+        return values.astype(bool)
+    return values
+
+
+def _match_labels(values: Any, cats: pd.Index, where: Callable[[int], str]) -> np.ndarray:
+    """The position of each value among ``cats`` by the label identity rule (-1: not among
+    them): a value matches a category of its own type only, so True is not the category 1."""
+    one, own = _uniform_type(values), _uniform_type(cats.to_numpy())
+    if one == _COMPLEX:
+        _refuse_complex(values, "value", where)
+    if one is not None and one == own:
+        return cats.get_indexer(values)
+    value_types = (np.full(len(values), one, dtype=np.int8) if one is not None
+                   else _types_of(np.asarray(values, dtype=object)).astype(np.int8))
+    if _COMPLEX in value_types:
+        _refuse_complex(values, "value", where)
+    category_types = (np.full(len(cats), own, dtype=np.int8) if own is not None
+                      else _types_of(cats.to_numpy(dtype=object)).astype(np.int8))
+    found = np.full(len(values), -1, dtype=np.intp)
+    for t in np.unique(value_types):  # a loop over the (at most four) types of label
+        rows = np.flatnonzero(value_types == t)
+        among = np.flatnonzero(category_types == t)
+        if among.size:
+            hit = cats[among].get_indexer(np.asarray(values)[rows])
+            found[rows] = np.where(hit >= 0, among[hit], -1)
+    return found
+
+# ---------------------------------------------------------------------- label identity
+#: the types of label of the identity rule, in the order their categories are sorted
+LABEL_TYPES = ("number", "boolean", "text", "other")
+_NUMBER, _BOOLEAN, _TEXT, _OTHER, _MISSING, _COMPLEX = range(6)
+# what pandas.api.types.infer_dtype reports for an object array of labels of one type
+_INFERRED_TYPE = {"string": _TEXT, "integer": _NUMBER, "floating": _NUMBER,
+                  "mixed-integer-float": _NUMBER, "decimal": _NUMBER, "boolean": _BOOLEAN,
+                  "complex": _COMPLEX, "empty": _MISSING, "bytes": _OTHER,
+                  "datetime": _OTHER, "datetime64": _OTHER, "date": _OTHER,
+                  "timedelta": _OTHER, "timedelta64": _OTHER, "time": _OTHER,
+                  "period": _OTHER, "interval": _OTHER}
+
+
+def _type_of(value: Any) -> int:
+    """The label type of one value (``_MISSING`` for None, NaN, NA, NaT)."""
+    if isinstance(value, str):
+        return _TEXT
+    if isinstance(value, (bool, np.bool_)):
+        return _BOOLEAN
+    if isinstance(value, (complex, np.complexfloating)):
+        return _COMPLEX
+    if isinstance(value, numbers.Number):
+        return _NUMBER if value == value else _MISSING  # NaN is missing
+    if value is None or value is pd.NA or value is pd.NaT:
+        return _MISSING
+    return _OTHER
+
+
+_types_of = np.frompyfunc(_type_of, 1, 1)
+
+
+def _uniform_type(values: Any) -> int | None:
+    """The one label type of every present value of ``values``, or None when they are of
+    several types (then :func:`_types_of` says which each is)."""
+    dtype = values.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind != "O":
+        return {"b": _BOOLEAN, "U": _TEXT, "c": _COMPLEX}.get(
+            dtype.kind, _NUMBER if dtype.kind in "iuf" else _OTHER)
+    if isinstance(dtype, pd.CategoricalDtype):
+        return _uniform_type(np.asarray(dtype.categories))
+    if not isinstance(dtype, np.dtype):  # other extension arrays: one type by their dtype
+        if pd.api.types.is_bool_dtype(dtype):
+            return _BOOLEAN
+        if pd.api.types.is_string_dtype(dtype):
+            return _TEXT
+        if pd.api.types.is_complex_dtype(dtype):
+            return _COMPLEX
+        return _NUMBER if pd.api.types.is_numeric_dtype(dtype) else _OTHER
+    return _INFERRED_TYPE.get(pd.api.types.infer_dtype(values, skipna=True))
+
+
+def _refuse_complex(values: Any, what: str, where: Callable[[int], str] | None) -> None:
+    types = _types_of(np.asarray(values, dtype=object)).astype(np.int8)
+    bad = np.flatnonzero(types == _COMPLEX)
+    at = f" at {where(int(bad[0]))}" if where is not None and bad.size else ""
+    first = f" (first: {label(np.asarray(values)[bad[0]])}{at})" if bad.size else ""
+    raise InvalidParameterError(
+        f"{max(int(bad.size), 1)} {what}(s) are complex numbers{first}: a label is a number, "
+        "a boolean or a text; give the real part (.real) or the modulus (abs) instead")
+
+
+def label_identity(values: Any, *, what: str = "value", sort: bool = True,
+                   where: Callable[[int], str] | None = None,
+                   compare_texts: bool = False) -> tuple[np.ndarray, pd.Index]:
+    """Codes of labels by the one label identity rule, and the distinct labels.
+
+    Labels are of three types: **numbers** (Python, numpy and decimal integers and floats),
+    **booleans** and **text** (other hashable values, such as dates, are a fourth type,
+    compared as Python compares them). Two labels are one when they are of one type and
+    equal: numbers as numbers (``1``, ``1.0`` and ``np.int64(1)`` are one label), booleans
+    as booleans, texts as strings. Labels of different types are never one: ``1`` and
+    ``"1"``, ``True`` and ``1`` are two labels, and a :class:`~kappalab.errors.LabelWarning`
+    names such a pair when its labels are equal as text (``str``) or as numbers — as it does,
+    with ``compare_texts``, for two texts that read as the same number (``"1"`` and
+    ``"1.0"``). Complex values are refused. Sorted, the labels come numbers first, then
+    booleans, text and the rest, each type in its own order.
+
+    Parameters
+    ----------
+    values : numpy.ndarray or pandas ExtensionArray
+        One label per entry; missing ones (None, NaN, NA, NaT) get the code -1.
+    what : str, default "value"
+        What the labels are, for the messages (``"value"``, ``"item id"``, ``"rater id"``).
+    sort : bool, default True
+        Codes in the sorted order of the labels (else in the order of first appearance).
+    where : callable, optional
+        Maps a position in ``values`` to a description for the messages (``"row 3"``).
+    compare_texts : bool, default False
+        Also warn about two texts that are equal as numbers (a check over the distinct texts).
+
+    Returns
+    -------
+    codes : numpy.ndarray
+        The label code of each entry, -1 for a missing one.
+    labels : pandas.Index
+        The distinct labels, in the order of the codes.
+
+    Raises
+    ------
+    InvalidParameterError
+        A complex value; labels of one type that cannot be ordered (with ``sort``).
+
+    Warns
+    -----
+    LabelWarning
+        Two labels are kept apart although they are equal as text or as numbers.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     codes, labels = label_identity(np.array([1, 1.0, True, "1"], dtype=object))
+    >>> codes.tolist(), list(labels)       # 1 and 1.0 are one number; True and "1" apart
+    ([0, 0, 1, 2], [1, True, '1'])
+    >>> [w.category.__name__ for w in caught]
+    ['LabelWarning']
+    """
+    one = _uniform_type(values)
+    if one is None:  # several types, or one type among missing values: each value's type
+        types = _types_of(np.asarray(values, dtype=object)).astype(np.int8)
+        present = set(np.unique(types).tolist()) - {_MISSING}
+        one = present.pop() if len(present) == 1 else None
+        if _COMPLEX in present:
+            one = _COMPLEX
+    if one == _COMPLEX:
+        _refuse_complex(values, what, where)
+    if one is not None:  # labels of one type: factorized as they are
+        codes, uniques = _factorize_one_type(values, sort, what)
+        if compare_texts and one == _TEXT and len(uniques) > 1:
+            _warn_lookalikes({_TEXT: np.asarray(uniques, dtype=object)}, codes,
+                             {_TEXT: np.arange(len(uniques))}, what, where, compare_texts)
+        if one in (_NUMBER, _BOOLEAN) and uniques.dtype == object:
+            uniques = uniques.infer_objects()  # a numeric (or boolean) Index
+        return codes, uniques
+    codes = np.full(len(values), -1, dtype=np.intp)
+    kinds = [t for t in (_NUMBER, _BOOLEAN, _TEXT, _OTHER) if (types == t).any()]
+    by_type, sizes = {}, []
+    for t in kinds:  # a loop over the (at most four) types of label
+        rows = np.flatnonzero(types == t)
+        sub_codes, sub_uniques = _factorize_one_type(values[rows], sort, what)
+        codes[rows] = np.where(sub_codes < 0, -1, sub_codes + sum(sizes))
+        by_type[t] = np.asarray(sub_uniques, dtype=object)
+        sizes.append(len(sub_uniques))
+    uniques = np.concatenate([by_type[t] for t in kinds])
+    starts = np.cumsum([0] + sizes)
+    new_index = np.arange(len(uniques))
+    if not sort:  # renumbered in the order of first appearance
+        seen = codes >= 0
+        order_codes, first_seen = pd.factorize(codes[seen], sort=False)
+        codes[seen] = order_codes
+        uniques = uniques[first_seen]
+        new_index = np.empty(len(first_seen), dtype=np.intp)
+        new_index[first_seen] = np.arange(len(first_seen))
+    positions = {t: new_index[starts[k]:starts[k + 1]] for k, t in enumerate(kinds)}
+    _warn_lookalikes(by_type, codes, positions, what, where, compare_texts)
+    return codes, pd.Index(uniques, dtype=object)
+
+
+def _factorize_one_type(values: Any, sort: bool, what: str) -> tuple[np.ndarray, pd.Index]:
     try:
-        codes, uniques = pd.factorize(values, sort=True)
+        codes, uniques = pd.factorize(values, sort=sort)
     except TypeError:
         raise InvalidParameterError(
-            "values mix types that cannot be ordered (e.g. numbers and strings); "
+            f"{what}s of one type that cannot be ordered ({preview(pd.unique(values))}); "
             "pass categories= to fix the category set and order"
         ) from None
-    return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
+    if isinstance(uniques, (pd.Categorical, pd.CategoricalIndex)):
+        uniques = np.asarray(uniques)  # labels, not a CategoricalIndex
+    return codes.astype(np.intp, copy=False), pd.Index(uniques)
+
+
+def _as_numbers(texts: np.ndarray) -> np.ndarray:
+    """Each text as the number it reads as (NaN when it reads as none; "nan" reads as none)."""
+    return pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").to_numpy(
+        dtype=float, na_value=np.nan)
+
+
+def _warn_lookalikes(by_type: dict[int, np.ndarray], codes: np.ndarray, positions: Any,
+                     what: str, where: Callable[[int], str] | None,
+                     compare_texts: bool) -> None:
+    """Warn when labels of different types (or, with ``compare_texts``, two texts) are equal
+    as text or as numbers: kept apart by the identity rule, they may be one label to the
+    user. Works on the distinct labels of each type, never on every annotation."""
+    numbers_ = by_type.get(_NUMBER)
+    booleans = by_type.get(_BOOLEAN)
+    texts = by_type.get(_TEXT)
+    pairs: list[tuple[Any, Any, int, int]] = []  # (label, label, its type, its index)
+
+    def note(a: Any, b: Any, type_b: int, index_b: int) -> None:
+        pairs.append((a, b, type_b, index_b))
+
+    as_float = None
+    if numbers_ is not None:
+        try:
+            as_float = numbers_.astype(float)
+        except OverflowError:  # a Python integer beyond the floats: no text reads as it
+            as_float = np.array([float(v) if abs(v) < 1e308 else np.inf for v in numbers_])
+    if booleans is not None and as_float is not None:
+        for b in booleans:  # at most two
+            match = np.flatnonzero(as_float == float(b))
+            if match.size:
+                note(numbers_[match[0]], b, _BOOLEAN, int(np.flatnonzero(booleans == b)[0]))
+    if texts is not None and (numbers_ is not None or booleans is not None or compare_texts):
+        read = _as_numbers(texts)
+        if as_float is not None:
+            hit = np.flatnonzero(np.isin(read, as_float))
+            if hit.size:
+                k = int(hit[0])
+                note(numbers_[np.flatnonzero(as_float == read[k])[0]], texts[k], _TEXT, k)
+        if booleans is not None:
+            for b in booleans:
+                hit = np.flatnonzero((texts == str(b)) | (read == float(b)))
+                if hit.size:
+                    note(b, texts[hit[0]], _TEXT, int(hit[0]))
+        if compare_texts:
+            readable = np.flatnonzero(~np.isnan(read))
+            if readable.size > 1:
+                groups, firsts = pd.factorize(read[readable])
+                repeated = np.flatnonzero(np.bincount(groups) > 1)
+                if repeated.size:
+                    members = readable[groups == repeated[0]]
+                    note(texts[members[0]], texts[members[1]], _TEXT, int(members[1]))
+    if not pairs:
+        return
+    a, b, type_b, index_b = pairs[0]
+    how = "text" if str(a) == str(b) else "numbers"
+    kinds = ("a number", "a boolean", "a text")
+    type_a = _type_of(a)
+    of = (f"{kinds[type_a]} and {kinds[type_b]}" if type_a != type_b
+          else "two different texts")
+    at = ""
+    if where is not None:
+        code = positions[type_b][index_b]
+        at = f"; {label(b)} first at {where(int(np.flatnonzero(codes == code)[0]))}"
+    others = f"; {len(pairs) - 1} more such pair(s)" if len(pairs) > 1 else ""
+    warn(f"the {what}s {label(a)} and {label(b)} are equal as {how} but kept as two labels "
+         f"({of}{at}{others}): labels of different types, or different texts, are different "
+         f"labels; convert the {what}s to one type (.astype(str), pd.to_numeric) if they are "
+         "one", LabelWarning)
+
+
+#: the words a text file's cell is a boolean by (as pandas reads a column of them)
+BOOLEAN_WORDS = {"True": True, "TRUE": True, "true": True,
+                 "False": False, "FALSE": False, "false": False}
+
+
+def text_cell_labels(cells: Any) -> np.ndarray:
+    """The labels of the cells of a text file, each typed by its own text.
+
+    A file's cells have no type; this gives each its type by the cell alone, never by the
+    other cells of its column, so that the label identity rule (:func:`label_identity`)
+    treats ``1`` and ``1.0`` alike whatever else the column holds: a cell written as a number
+    (``1``, ``-2``, ``1.0``, ``1e3``, ``.5``; ``inf``) is that number — an exact integer when
+    written as one —, a cell ``True``/``TRUE``/``true`` or ``False``/``FALSE``/``false`` is a
+    boolean, and any other cell (``x``, ``nan``, ``1_000``, ``0x10``) is its text. These are
+    the types pandas gives a column whose cells are all of one kind.
+
+    Parameters
+    ----------
+    cells : array-like
+        The cells as read (strings, or values already typed); missing ones stay missing.
+
+    Returns
+    -------
+    numpy.ndarray
+        An object array of the labels: numbers, booleans and strings.
+
+    Examples
+    --------
+    >>> text_cell_labels(np.array(["1", "1.0", "x", "true", None], dtype=object)).tolist()
+    [1, 1.0, 'x', True, None]
+    """
+    cells = np.asarray(cells, dtype=object)
+    codes, uniques = pd.factorize(cells)  # each distinct cell is read once
+    texts = pd.Series(np.asarray(uniques, dtype=object), dtype=object)
+    is_text = texts.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool)
+    typed = texts.to_numpy(dtype=object).copy()
+    if is_text.any():
+        text = texts[is_text].astype(str)
+        number = pd.to_numeric(text, errors="coerce")
+        is_number = number.notna().to_numpy()  # "nan" reads as no number: it stays text
+        whole = text.str.fullmatch(r"\s*[+-]?[0-9]+\s*").to_numpy(dtype=bool)
+        as_float = number.to_numpy(dtype=float, na_value=np.nan)
+        chosen = np.where(is_number, as_float, text.to_numpy(dtype=object)).astype(object)
+        if whole.any():  # integers exactly, beyond 2**53 too
+            ints = pd.to_numeric(text[whole], errors="coerce")
+            chosen[whole] = (ints.to_numpy().astype(object) if ints.dtype.kind in "iu"
+                             else [int(t) for t in text.to_numpy()[whole]])
+        words = text.map(BOOLEAN_WORDS)
+        boolean = words.notna().to_numpy()
+        chosen[boolean] = words.to_numpy(dtype=object)[boolean]
+        typed[is_text] = chosen
+    out = np.empty(cells.shape, dtype=object)
+    present = codes >= 0
+    out[present] = typed[codes[present]]
+    out[~present] = cells[~present]
+    return out
 
 
 def holds_sets(values: Any) -> bool:
@@ -967,7 +1535,7 @@ def _small_integer_offsets(x: np.ndarray) -> tuple[np.ndarray, int] | None:
         if not int(hi) - int(lo) <= 4 * x.size + 1024:
             return None
         return (x - lo).astype(np.intp), int(lo)
-    if not hi - lo <= 4 * x.size + 1024:
+    if not (hi - lo <= 4 * x.size + 1024 and lo == np.floor(lo)):  # 2.5, 3.5 are not whole
         return None
     shifted = x - lo
     if not (shifted == np.floor(shifted)).all():
@@ -1034,7 +1602,7 @@ def count_small_integers(table: np.ndarray, lo: float, hi: float) -> SmallIntege
     True
     """
     span = hi - lo
-    if not span <= 4 * table.size + 1024:
+    if not (span <= 4 * table.size + 1024 and lo == np.floor(lo)):  # 2.5, 3.5 are not whole
         return None
     n_items, n_raters = table.shape
     missing = int(span) + 1  # NaN cells get this code: an extra column, dropped below

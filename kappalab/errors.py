@@ -49,6 +49,12 @@ class InvalidParameterError(AnnotationError):
     """An option with a value outside its domain (unknown level, bad matrix, ...)."""
 
 
+class LayoutError(InvalidParameterError):
+    """A DataFrame given to an estimator that is neither recognisably long (columns named for
+    the item, the rater and the value) nor plainly wide (every column a rater): read it with
+    ``Annotations.from_long(df, item=, rater=, value=)`` or ``Annotations.from_wide(df)``."""
+
+
 class ReplicationError(RuntimeError):
     """A simulation study's replicate function failed; the message names the cell and the
     replication (:func:`kappalab.simulate.run_study`)."""
@@ -82,6 +88,12 @@ class IncompleteItemsWarning(DroppedAnnotationsWarning):
 
 class LayoutWarning(UserWarning):
     """Wide data that look like another layout (a count table, raters × items, an id column)."""
+
+
+class LabelWarning(UserWarning):
+    """Labels kept apart although they are equal as text or as numbers (``1`` and ``"1"``,
+    ``True`` and ``1``, ``"1"`` and ``"1.0"``): the label identity rule of
+    :func:`kappalab.encoding.label_identity` (docs/guide/data_layouts.md, "Label identity")."""
 
 
 def warn(message: str, category: type[Warning]) -> None:

@@ -1,6 +1,7 @@
 """The command line: report on a CSV, the demo, and one-line errors with exit code 2."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -781,3 +782,68 @@ def test_an_output_encoding_without_the_characters_is_one_line_exit_2():
     assert len(result.stderr.strip().splitlines()) == 1
     assert "stdout" in result.stderr and "PYTHONIOENCODING=utf-8" in result.stderr
     assert "a bug?" not in result.stderr
+
+
+# ---------------------------------------------------------------- label identity
+# A file's cells have no type: each is a number when written as one, whatever else its
+# column holds, so 1 and 1.0 are one label with or without an "x" elsewhere in the column
+# (docs/guide/data_layouts.md, "Label identity"). Counts below are written out by hand.
+ONE_TWO = ("item,rater,value\n"
+           "1,a,1\n1,b,1.0\n"     # one label: the number 1
+           "2,a,2\n2,b,2\n"
+           "3,a,1.0\n3,b,2\n")
+
+
+def test_one_and_one_point_zero_are_one_label_with_or_without_text(tmp_path, capsys):
+    plain, with_x = tmp_path / "plain.csv", tmp_path / "with_x.csv"
+    plain.write_text(ONE_TWO)
+    with_x.write_text(ONE_TWO + "4,a,x\n4,b,x\n")
+    a, b = read_annotations(str(plain)), read_annotations(str(with_x))
+    assert list(a.categories) == [1, 2] and list(b.categories) == [1, 2, "x"]
+    assert a.count_matrix.tolist() == [[2, 0], [0, 2], [1, 1]]
+    assert b.count_matrix.tolist() == [[2, 0, 0], [0, 2, 0], [1, 1, 0], [0, 0, 2]]
+    # α by the krippendorff package, 1 and 1.0 coded alike: items (1,1) (2,2) (1,2) (x,x)
+    coded = np.array([[0, 1, 0, 2], [0, 1, 1, 2]], dtype=float)
+    expected = krippendorff.alpha(reliability_data=coded, level_of_measurement="nominal")
+    assert main(["report", str(with_x), "--format", "csv"]) == 0
+    assert alpha_of(capsys.readouterr().out) == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_command_line_reads_labels_as_the_api_does(tmp_path):
+    path = tmp_path / "mixed.csv"
+    path.write_text("item,rater,value\n1,a,1\n1,b,1.0\n2,a,x\n2,b,true\n3,a,2.5\n3,b,x\n")
+    with pytest.warns(kappalab.errors.LabelWarning, match="1 and True"):  # apart, both ways
+        from_file = read_annotations(str(path))
+    typed = pd.DataFrame({"item": ["1", "1", "2", "2", "3", "3"],
+                          "rater": ["a", "b"] * 3,
+                          "value": pd.Series([1, 1.0, "x", True, 2.5, "x"], dtype=object)})
+    with pytest.warns(kappalab.errors.LabelWarning, match="1 and True"):
+        from_api = kappalab.Annotations.from_long(typed)
+    assert list(from_file.categories) == list(from_api.categories) == [1, 2.5, True, "x"]
+    assert from_file.count_matrix.tolist() == from_api.count_matrix.tolist() == [
+        [2, 0, 0, 0], [0, 0, 1, 1], [0, 1, 0, 1]]
+
+
+def test_wide_file_cells_are_typed_one_by_one(tmp_path):
+    path = tmp_path / "wide.csv"
+    path.write_text("item,a,b\ni1,1,1.0\ni2,2,2\ni3,x,2\n")  # column a holds an x, b does not
+    ann = read_annotations(str(path), wide=True)
+    assert list(ann.categories) == [1, 2, "x"]
+    assert ann.count_matrix.tolist() == [[2, 0, 0], [0, 2, 0], [0, 1, 1]]
+
+
+def test_categories_option_is_typed_as_the_cells_are(tmp_path, capsys):
+    path = tmp_path / "codes.csv"
+    path.write_text(ONE_TWO + "4,a,x\n4,b,x\n")
+    assert main(["report", str(path), "--format", "csv", "--categories", "1,2,x,3"]) == 0
+    # Brennan-Prediger with q = 4 categories: P_o = 3/4 (items 1, 2, 4 agree), (3/4 − 1/4)/(3/4)
+    assert coefficient_of(capsys.readouterr().out, "Brennan-Prediger") == pytest.approx(2 / 3)
+
+
+def test_labels_kept_apart_are_a_note(tmp_path, capsys):
+    path = tmp_path / "bool.csv"
+    path.write_text("item,rater,value\n1,a,1\n1,b,True\n2,a,0\n2,b,False\n")
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    err = capsys.readouterr().err
+    assert re.search(r"kappalab: note: the values (0 and False|1 and True) are equal as "
+                     "numbers", err), err

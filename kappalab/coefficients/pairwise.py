@@ -92,9 +92,10 @@ def two_raters(x: AnnotationsLike, y: Any = None, *, categories: Sequence[Any] |
                 f"got shapes {a.shape} and {b.shape}"
             )
         # numbers stay numbers (no object copy: the fast counting path); labels of different
-        # kinds (say numbers and strings) are kept apart as objects, never cast to one kind
-        numeric = a.dtype.kind in "biuf" and b.dtype.kind in "biuf"
-        if not numeric and not (a.dtype.kind == b.dtype.kind and a.dtype.kind in "US"):
+        # types (numbers and strings, booleans and numbers) are kept apart as objects, never
+        # cast to one type (docs/guide/data_layouts.md, "Label identity")
+        numeric = a.dtype.kind in "iuf" and b.dtype.kind in "iuf"
+        if not numeric and not (a.dtype.kind == b.dtype.kind and a.dtype.kind in "USb"):
             a, b = a.astype(object, copy=False), b.astype(object, copy=False)
         ann = Annotations.from_wide(np.column_stack([a, b]), categories=categories,
                                     raters_as_rows=False)
