@@ -5,9 +5,10 @@ The data are real (:func:`kappalab.datasets.fetch`, read from ``KAPPALAB_DATA`` 
 
 * ``mbic``: 1 700 news sentences labelled by 809 Amazon Mechanical Turk workers (9–12 per
   sentence), with each worker's age, gender, education, native language and political ideology;
-* ``babe-sg1``: the same sentences labelled by 8 trained annotators (expert subgroup 1);
-* ``babe-sg2``: 3 700 sentences, the MBIC ones among them, 5 trained annotators per sentence
-  (expert subgroup 2), five of whom are also in subgroup 1 (same annotator ids).
+* ``babe-sg1``: MBIC's sentences labelled by 8 trained annotators (expert subgroup 1);
+* ``babe-sg2``: 3 693 sentences, 1 698 of them the ones MBIC and SG1 share, 5 trained
+  annotators per sentence (expert subgroup 2), five of whom are also in subgroup 1 (same
+  annotator ids).
 
 Item ids are a hash of the normalised sentence text, so the three files align on their common
 sentences. Two labels: ``bias`` (Non-biased, Biased; nominal) and ``opinion`` (Entirely factual <
