@@ -73,6 +73,7 @@ from kappalab.errors import InvalidParameterError, SharedRatersWarning
 
 from paper_repro.reporting import (PAPER, load_disattenuated_correlation, markdown_table,
                                    parse_args, pearson, quietly, write_markdown_with_note)
+from paper_repro.status import status_markdown, status_text
 
 PAPER_CORRELATION = 0.99
 LABELS = ("bias", "opinion")
@@ -783,6 +784,7 @@ def main(argv: list[str] | None = None) -> int:
         "Figure: `xrr_real.png`; tables: `xrr_real_crowd_experts.csv`, "
         "`xrr_real_pool_irr.csv`, `xrr_real_shared.csv`, `xrr_real_sg1_annotators.csv`, "
         "`xrr_real_pools.csv`, `xrr_real_fig7.csv`, `xrr_real_fig7_summary.csv`.",
+        status_markdown("xrr_real"),
     ]
     write_markdown_with_note(args.out / "xrr_real.md",
                              "Cross-replication reliability on real rater pools (MBIC, BABE)",
@@ -797,6 +799,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(reading)
     print(f"\nPaper: {PAPER}.")
+    print(status_text("xrr_real"))
     print(f"wrote xrr_real.png, xrr_real.md and the xrr_real_*.csv tables in {args.out} "
           f"({timings['total']:.1f} s)")
     return 0
