@@ -140,10 +140,11 @@ REPRODUCTIONS: tuple[Reproduction, ...] = (
         "at a fixed number N of annotations, more annotations per item lower the variance of "
         "SPA (DAR, MBIC, BSMTWE, FECG)",
         SIMULATED, NOT_REPRODUCED,
-        "It falls throughout only on DAR (j = 2, 3); on the other stand-ins it is lowest at "
-        "j = 3 (BSMTWE, FECG) or j = 6 (MBIC) and rises after: N·Var ≈ j·W_j + j·B (exact to "
-        "Monte Carlo error), and their items differ in agreement (B) more than the pair "
-        "noise an extra label saves. The paper's datasets are not available to check."),
+        "The variance falls throughout only on DAR (j = 2, 3); on the other stand-ins it is "
+        "lowest at j = 3 (BSMTWE, FECG) or j = 6 (MBIC) and rises after: N·Var ≈ j·W_j + "
+        "j·B (exact to Monte Carlo error), and their items differ in agreement (B) more than "
+        "the pair noise an extra label saves. The paper's datasets are not available to "
+        "check."),
     Reproduction(
         "spa_fig6", SPA, "Fig. 6, sparse curve",
         "annotations added at random give about the variance of the constant-2 curve",
