@@ -52,9 +52,9 @@ experiments: $(BIN)/python
 	for module in $(EXPERIMENTS); do \
 		echo "== experiments.$$module"; $(BIN)/python -m experiments.$$module || exit 1; done
 
-# the papers' figures and tables, reproduced on simulated stand-ins, and (xrr_real, snow2008)
+# the papers' figures and tables, on simulated stand-ins, and (xrr_real, spa_mbic, snow2008)
 # on the real MBIC, BABE and Snow et al. files, read from KAPPALAB_DATA as in `make test`:
-# results/paper_repro/
+# results/paper_repro/; how far each gets is in paper_repro/status.py
 repro: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[experiments]"
 	for module in $(REPRO); do \

@@ -53,6 +53,7 @@ import kappalab as kl
 from kappalab.datasets import data_folder, fetch, fetchable
 
 from paper_repro.reporting import markdown_table, parse_args, quietly
+from paper_repro.status import status_markdown, status_text
 
 TASKS = [name for name in fetchable() if name.startswith("snow2008-")]
 METHODS = {"analytic": "analytic", "bootstrap-bca": "BCa bootstrap"}
@@ -610,7 +611,8 @@ def write_report(args, agreement, gold, curves, corr, gold_headline, n_resamples
         "## Design", "", design, "",
         "Figure: `snow2008.png`; tables: `snow2008_agreement.csv` (tidy: task × coefficient × "
         "interval method), `snow2008_gold.csv`, `snow2008_curves.csv`, "
-        "`snow2008_correlation.csv`, `snow2008_raters.csv` (per-rater correlations).", ""]
+        "`snow2008_correlation.csv`, `snow2008_raters.csv` (per-rater correlations).", "",
+        status_markdown("snow2008")]
     (args.out / "snow2008.md").write_text("\n".join(text))
     print()
     print(markdown_table(headline))
@@ -620,6 +622,8 @@ def write_report(args, agreement, gold, curves, corr, gold_headline, n_resamples
     print(corr_md)
     print()
     print(findings)
+    print()
+    print(status_text("snow2008"))
 
 
 if __name__ == "__main__":

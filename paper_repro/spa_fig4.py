@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from paper_repro.spa_engine import NO_DATA_NOTE, PAPER, Timer, parse_args, weight_table
+from paper_repro.status import status_text
 
 N = np.arange(2, 11)  # annotations per item (the paper's 2..10)
 CLASSES = range(2, 8)  # C = 2..7
@@ -112,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
           f"n = 2..10): {spread:.3e}")
     print(f"max |normalised inv_var − n(n−1)/Σ m(m−1)|: {off_theory:.3e}; "
           f"max |inv_var − edges| (normalised, C = 2): {inv_var_vs_edges:.3e}")
+    print(status_text("spa_fig4"))
     print(f"wrote {png} and {csv} in {timer}")
     return 0 if spread < 1e-12 else 1
 

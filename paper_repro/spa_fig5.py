@@ -40,6 +40,7 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from paper_repro.spa_engine import NO_DATA_NOTE, PAPER, Timer, entropy, parse_args, weight_table
+from paper_repro.status import status_text
 
 N_MAX = 10
 CLASSES = range(2, 11)
@@ -165,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Spearman(sum, entropy) = {rho_entropy:.4f} overall; per C: "
           + ", ".join(f"{C}: {v:.3f}" for C, v in per_c.items()))
     print(f"Spearman(sum, s) = {rho_s:.6f}; max |sum − S(s)| = {off_closed:.2e}")
+    print(status_text("spa_fig5"))
     print(f"wrote {png} and {csv} in {timer}")
     return 0
 

@@ -73,6 +73,7 @@ from paper_repro.spa_engine import (PAPER, SHORT_NOTE, STAND_IN_NOTE, Dataset, T
                                     markdown_table, parse_args, random_addition,
                                     run_per_dataset, simulate_dataset, subsampling_rng,
                                     subset_agreement_components, usage_grid, weight_table)
+from paper_repro.status import status_markdown, status_text
 
 DEFAULT_ROUNDS = 3000
 QUICK_ROUNDS = 20
@@ -387,7 +388,8 @@ def main(argv: list[str] | None = None) -> int:
     pd.concat(components.values()).to_csv(comp_csv, index=False)
     plot_fig6(frame, results, components, png, rounds=args.rounds)
     plot_components(components, comp_png, rounds=args.rounds)
-    md.write_text(markdown_report(results, summaries, components, args.rounds))
+    md.write_text(markdown_report(results, summaries, components, args.rounds) + "\n"
+                  + status_markdown("spa_fig6"))
 
     print(f"SPA Fig. 6 — {PAPER}")
     print(STAND_IN_NOTE)
@@ -408,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
               + f" -> N·Var {move}; lowest at j = {best}")
         print("  measured / predicted N·Var: "
               + ", ".join(f"{v:.3f}" for v in c.measured_over_predicted))
+    print("\n" + status_text("spa_fig6"))
     print(f"\n{args.rounds} rounds; wrote {png}, {comp_png}, {csv}, {comp_csv}, {md} in {timer}")
     return 0
 

@@ -66,6 +66,7 @@ from paper_repro.spa_engine import (PAPER, SCHEMES, SHORT_NOTE, STAND_IN_NOTE, D
                                     model_optimal_table, parse_args, random_addition,
                                     run_per_dataset, simulate_dataset, subsampling_rng,
                                     trapezoid, usage_grid, weight_table)
+from paper_repro.status import status_markdown, status_text
 
 DEFAULT_ROUNDS = 3000
 QUICK_ROUNDS = 20
@@ -326,10 +327,11 @@ def table1_markdown(table: pd.DataFrame, results: dict[str, dict], *,
 
 def write_outputs(results: dict[str, dict], out: Path, *, stem: str = "spa",
                   data: str = "simulated stand-in", note: str = STAND_IN_NOTE,
-                  title_note: str = SHORT_NOTE) -> dict[str, Path]:
+                  title_note: str = SHORT_NOTE, appendix: str = "") -> dict[str, Path]:
     """Fig. 7 and Table 1 of ``results`` ({label: :func:`analyse` result}) into ``out``:
     ``{stem}_fig7.png``, ``{stem}_fig7_relative.png``, ``{stem}_fig7.csv``,
-    ``{stem}_table1.csv`` and ``{stem}_table1.md``. Returns the paths by kind."""
+    ``{stem}_table1.csv`` and ``{stem}_table1.md`` (``appendix`` at its end). Returns the
+    paths by kind."""
     out = Path(out)
     rounds = next(iter(results.values()))["rounds"]
     curves = curves_frame(results)
@@ -346,7 +348,8 @@ def write_outputs(results: dict[str, dict], out: Path, *, stem: str = "spa",
                   title=f"Fig. 7: variance of SPA per weighting scheme {what}, {rounds} rounds "
                         f"of random addition — {title_note}")
     paths["markdown"].write_text(f"# SPA Table 1 and Fig. 7 ({data})\n\n"
-                                 + table1_markdown(table, results, note=note, data=data))
+                                 + table1_markdown(table, results, note=note, data=data)
+                                 + (f"\n{appendix}" if appendix else ""))
     return paths
 
 
@@ -372,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
                              points=args.points, batches=args.batches)
     results = run_per_dataset(task, dataset_names(), args.jobs)
     results = {name: results[name] for name in dataset_names()}
-    paths = write_outputs(results, args.out)
+    paths = write_outputs(results, args.out, appendix=status_markdown("spa_fig7_table1"))
     table = pd.read_csv(paths["table"])
     table["oracle"] = table["oracle"].astype(bool)
 
@@ -389,6 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     for v in verdicts(table, results):
         print(f"  {v}")
     print(f"  paper: {PAPER_CONCLUSION}")
+    print("\n" + status_text("spa_fig7_table1"))
     print(f"\n{args.rounds} rounds; wrote " + ", ".join(str(p) for p in paths.values())
           + f" in {timer}")
     return 0

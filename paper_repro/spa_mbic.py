@@ -74,6 +74,7 @@ from kappalab.errors import InvalidParameterError
 from paper_repro import spa_fig6, spa_fig7_table1 as fig7
 from paper_repro.spa_engine import (PAPER, Dataset, markdown_table, parse_args,
                                     simulate_dataset, subsampling_rng)
+from paper_repro.status import status_markdown, status_text
 
 DEFAULT_ROUNDS = 3000
 QUICK_ROUNDS = 20
@@ -441,7 +442,8 @@ def main(argv: list[str] | None = None) -> int:
     md.write_text(summary_markdown(args=args, notes=notes, ann=ann, fig6=fig6, real7=real7,
                                    table_real=table_real, standin7=standin7,
                                    table_standin=table_standin, verdict=verdict,
-                                   timings=timings, spa_full=spa_full))
+                                   timings=timings, spa_full=spa_full)
+                  + "\n" + status_markdown("spa_mbic"))
 
     for name in (REAL, STAND_IN):
         f = fig6_findings(fig6, name)
@@ -459,6 +461,7 @@ def main(argv: list[str] | None = None) -> int:
               f"  rank {int(r.rank)}")
     print("\n" + verdict_text(verdict))
     print(f"paper: {fig7.PAPER_CONCLUSION}")
+    print("\n" + status_text("spa_mbic"))
     wrote = [out / f"spa_mbic_fig6{x}" for x in (".png", ".csv", "_scaled.png", "_components.png",
                                                  "_components.csv")] + list(paths.values())
     print(f"\n{args.rounds} rounds; wrote " + ", ".join(str(p) for p in wrote + [md])

@@ -62,6 +62,7 @@ from kappalab import simulate
 from paper_repro.reporting import (ANNOTATIONS_PER_ITEM, STAND_IN_NOTE,
                                    load_disattenuated_correlation, markdown_table, parse_args,
                                    quietly, write_markdown)
+from paper_repro.status import status_markdown, status_text
 
 CASES = [
     {"case": "sadness", "x": "Mexico City", "y": "Budapest", "irr_x": 0.5147, "irr_y": 0.5175,
@@ -508,6 +509,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Runtime: {time.perf_counter() - start:.0f} s. Figure: `xrr_cases.png`; tables: "
         "`xrr_cases.csv`, `xrr_cases_contentment.csv`, `xrr_cases_eq14.csv`, "
         "`xrr_cases_estimates.csv`.",
+        status_markdown("xrr_cases"),
     ])
     print()
     print(tested)
@@ -528,6 +530,7 @@ def main(argv: list[str] | None = None) -> int:
     print("Eq 14 (κx ≤ max IRR):")
     print(summary_md)
     print()
+    print(status_text("xrr_cases"))
     print(f"wrote {args.out / 'xrr_cases.png'}, xrr_cases.csv, xrr_cases_contentment.csv, "
           f"xrr_cases_eq14.csv, xrr_cases_estimates.csv, xrr_cases.md in {args.out} "
           f"({time.perf_counter() - start:.1f} s)")

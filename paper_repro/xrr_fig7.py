@@ -50,6 +50,7 @@ import pandas as pd
 import kappalab as kl
 from kappalab import simulate
 
+from paper_repro.status import status_markdown, status_text
 from paper_repro.reporting import (ANNOTATIONS_PER_ITEM, STAND_IN_NOTE,
                                    load_disattenuated_correlation, markdown_table, parse_args,
                                    pearson, quietly, write_markdown)
@@ -535,6 +536,7 @@ def main(argv: list[str] | None = None) -> int:
     sections.append("Figure: `xrr_fig7.png`; per-pair table: `xrr_fig7.csv`; per-study: "
                     "`xrr_fig7_studies.csv`; design sweep: `xrr_fig7_design.csv` (per design) "
                     "and `xrr_fig7_design_reps.csv` (per design and repetition).")
+    sections.append(status_markdown("xrr_fig7"))
     write_markdown(args.out / "xrr_fig7.md", "Fig. 7: normalized κx vs Spearman-corrected ρ_xy",
                    sections)
     print()
@@ -545,6 +547,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(sweep_md)
     print(f"\nPearson r(normalized κx, ρ_xy) = {r:.4f}   (paper, IRep: {PAPER_CORRELATION:.2f})")
+    print(status_text("xrr_fig7"))
     print(f"wrote xrr_fig7.png, xrr_fig7.csv, xrr_fig7_studies.csv, xrr_fig7_design.csv, "
           f"xrr_fig7_design_reps.csv, xrr_fig7.md in {args.out} "
           f"({time.perf_counter() - start:.1f} s: studies {main_seconds:.1f} s, "

@@ -5,9 +5,10 @@ The data are real (:func:`kappalab.datasets.fetch`, read from ``KAPPALAB_DATA`` 
 
 * ``mbic``: 1 700 news sentences labelled by 809 Amazon Mechanical Turk workers (9–12 per
   sentence), with each worker's age, gender, education, native language and political ideology;
-* ``babe-sg1``: the same sentences labelled by 8 trained annotators (expert subgroup 1);
-* ``babe-sg2``: 3 700 sentences, the MBIC ones among them, 5 trained annotators per sentence
-  (expert subgroup 2), five of whom are also in subgroup 1 (same annotator ids).
+* ``babe-sg1``: MBIC's sentences labelled by 8 trained annotators (expert subgroup 1);
+* ``babe-sg2``: 3 693 sentences, 1 698 of them the ones MBIC and SG1 share, 5 trained
+  annotators per sentence (expert subgroup 2), five of whom are also in subgroup 1 (same
+  annotator ids).
 
 Item ids are a hash of the normalised sentence text, so the three files align on their common
 sentences. Two labels: ``bias`` (Non-biased, Biased; nominal) and ``opinion`` (Entirely factual <
@@ -72,6 +73,7 @@ from kappalab.errors import InvalidParameterError, SharedRatersWarning
 
 from paper_repro.reporting import (PAPER, load_disattenuated_correlation, markdown_table,
                                    parse_args, pearson, quietly, write_markdown_with_note)
+from paper_repro.status import status_markdown, status_text
 
 PAPER_CORRELATION = 0.99
 LABELS = ("bias", "opinion")
@@ -782,6 +784,7 @@ def main(argv: list[str] | None = None) -> int:
         "Figure: `xrr_real.png`; tables: `xrr_real_crowd_experts.csv`, "
         "`xrr_real_pool_irr.csv`, `xrr_real_shared.csv`, `xrr_real_sg1_annotators.csv`, "
         "`xrr_real_pools.csv`, `xrr_real_fig7.csv`, `xrr_real_fig7_summary.csv`.",
+        status_markdown("xrr_real"),
     ]
     write_markdown_with_note(args.out / "xrr_real.md",
                              "Cross-replication reliability on real rater pools (MBIC, BABE)",
@@ -796,6 +799,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(reading)
     print(f"\nPaper: {PAPER}.")
+    print(status_text("xrr_real"))
     print(f"wrote xrr_real.png, xrr_real.md and the xrr_real_*.csv tables in {args.out} "
           f"({timings['total']:.1f} s)")
     return 0

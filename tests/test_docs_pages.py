@@ -1,9 +1,9 @@
 """The migration, correctness and performance pages: what they compare and cite.
 
 Their ```python blocks run with every other page's in ``tests/test_guide.py``. The peer
-libraries the migration page compares with are test oracles (the ``test`` extra; irrCAC
-installed with ``--no-deps``, see the Makefile): a missing one fails the test, it is not
-skipped.
+libraries the migration page compares with (evalica and rater-agreement included) are test
+oracles (the ``test`` extra; irrCAC installed with ``--no-deps``, see the Makefile): a
+missing one fails the test, it is not skipped.
 
 The pages also cite tests by name (``tests/test_x.py::test_name``, or ``::test_name`` after
 a cited file in the same cell or sentence): each cited file and test must exist.
@@ -28,7 +28,8 @@ def python_blocks(page: str) -> list[tuple[int, str]]:
 def test_the_migration_page_compares_with_every_peer():
     """Each peer library's block imports it: the page is a comparison, not a description."""
     sources = "\n".join(source for _, source in python_blocks("docs/migration.md"))
-    for module in ("krippendorff", "sklearn", "statsmodels", "irrCAC", "nltk", "pingouin"):
+    for module in ("krippendorff", "sklearn", "statsmodels", "irrCAC", "nltk", "pingouin",
+                   "evalica", "raters"):
         assert re.search(rf"^\s*(import|from) {module}\b", sources, re.M), module
     assert '"worker", "task", "label"' in sources  # crowd-kit's columns
 
@@ -38,13 +39,31 @@ def test_the_peers_are_installed():
     import importlib
 
     missing = []
-    for module in ("krippendorff", "sklearn", "statsmodels", "irrCAC.raw", "nltk", "pingouin"):
+    for module in ("krippendorff", "sklearn", "statsmodels", "irrCAC.raw", "nltk", "pingouin",
+                   "evalica", "raters"):
         try:
             importlib.import_module(module)
         except ImportError as error:
             missing.append(f"{module}: {error}")
     assert not missing, ("peer libraries missing (make test installs them; irrCAC with "
                          "pip install --no-deps irrCAC):\n" + "\n".join(missing))
+
+
+def test_the_migration_page_warns_where_evalica_and_rater_agreement_differ():
+    """Users of the two newer peers are told where their numbers differ from kappalab's and
+    why: evalica's KALPHA bootstrap is not centred on α when units have different numbers of
+    ratings, rater-agreement's "interval" α uses the labels' positions, not their values, and
+    evalica ends the process (no exception to catch) when a continuous table is too large for
+    its dense matrices. The numbers are asserted by the page's blocks and by
+    ``tests/test_evalica_rater_agreement.py``, which the page cites."""
+    text = " ".join((ROOT / "docs/migration.md").read_text(encoding="utf-8").split())
+    headings = re.findall(r"^#{2,3} (.+)$", (ROOT / "docs/migration.md").read_text(), re.M)
+    assert "evalica" in headings and "rater-agreement" in headings
+    for warning in ("not centred on α̂", "positions of the labels, not their values",
+                    "cannot be caught", "SIGABRT"):
+        assert warning in text, warning
+    cited = {path for _, path, _ in cited_tests("docs/migration.md")}
+    assert "tests/test_evalica_rater_agreement.py" in cited
 
 
 def cited_tests(page: str) -> list[tuple[int, str, str]]:

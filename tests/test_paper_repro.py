@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from test_repro_status import assert_status_in
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,6 +64,9 @@ def test_cases_outputs_exist(cases):
     # the output says plainly that the truths are set, not found
     assert "by construction" in text and "by construction" in stdout
     assert "coverage" in text
+    # and the status of each claim (paper_repro/status.py), printed and written
+    assert_status_in(stdout, "xrr_cases")
+    assert_status_in(text, "xrr_cases")
 
 
 def test_cases_truths_are_set_to_the_paper(cases):
@@ -186,6 +190,8 @@ def test_fig7_outputs_exist(fig7):
     text = (out / "xrr_fig7.md").read_text()
     assert "SIMULATED stand-ins for IRep" in text
     assert "0.99" in text and "0.99" in stdout
+    assert_status_in(stdout, "xrr_fig7")
+    assert_status_in(text, "xrr_fig7")
 
 
 def test_fig7_pairs_and_settings(fig7):

@@ -301,3 +301,74 @@ def test_a_directory_in_place_of_the_file_is_named_not_downloaded(tmp_path, monk
     text = str(error.value)
     assert str(tmp_path / "snow2008" / "all_collected_data.tgz") in text
     assert "is a directory" in text and "download" not in text.split(";")[0]
+
+
+def wide_alpha(annotations, level, items=None):
+    """α by the krippendorff package on a raters × items table of ``annotations`` (categories
+    coded by their position), over ``items`` when given."""
+    import krippendorff
+    long = annotations.to_long()
+    if items is not None:
+        long = long[long["item"].isin(items)]
+    codes = {category: code for code, category in enumerate(annotations.categories)}
+    wide = long.assign(code=long["value"].map(codes)).pivot(index="rater", columns="item",
+                                                            values="code")
+    return krippendorff.alpha(reliability_data=wide.to_numpy(float), level_of_measurement=level)
+
+
+def datasets_guide() -> str:
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "docs" / "guide" / "datasets.md"
+    return " ".join(path.read_text(encoding="utf-8").split())
+
+
+def test_sg2_shares_1698_of_its_3693_sentences_and_the_guide_says_which_alpha_is_which():
+    """BABE's SG2 did not label "the same sentences" as MBIC and SG1: its file holds 3 693
+    sentences (3 699 texts, 6 of them the same sentence spelt twice; counted here from the raw
+    file), of which 1 698 are the ones all three groups labelled. SG2's α of the bias labels on
+    those 1 698 sentences (the crowd–expert comparison's) is not its α on the whole file, which
+    is the one Spinde et al. (2021, BABE) publish as 0.40. The α values come from the
+    krippendorff package; the datasets guide must quote both, each with its sentences."""
+    sg2_file = pd.read_excel(original("babe-sg2"))
+    original("mbic"), original("babe-sg1")
+    assert sg2_file["text"].map(sentence_key).nunique() == 3693
+    crowd, sg1, sg2 = (fetch(name, label="bias").annotations
+                       for name in ("mbic", "babe-sg1", "babe-sg2"))
+    common = set(crowd.items) & set(sg1.items) & set(sg2.items)
+    assert (len(common), sg2.n_items) == (1698, 3693)
+    on_common, whole = wide_alpha(sg2, "nominal", common), wide_alpha(sg2, "nominal")
+    assert round(whole, 2) == 0.40  # published
+    assert round(on_common, 2) == 0.31  # a different number, on a different set of sentences
+    guide = datasets_guide()
+    assert "same sentences" not in guide
+    assert "1 698 of its 3 693" in guide
+    assert f"SG2 {on_common:.3f} on those 1 698" in guide
+    assert f"{whole:.4f} on its whole file" in guide
+
+
+def test_published_alpha_of_mbic_opinion_labels_needs_every_submission_and_the_interval_metric():
+    """Spinde et al. (2021, BABE) publish α 0.26 for MBIC's opinion labels (three ordered
+    levels). Only one reading of the file gives it: every repeated submission counted as its
+    own coder (``duplicates="separate"``) and the levels scored 0, 1, 2 with squared
+    differences (interval), 0.26499. Keeping the first submission (``fetch``'s default) gives
+    0.2653 and the ordinal metric with every submission 0.26500: both round to 0.27. The α
+    values come from the krippendorff package on the fetched labels; kappalab agrees with it
+    (interval here is a δ² matrix on the positions), and the datasets guide says all this where
+    it quotes the published values."""
+    original("mbic")
+    first = fetch("mbic", label="opinion").annotations
+    separate = fetch("mbic", label="opinion", duplicates="separate").annotations
+    alphas = {(duplicates, level): wide_alpha(ann, level)
+              for duplicates, ann in (("first", first), ("separate", separate))
+              for level in ("ordinal", "interval")}
+    assert round(alphas[("separate", "interval")], 2) == 0.26  # published
+    assert [round(alphas[key], 2) for key in [("first", "ordinal"), ("first", "interval"),
+                                             ("separate", "ordinal")]] == [0.27, 0.27, 0.27]
+    squared = np.subtract.outer(np.arange(3.0), np.arange(3.0)) ** 2
+    for (duplicates, level), expected in alphas.items():
+        ann = first if duplicates == "first" else separate
+        got = kl.krippendorff_alpha(ann, level=level if level == "ordinal" else squared)
+        assert float(got) == pytest.approx(expected, abs=1e-12)
+    guide = datasets_guide()
+    assert f"opinion | 0.26 | {alphas[('first', 'ordinal')]:.4f}" in guide
+    assert f'{alphas[("separate", "interval")]:.5f} with `duplicates="separate"`' in guide

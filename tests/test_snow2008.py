@@ -21,6 +21,7 @@ import pytest
 import kappalab as kl
 from kappalab.datasets import data_folder, fetch
 from kappalab.datasets.real import SOURCE_FILES
+from test_repro_status import assert_status_in
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,6 +57,8 @@ def test_quick_run_writes_its_outputs(quick_run):
         assert (out / name).stat().st_size > 200, name
     assert (out / "snow2008.png").stat().st_size > 20_000
     assert "REAL" in stdout and "REAL" in (out / "snow2008.md").read_text()
+    assert_status_in(stdout, "snow2008")
+    assert_status_in((out / "snow2008.md").read_text(), "snow2008")
 
     tidy = pd.read_csv(out / "snow2008_agreement.csv")
     assert {"task", "coefficient", "method", "value", "se", "ci_low", "ci_high"} <= set(tidy)

@@ -21,6 +21,7 @@ from kappalab.datasets import data_folder
 from kappalab.datasets.real import SOURCE_FILES
 from kappalab.errors import InvalidParameterError
 from paper_repro import spa_engine, spa_fig6, spa_mbic
+from test_repro_status import assert_status_in
 
 
 def require_mbic():
@@ -59,6 +60,7 @@ def test_quick_run_writes_its_outputs(quick):
     for fragment in ("## Fig. 6", "## Fig. 7 / Table 1", "Does annotations_m1 work well",
                      "Verdict:", "beside the stand-in", "## Runtime", "s CPU"):
         assert fragment in summary, fragment
+    assert_status_in(summary, "spa_mbic")
     table = pd.read_csv(quick / "spa_mbic_table1.csv")
     assert set(table.data) == {"real data"} and set(table.dataset) == {spa_mbic.REAL}
     assert list(table.scheme) == list(spa_engine.SCHEMES)  # no oracle row on real data

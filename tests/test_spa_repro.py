@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 
 from paper_repro import spa_engine, spa_fig4, spa_fig5, spa_fig6, spa_fig7_table1
+from test_repro_status import assert_status_in
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMES = ["flat", "annotations", "annotations_m1", "edges", "inv_var", "inv_var_class"]
@@ -293,6 +294,7 @@ def test_fig6_outputs(fig6):
     assert zero.any() and (const.variance[zero] < 1e-20).all()
     ratio = const.variance[~zero] / const.data_variance[~zero]
     assert 0.8 < ratio.median() < 1.2
+    assert_status_in((fig6 / "spa_fig6.md").read_text(), "spa_fig6")
 
 
 def test_fig6_explains_the_rise_with_annotations_per_item(fig6):
@@ -337,6 +339,7 @@ def test_table1_one_row_per_dataset_and_scheme(fig7):
         assert (fig7 / name).stat().st_size > 500
     for name in ("spa_fig7.png", "spa_fig7_relative.png"):
         assert (fig7 / name).stat().st_size > 10_000
+    assert_status_in((fig7 / "spa_table1.md").read_text(), "spa_fig7_table1")
     everything = pd.read_csv(fig7 / "spa_table1.csv")
     assert (everything.data == "simulated stand-in").all()
     oracle = everything[everything.oracle]  # the model-optimal reference row, one per dataset

@@ -20,6 +20,7 @@ from kappalab.datasets import data_folder
 from kappalab.datasets.real import SOURCE_FILES
 from kappalab.errors import SharedRatersWarning
 from paper_repro import xrr_real
+from test_repro_status import assert_status_in
 
 SOURCES = ("mbic", "babe-sg1", "babe-sg2")
 
@@ -60,6 +61,7 @@ def test_quick_run_writes_its_outputs(quick):
     for fragment in ("(b1) Crowd vs experts", "(b2) Fig. 7 on real pools", "Runtimes",
                      "SG1–SG2", "Dropped pools"):
         assert fragment in text, fragment
+    assert_status_in(text, "xrr_real")
 
     crowd = pd.read_csv(quick / "xrr_real_crowd_experts.csv")
     assert set(crowd["label"]) == {"bias", "opinion"}

@@ -10,11 +10,12 @@ once, checks its SHA-256 and reads it from the cache afterwards, with no network
   (``snow2008-wsd``), six emotions and valence of news headlines (``snow2008-anger`` …
   ``snow2008-valence``) and word similarity (``snow2008-wordsim``).
 - **MBIC** (Spinde et al. 2021): 1 700 news sentences labelled by 9–12 crowd workers each,
-  with the workers' characteristics; **BABE** (Spinde et al. 2021): the same sentences
-  labelled by trained experts, 8 in subgroup 1 (``babe-sg1``) and 5 per sentence in
-  subgroup 2 (``babe-sg2``, 3 700 sentences). Sentences are linked across the three files by
-  their text: the item id is a hash of the text with white space and Unicode forms
-  normalised, so ``cross_kappa(fetch("mbic", label="bias").annotations,
+  with the workers' characteristics; **BABE** (Spinde et al. 2021): sentences labelled by
+  trained experts, 8 in subgroup 1 (``babe-sg1``: MBIC's sentences) and 5 per sentence in
+  subgroup 2 (``babe-sg2``: 3 693 sentences, 1 698 of them the ones MBIC and SG1 share).
+  Sentences are linked across the three files by their text: the item id is a hash of the
+  text with white space and Unicode forms normalised, so
+  ``cross_kappa(fetch("mbic", label="bias").annotations,
   fetch("babe-sg1", label="bias").annotations)`` compares the crowd with the experts on
   their common sentences.
 """
@@ -123,11 +124,11 @@ _MEDIA_BIAS_DESCRIPTIONS = {
     "mbic": ("MBIC: 1 700 news sentences, each labelled by 9–12 Amazon Mechanical Turk "
              "workers (809 in all), with the workers' age, gender, education, native "
              "language, political ideology (-10 left … 10 right) and news habits"),
-    "babe-sg1": ("BABE expert subgroup 1: the MBIC sentences labelled by 8 trained "
-                 "annotators"),
-    "babe-sg2": ("BABE expert subgroup 2: 3 700 sentences (the MBIC sentences among them) "
-                 "labelled by 5 trained annotators each; several of them also belong to "
-                 "subgroup 1 (same annotator ids)"),
+    "babe-sg1": ("BABE expert subgroup 1: the MBIC sentences (1 698 of its 1 703 are in "
+                 "the MBIC file) labelled by 8 trained annotators"),
+    "babe-sg2": ("BABE expert subgroup 2: 3 693 sentences, 1 698 of them the ones MBIC and "
+                 "SG1 share, labelled by 5 trained annotators each; several of them also "
+                 "belong to subgroup 1 (same annotator ids)"),
 }
 
 #: the worker characteristics MBIC records with every label
@@ -446,6 +447,9 @@ def fetch(name: str, *, label: str | None = None,
         MBIC, from workers who took the survey twice): keep the earlier or later submission,
         count each submission as its own rater (how the sources' published α counts them), or
         raise. See :meth:`Annotations.from_long`. The dataset's ``notes`` say what was done.
+        The published α of MBIC's opinion labels, 0.26, needs ``"separate"`` (and the levels
+        scored 0, 1, 2 with squared differences: 0.26499); ``"first"`` gives 0.2653 (0.27).
+        The bias labels' published values come out either way.
 
     Returns
     -------

@@ -21,6 +21,12 @@ inv_var_class −7.73 % ± 0.47, edges = inv_var −5.65 % ± 0.52. annotations_
 the real MBIC, as the paper concludes: it is the lowest scheme in each of the 10 batches of
 rounds. The simulated MBIC stand-in, run through the same functions, tells the same story.
 
+**Status.** Fig. 6, annotations per item (MBIC): not reproduced — the variance at a fixed N
+falls with labels per sentence only up to j = 6, then rises. Fig. 6, sparse curve (MBIC):
+qualitatively reproduced — 0.986 times the constant-2 variance. Fig. 7 and Table 1, MBIC row:
+qualitatively reproduced — annotations_m1 is the lowest scheme; Table 1's numbers are not
+compared (``paper_repro/status.py``).
+
 **Data.** Real: the MBIC bias labels (Spinde et al. 2021; 1 700 news sentences, Biased /
 Non-biased, 9–12 Mechanical Turk labels each), read with
 ``kappalab.datasets.fetch("mbic", label="bias", duplicates="separate")``; beside them the

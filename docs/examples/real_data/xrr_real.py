@@ -22,6 +22,10 @@ SE of 0.078), so the scatter is mostly sampling noise; the paper's 93 pairs span
 about 0 to 1. The one clear non-replication is left- vs right-leaning workers on bias: 0.838
 [0.746, 0.940].
 
+**Status.** Fig. 7 (§4.5) on real rater pools: not reproduced — r = 0.800 over 26 pairs of
+MBIC worker pools against the paper's 0.99: pools from one crowd are near-faithful
+replications, so their scatter is mostly sampling noise (``paper_repro/status.py``).
+
 **Data.** Real: MBIC (Spinde et al. 2021: 1 700 news sentences, 809 Mechanical Turk workers,
 9–12 labels per sentence, with the workers' characteristics) and BABE's expert subgroups SG1
 and SG2 (Spinde et al. 2021), read with :func:`kappalab.datasets.fetch`. The quick run uses

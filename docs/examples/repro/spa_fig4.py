@@ -16,6 +16,9 @@ exactly the normalised edges weights. The measured spread between the curves is 
 (rounding), in the quick and the full run alike: the weights are analytic
 (:func:`kappalab.spa_weights`).
 
+**Status.** Fig. 4: reproduced — the curves coincide exactly and equal edges
+(``paper_repro/status.py``).
+
 **Data.** None: the figure is computed from the weights.
 
 **Full run.** ``python -m paper_repro.spa_fig4`` (the same figure; ``--quick`` changes

@@ -16,6 +16,10 @@ from 3.667 (edges) to 5.4 (annotations); entropy grows with C and s does not, he
 paper's loose relationship. The bottom panel sets the sums against s: Spearman 1, and the
 closed form matches every sum to about 1e-14.
 
+**Status.** Fig. 5: qualitatively reproduced — the same procedure on fresh random
+distributions shows what the paper states; its own draws are not published, so the figure is
+not matched point for point (``paper_repro/status.py``).
+
 **Data.** None: class distributions are drawn at random (logits uniform in (−2, 4), softmax,
 C = 2..10) and the weights computed analytically (:func:`kappalab.spa_weights`); the quick run
 draws 25 distributions per C for the middle panel, the full run 250.

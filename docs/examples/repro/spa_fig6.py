@@ -21,6 +21,12 @@ must have items that differ less in agreement, relative to their pair noise
 (``paper_repro/README.md``). The second figure plots j·W_j, j·B_j, their sum and the measured
 N·Var at one N.
 
+**Status.** Fig. 6, annotations per item: not reproduced — on the stand-ins the variance at
+a fixed N is lowest at j = 3 (BSMTWE, FECG) or j = 6 (MBIC) and rises after; it falls
+throughout only on DAR, which has j = 2 and 3 alone. Fig. 6, sparse curve: qualitatively
+reproduced — the sparse variance is 0.974–1.026 times the constant-2 variance
+(``paper_repro/status.py``).
+
 **Data.** Simulated stand-ins of the four datasets' shape (items, classes, annotations per
 item; prevalence, reliability and the mix of easy and hard items assumed), drawn with
 :func:`kappalab.simulate.annotations`; the originals are not available offline. Here the quick

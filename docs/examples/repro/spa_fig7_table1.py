@@ -18,6 +18,11 @@ of the simulation model; not one of the paper's schemes, not ranked) shows. In t
 (:doc:`/gallery/real_data/spa_mbic`). The full run writes the table for all four stand-ins to
 ``spa_table1.md``.
 
+**Status.** Fig. 7 and Table 1: qualitatively reproduced — annotations_m1's area is below
+flat's on all four stand-ins and the lowest on two (second to annotations on DAR and FECG);
+no scheme moves the area by more than 12 %. Table 1's numbers are not compared
+(``paper_repro/status.py``).
+
 **Data.** Simulated stand-ins of DAR, MBIC, BSMTWE and FECG (see :doc:`spa_fig6`). Here the
 quick run's smaller stand-ins get 300 rounds (``--rounds 300``; ``--quick`` alone uses 20), a
 tenth of the paper's, so the areas are still noisier than the full run's.

@@ -27,6 +27,12 @@ cover the truth in 92.0–97.5 % of the datasets. With a true κx of 0, 12.0 % o
 ordinary draw, consistent with the paper's reading. Eq 14's cap holds in every population
 value of a grid of latent correlations, IRRs, prevalences and marginal shifts.
 
+**Status.** §4.3–4.4 (Figs 4–6, Table 2): not reproduced — the simulation's truths are the
+paper's values by construction, so they are not evidence; the run tests the estimators. §4.3,
+footnote 5: qualitatively reproduced — with a true κx of 0, 12.0 % of the estimates lie at or
+below −0.0344. eq. 14 (§3.5): reproduced — the cap holds in every population value of the
+grid (``paper_repro/status.py``).
+
 **Data.** Simulated stand-ins for IRep (not available offline): binary replication pairs from
 :func:`kappalab.simulate.replications`, 1–5 annotations per item on each side; the
 prevalences of "present" are assumptions. The quick run draws 30 datasets of 300 items per

@@ -17,6 +17,11 @@ an IRR nears 0. Both estimators track the exact population values (median r agai
 0.935 and 0.921 at the stand-in's design). Whether IRep's pairs are less noisy than the
 stand-in's cannot be checked offline.
 
+**Status.** Fig. 7 (§4.5): not reproduced — r = 0.951 on the stand-in against the paper's
+0.99 (median 0.954 over 20 studies); designs with 3–5 annotations per item reach 0.997–0.999,
+and IRep is not available to say whether its pairs are that quiet
+(``paper_repro/status.py``).
+
 **Data.** Simulated stand-ins for IRep (not available offline): binary replication pairs from
 :func:`kappalab.simulate.replications`, each with its own settings drawn at random (each
 side's IRR uniform on [0.05, 0.7], latent correlation on [0, 1], prevalence on [0.05, 0.4],
