@@ -37,7 +37,7 @@ import scipy.sparse as sp
 from ..errors import UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
 from ..kernels import numeric_array, single_blas_thread
-from ..uncertainty import BLOCK_CELLS, interval, parse_ci
+from ..uncertainty import BLOCK_CELLS, gwet_design, interval, parse_ci
 from ..validation import check_confidence, check_count, check_sample_weight, make_rng
 
 __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array",
@@ -184,17 +184,28 @@ class ItemSumCoefficient(ABC):
     def details(self) -> dict[str, Any]:
         return {}
 
+    def gwet_design(self) -> tuple[int, np.ndarray] | None:
+        """(column, units) for Gwet's (2014) variance (``ci="gwet"``,
+        :func:`kappalab.uncertainty.gwet_design`): the column of the item statistics holding
+        u_i, the item's weight in an observed agreement averaged over the pairable items,
+        whose total his formula holds fixed, and a mask of the rows that are his units; None
+        (the default) for a coefficient his formula does not cover."""
+        return None
+
     def estimate(self, ci: str | None = None, *, n_resamples: int = 2000,
                  confidence: float = 0.95, seed: Any = None,
                  progress: bool | None = None) -> Estimate:
         """The coefficient on the data; with ``ci`` (a name of
-        :data:`kappalab.uncertainty.CI_METHODS`: ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-bca"``, ``"bootstrap-basic"``, ``"bayesian-bootstrap"``,
-        ``"jackknife"``) also its standard error and interval (:mod:`kappalab.uncertainty`).
-        ``progress``: show the progress of resampling that outlasts 2 s on stderr (None: when
-        stderr is a terminal or a notebook; :mod:`kappalab.progress`)."""
+        :data:`kappalab.uncertainty.CI_METHODS`: ``"analytic"``, ``"asymptotic"``,
+        ``"gwet"``, ``"bootstrap"``, ``"bootstrap-bca"``, ``"bootstrap-basic"``,
+        ``"bayesian-bootstrap"``, ``"jackknife"``) also its standard error and interval
+        (:mod:`kappalab.uncertainty`); a normal interval (``"asymptotic"``) puts
+        ``details["reference"] = "normal"``, so that the estimate's test is the normal one
+        too. ``progress``: show the progress of resampling that outlasts 2 s on stderr (None:
+        when stderr is a terminal or a notebook; :mod:`kappalab.progress`)."""
         if ci is not None:  # reject bad options before any work
-            parse_ci(ci)
+            if parse_ci(ci)[0] == "gwet":
+                gwet_design(self)
             check_count(n_resamples, "n_resamples", minimum=2)
             check_confidence(confidence)
             make_rng(seed)
@@ -205,12 +216,18 @@ class ItemSumCoefficient(ABC):
             warn(f"{self.name} is undefined: {reason}; returning NaN",
                  UndefinedCoefficientWarning)
             parts = dict(parts, value=np.nan)
-        se, bounds = None, None
+        se, bounds, details = None, None, self.details()
         if ci is not None and reason is None:
             with single_blas_thread():
                 result = interval(self, ci, n_resamples=n_resamples, confidence=confidence,
                                   seed=seed, progress=progress)
             se, bounds = result.se, (result.low, result.high)
+            if result.interval == "normal":  # the test dual to a normal interval
+                details = {**details, "reference": "normal"}
+            elif result.interval == "t" and result.n_resamples - 1 != used_df(self):
+                # a t interval over more units than the pairable items (Fleiss', Conger's κ
+                # and Gwet's units count singly-rated items): the test takes its n − 1
+                details = {**details, "df": int(result.n_resamples) - 1}
         used = self.counts_used()
         result = Estimate(
             coefficient=self.name,
@@ -222,13 +239,18 @@ class ItemSumCoefficient(ABC):
             level=self.level,
             se=se,
             ci=bounds,
-            details=self.details(),
+            details=details,
             **used,
         )
         recorder = _RECORDED.get()
         if recorder is not None:
             recorder.append((self, result))
         return result
+
+
+def used_df(core: ItemSumCoefficient) -> int:
+    """n − 1 of the estimate's own test, n its ``n_items`` (:attr:`Estimate.df`)."""
+    return int(core.counts_used().get("n_items", 0)) - 1
 
 
 #: where :meth:`ItemSumCoefficient.estimate` reports inside :func:`recording_estimates`
@@ -240,7 +262,8 @@ def recording_estimates() -> Iterator[list]:
     """Collect the (core, Estimate) pairs of every :meth:`ItemSumCoefficient.estimate` that
     finishes inside the block, in the order they finish.
 
-    A public estimator builds its core and returns what the core's ``estimate`` returns, so
+    A public estimator builds its core last and returns what the core's ``estimate`` returns
+    (:func:`~kappalab.fleiss_kappa` adds the null standard error to its ``details``), so
     the last pair recorded around an estimator call is the core behind its result: what
     :func:`kappalab.comparison.compare` needs for the per-item influence of any estimator.
     The record is a context variable: threads and asynchronous tasks each keep their own.
@@ -256,7 +279,7 @@ def recording_estimates() -> Iterator[list]:
     >>> with recording_estimates() as recorded:
     ...     est = kl.fleiss_kappa([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2]])
     >>> core, result = recorded[-1]
-    >>> result is est, core.name, list(core.item_labels)
+    >>> result.value == est.value, core.name, list(core.item_labels)
     (True, "Fleiss' kappa", [0, 1, 2, 3])
     """
     recorded: list = []
