@@ -140,8 +140,10 @@ def test_null_variance_is_the_spread_of_kappa_under_independent_ratings():
             est = kl.fleiss_kappa(x, categories=[0, 1, 2], sample_weight=w)
             values.append(est.value)
             null_variances.append(est.details["se_null"] ** 2)
-        spread = np.std(values, ddof=1)  # Monte Carlo relative error 1/√(2·2000) = 1.6%
-        assert math.sqrt(np.mean(null_variances)) == pytest.approx(spread, rel=0.06)
+        # Monte Carlo relative error 1/√(2·2000) = 1.6%; leaving out the singly-rated items'
+        # linear term (Fleiss, Nee & Landis's formula on the pairable items) is 7% too small
+        spread = np.std(values, ddof=1)
+        assert math.sqrt(np.mean(null_variances)) == pytest.approx(spread, rel=0.04)
         assert abs(np.mean(values)) < 4 * spread / math.sqrt(n_datasets) + 0.005
 
 

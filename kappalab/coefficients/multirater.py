@@ -709,21 +709,38 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         """
         if self.chance != "item_marginal" or self.dis.name != "nominal" or self.use_moments:
             return None
-        totals = self.totals()
-        chance = totals[2:]
-        p = chance[:self.K] / chance[self.K] if chance[self.K] > 0 else np.full(self.K, np.nan)
-        w = self.item_weights(self.ann.n_items)
-        m = self.m
-        rated, pairable = (m >= 1) & (w > 0), self.pairable & (w > 0)
-        w1, w2 = float(w[rated].sum()), float(w[pairable].sum())
+        # the sums over items, without the item statistics: by the numbers of annotations
+        # when unweighted (a bincount), item by item (vectorised) with sample weights
+        m = self.ann.annotations_per_item_array
+        if self.sample_weight is None:
+            items_with = np.bincount(m)  # items with m = 0, 1, 2, … annotations
+            sizes = np.arange(items_with.size, dtype=float)
+            w1, w2 = float(items_with[1:].sum()), float(items_with[2:].sum())
+            per_pairable = float(items_with[2:] @ (1.0 / sizes[2:]))  # Σ_{m ≥ 2} 1/m
+            linear = ((1 / w2 - 1 / w1) ** 2 * per_pairable + items_with[1:2].sum() / w1 ** 2
+                      if w2 > 0 else np.nan)
+            degenerate = float(items_with[2:] @ (1.0 / (sizes[2:] * (sizes[2:] - 1)))) / w2 ** 2 \
+                if w2 > 0 else np.nan
+            row_weights = self._chance_weight(self.m)  # 1/m_i
+        else:
+            w, mf = self.sample_weight, self.m
+            rated, pairable = (mf >= 1) & (w > 0), (mf >= 2) & (w > 0)
+            w1, w2 = float(w[rated].sum()), float(w[pairable].sum())
+            if w2 > 0:
+                a = w[rated] * (pairable[rated] / w2 - 1.0 / w1)
+                linear = float((a * a / mf[rated]).sum())
+                b = w[pairable] / w2
+                degenerate = float((b * b / (mf[pairable] * (mf[pairable] - 1))).sum())
+            else:
+                linear = degenerate = np.nan
+            row_weights = w * self._chance_weight(mf)
+        # π̂_k = Σ_i w_i n_ik/m_i / W₁, the chance block of the totals
+        p = np.asarray(self.ann.category_counts().T @ row_weights, dtype=float).ravel()
+        p = p / w1 if w1 > 0 else np.full(self.K, np.nan)
         s2, s3 = float(p @ p), float(p @ (p * p))
         theta = 1.0 - s2
         if not (w2 > 0 and theta > 0):
             return float("nan")
-        a = np.where(rated, w * (pairable / w2 - 1.0 / w1), 0.0)
-        b = np.where(pairable, w / w2, 0.0)
-        linear = float((a[rated] ** 2 / m[rated]).sum())
-        degenerate = float((b[pairable] ** 2 / (m[pairable] * (m[pairable] - 1))).sum())
         v_g = s3 - s2 * s2
         v_h = theta * (1.0 - theta) - 2.0 * v_g
         return float(np.sqrt(max(4.0 * v_g * linear + 2.0 * v_h * degenerate, 0.0)) / theta)
