@@ -43,8 +43,10 @@ Run from the repository root: ``python -m experiments.se_conventions [--quick] [
 [--sizes N ...] [--scheduler ADDRESS] [--workers N] [--checkpoint FILE]``. The datasets are the
 replications of :func:`kappalab.simulate.run_study` (cells = designs × numbers of items).
 ``--quick``: 50 and 200 items, 20 datasets (about 10 s). The default run (1 000 datasets per
-cell at 50, 200 and 1 000 items) took 4.4 minutes with one worker
-(``python -m experiments.se_conventions --workers 1``).
+cell at 50, 200 and 1 000 items; Monte Carlo SE 0.7 points at 95 %) took 10.2 minutes with
+one worker on a shared two-core machine (``python -m experiments.se_conventions --workers
+1``). Its results and the choice of the default are in docs/guide/uncertainty.md,
+"Standard-error conventions".
 """
 
 from __future__ import annotations

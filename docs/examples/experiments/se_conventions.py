@@ -11,12 +11,12 @@ asymptotic convention (divisor n, normal interval) cover better than kappalab's 
 
 **What kappalab obtains** (full run, 1 000 datasets per cell at 50, 200 and 1 000 items).
 See :doc:`/guide/uncertainty` ("Standard-error conventions") for the table: Gwet's
-intervals over-cover on every design with singly-rated items (97–100 %, SEs 10–60 % larger
-than the spread of the estimates), while the linearisation stays within about 1.5 points of
-95 % from 200 items on; the asymptotic convention is the linearisation with slightly
-narrower intervals, indistinguishable from it at 200 items and more. ``ci="analytic"``
-therefore stays the linearisation; ``ci="gwet"`` and ``ci="asymptotic"`` reproduce irrCAC and
-SAS.
+intervals over-cover on every design with singly-rated items (95.2–99.9 %, his SEs 4–76 %
+larger than the spread of the estimates), while the linearisation covers 94.0–96.3 % from
+200 items on (92.2–95.7 % at 50 items); the asymptotic convention is the linearisation with
+slightly narrower intervals, within 0.6 points of it from 200 items on and 0.5–1.7 points
+lower at 50. ``ci="analytic"`` therefore stays the linearisation; ``ci="gwet"`` and
+``ci="asymptotic"`` reproduce irrCAC and SAS.
 
 **Data.** Simulated: nominal labels from the Dirichlet–multinomial model of
 :func:`kappalab.simulate.annotations` (3 categories, prevalence 0.6/0.3/0.1, κ = 0.6), 1–5 or
@@ -24,7 +24,8 @@ SAS.
 (binary). The quick run has 50 and 200 items and 20 datasets per cell, so its coverages are
 mostly noise.
 
-**Full run.** ``python -m experiments.se_conventions`` (4.4 minutes with one worker).
+**Full run.** ``python -m experiments.se_conventions`` (10.2 minutes with one worker on a
+shared two-core machine).
 """
 
 # %%
