@@ -43,7 +43,7 @@ Run from the repository root: ``python -m experiments.se_conventions [--quick] [
 [--sizes N ...] [--scheduler ADDRESS] [--workers N] [--checkpoint FILE]``. The datasets are the
 replications of :func:`kappalab.simulate.run_study` (cells = designs × numbers of items).
 ``--quick``: 50 and 200 items, 20 datasets (about 10 s). The default run (1 000 datasets per
-cell at 50, 200 and 1 000 items; Monte Carlo SE 0.7 points at 95 %) took 10.2 minutes with
+cell at 50, 200 and 1 000 items; Monte Carlo SE 0.7 points at 95 %) took 6.9 minutes with
 one worker on a shared two-core machine (``python -m experiments.se_conventions --workers
 1``). Its results and the choice of the default are in docs/guide/uncertainty.md,
 "Standard-error conventions".
@@ -226,6 +226,7 @@ def plot(table: pd.DataFrame, path) -> None:
         ax.set_xticks(sizes)
         ax.set_xticklabels([str(s) for s in sizes])
         ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.xaxis.set_tick_params(labelbottom=True)  # every panel, not only the last row's
         ax.set_ylim(max(0.0, low), 100.5)
         ax.set_title(f"{name} ({design})", fontsize=8)
     for ax in axes.flat[len(panels):]:

@@ -128,6 +128,9 @@ class ItemSumCoefficient(ABC):
     #: the item label of each row of the item statistics (a pandas Index), which pairs the
     #: items of two data sets (:func:`kappalab.comparison.compare`); None where unknown
     item_labels: Any = None
+    #: the totals T of the last :meth:`estimate` (None before it), for what a wrapper adds to
+    #: the estimate from the same totals without a second pass over the items
+    estimated_totals: np.ndarray | None = None
 
     def set_sample_weight(self, sample_weight: Any, n_items: int) -> None:
         """Validate and keep item weights, one per row of the item statistics
@@ -135,6 +138,7 @@ class ItemSumCoefficient(ABC):
         leave the coefficient unweighted. Cores call it before using :meth:`item_weights`."""
         w = check_sample_weight(sample_weight, n_items)
         self.sample_weight = None if w is None or np.all(w == 1.0) else w
+        self.estimated_totals = None
 
     def item_weights(self, n_items: int) -> np.ndarray:
         """w_i of every row (ones without sample weights)."""
@@ -210,13 +214,14 @@ class ItemSumCoefficient(ABC):
             check_confidence(confidence)
             make_rng(seed)
         with single_blas_thread():  # the spine's products are skinny
-            parts = self.combine(self.totals())
+            self.estimated_totals = self.totals()
+            parts = self.combine(self.estimated_totals)
         reason = self.undefined_reason(parts)
         if reason is not None:
             warn(f"{self.name} is undefined: {reason}; returning NaN",
                  UndefinedCoefficientWarning)
             parts = dict(parts, value=np.nan)
-        se, bounds, details = None, None, self.details()
+        se, bounds, details, used = None, None, self.details(), self.counts_used()
         if ci is not None and reason is None:
             with single_blas_thread():
                 result = interval(self, ci, n_resamples=n_resamples, confidence=confidence,
@@ -224,11 +229,10 @@ class ItemSumCoefficient(ABC):
             se, bounds = result.se, (result.low, result.high)
             if result.interval == "normal":  # the test dual to a normal interval
                 details = {**details, "reference": "normal"}
-            elif result.interval == "t" and result.n_resamples - 1 != used_df(self):
+            elif result.interval == "t" and result.n_resamples != used.get("n_items"):
                 # a t interval over more units than the pairable items (Fleiss', Conger's κ
                 # and Gwet's units count singly-rated items): the test takes its n − 1
                 details = {**details, "df": int(result.n_resamples) - 1}
-        used = self.counts_used()
         result = Estimate(
             coefficient=self.name,
             value=_scalar(parts["value"]),
@@ -246,11 +250,6 @@ class ItemSumCoefficient(ABC):
         if recorder is not None:
             recorder.append((self, result))
         return result
-
-
-def used_df(core: ItemSumCoefficient) -> int:
-    """n − 1 of the estimate's own test, n its ``n_items`` (:attr:`Estimate.df`)."""
-    return int(core.counts_used().get("n_items", 0)) - 1
 
 
 #: where :meth:`ItemSumCoefficient.estimate` reports inside :func:`recording_estimates`

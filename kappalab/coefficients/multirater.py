@@ -709,23 +709,25 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         """
         if self.chance != "item_marginal" or self.dis.name != "nominal" or self.use_moments:
             return None
-        # the sums over items, without the item statistics: by the numbers of annotations
-        # when unweighted (a bincount), item by item (vectorised) with sample weights
-        m = self.ann.annotations_per_item_array
+        # π̂, W₁ and W₂ from the totals (those of the last estimate when there is one): the
+        # chance block Σ_i w_i [n_i/m_i, 1[m_i ≥ 1]] and the observed block's Σ_i w_i u_i
+        totals = self.estimated_totals if self.estimated_totals is not None else self.totals()
+        chance = totals[2:]
+        w1, w2 = float(chance[self.K]), float(totals[1])
+        p = chance[:self.K] / w1 if w1 > 0 else np.full(self.K, np.nan)
+        # the sums over items: by the numbers of annotations when unweighted (a bincount),
+        # item by item (vectorised) with sample weights
         if self.sample_weight is None:
-            items_with = np.bincount(m)  # items with m = 0, 1, 2, … annotations
+            items_with = np.bincount(self.m.astype(np.int64))  # items with m = 0, 1, 2, …
             sizes = np.arange(items_with.size, dtype=float)
-            w1, w2 = float(items_with[1:].sum()), float(items_with[2:].sum())
             per_pairable = float(items_with[2:] @ (1.0 / sizes[2:]))  # Σ_{m ≥ 2} 1/m
             linear = ((1 / w2 - 1 / w1) ** 2 * per_pairable + items_with[1:2].sum() / w1 ** 2
                       if w2 > 0 else np.nan)
             degenerate = float(items_with[2:] @ (1.0 / (sizes[2:] * (sizes[2:] - 1)))) / w2 ** 2 \
                 if w2 > 0 else np.nan
-            row_weights = self._chance_weight(self.m)  # 1/m_i
         else:
             w, mf = self.sample_weight, self.m
             rated, pairable = (mf >= 1) & (w > 0), (mf >= 2) & (w > 0)
-            w1, w2 = float(w[rated].sum()), float(w[pairable].sum())
             if w2 > 0:
                 a = w[rated] * (pairable[rated] / w2 - 1.0 / w1)
                 linear = float((a * a / mf[rated]).sum())
@@ -733,10 +735,6 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
                 degenerate = float((b * b / (mf[pairable] * (mf[pairable] - 1))).sum())
             else:
                 linear = degenerate = np.nan
-            row_weights = w * self._chance_weight(mf)
-        # π̂_k = Σ_i w_i n_ik/m_i / W₁, the chance block of the totals
-        p = np.asarray(self.ann.category_counts().T @ row_weights, dtype=float).ravel()
-        p = p / w1 if w1 > 0 else np.full(self.K, np.nan)
         s2, s3 = float(p @ p), float(p @ (p * p))
         theta = 1.0 - s2
         if not (w2 > 0 and theta > 0):

@@ -24,7 +24,7 @@ lower at 50. ``ci="analytic"`` therefore stays the linearisation; ``ci="gwet"`` 
 (binary). The quick run has 50 and 200 items and 20 datasets per cell, so its coverages are
 mostly noise.
 
-**Full run.** ``python -m experiments.se_conventions`` (10.2 minutes with one worker on a
+**Full run.** ``python -m experiments.se_conventions`` (6.9 minutes with one worker on a
 shared two-core machine).
 """
 
