@@ -39,7 +39,7 @@ docs: $(BIN)/python
 # experiments/, paper_repro/ and benchmarks/ are packages: their modules run with
 # `python -m package.module` from the repository root (tests/test_script_layout.py checks
 # that these lists name every runnable module)
-EXPERIMENTS := bayes_priors compare_power estimator_bias interval_coverage kappa_paradox planning spa_bias
+EXPERIMENTS := bayes_priors compare_power estimator_bias interval_coverage kappa_paradox planning se_conventions spa_bias
 REPRO       := spa_fig4 spa_fig5 spa_fig6 spa_fig7_table1 xrr_cases xrr_fig7 xrr_real spa_mbic snow2008
 
 bench: $(BIN)/python

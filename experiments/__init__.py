@@ -1,6 +1,7 @@
 """Simulation studies of kappalab's estimators against exact population truths: bias and RMSE
 (``estimator_bias``), the kappa paradox (``kappa_paradox``), SPA's weighting schemes
-(``spa_bias``), the coverage of every interval method (``interval_coverage``), sample-size
+(``spa_bias``), the coverage of every interval method (``interval_coverage``) and of the
+standard-error conventions with singly-rated items (``se_conventions``), sample-size
 planning (``planning``) and the size and power of ``kl.compare``'s test of a difference
 (``compare_power``). Each study is
 a module run from the repository root, ``python -m experiments.<name> [--quick]`` (``make

@@ -563,7 +563,7 @@ def _plan_command(args: argparse.Namespace) -> str:
 def _ci_description(args: argparse.Namespace) -> str:
     if args.ci == "none":
         return "no intervals"
-    if args.ci in ("analytic", "jackknife"):
+    if args.ci in ("analytic", "asymptotic", "gwet", "jackknife"):
         return f"{args.ci} intervals"
     return f"{args.ci} intervals, {args.n_resamples} resamples"
 

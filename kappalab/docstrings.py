@@ -46,10 +46,13 @@ progress : bool or None, optional
 SHARED_PARAMETERS["resampling"] = "\n".join([
     """\
 ci : str, optional
-    A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-    ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-    (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-    the resampling units. None (default): the value alone.""",
+    A standard error and confidence interval by ``"analytic"`` (the linearisation, θ̂ ± t SE),
+    ``"asymptotic"`` (the same with divisor n and a normal interval: SAS PROC FREQ's ASE),
+    ``"gwet"`` (Gwet's formula, which holds the number of pairable items fixed; the κ family
+    only), ``"bootstrap"``, ``"bootstrap-basic"``, ``"bootstrap-bca"``,
+    ``"bayesian-bootstrap"`` or ``"jackknife"`` (:data:`kappalab.uncertainty.CI_METHODS`,
+    :mod:`kappalab.uncertainty`), the items being the resampling units. None (default): the
+    value alone.""",
     *(SHARED_PARAMETERS[name] for name in ("n_resamples", "confidence", "seed", "progress"))])
 
 _MARKER = re.compile(r"^([ \t]*)\{\{shared: (\w+)\}\}[ \t]*$", re.MULTILINE)

@@ -50,12 +50,17 @@ class Estimate:
     of θ = 0 against Student's t with n − 1 degrees of freedom, n = ``n_items``: the test
     dual to the intervals θ̂ ± t_{n−1}·SE of ``ci="analytic"`` and ``"jackknife"`` (a null
     outside the 95% interval has p < 0.05), and irrCAC's p-value (Gwet 2014; irrCAC computes
-    2(1 − F_{t, n−1}(\|κ̂/SE|)) with n its number of items). :meth:`z_test` tests
-    another null. Both are None without a standard error. One caveat: the analytic interval
-    of a coefficient whose chance term also uses items with a single annotation (Fleiss',
-    Conger's κ) counts those items in its n, as irrCAC does, while ``n_items`` counts the
-    pairable items only; on such data the p-value has fewer degrees of freedom than the
-    interval (slightly larger, conservative); with every item pairable the two agree.
+    2(1 − F_{t, n−1}(\|κ̂/SE|)) with n its number of items). With ``ci="asymptotic"`` (a
+    normal interval, SAS PROC FREQ's convention; ``details["reference"] == "normal"``) the
+    reference is the standard normal instead: p = 2Φ(−\|z|). :meth:`z_test` tests another
+    null, or κ = 0 with the variance under that null (``variance="null"``: Fleiss' κ, whose
+    ``details["se_null"]`` is Fleiss, Nee & Landis's 1979 null standard error). Both are None
+    without a standard error. The t reference has the interval's degrees of freedom: the
+    analytic interval of a coefficient whose chance term also uses items with a single
+    annotation (Fleiss', Conger's κ; every coefficient under ``ci="gwet"``) counts those items
+    in its n, as irrCAC does, while ``n_items`` counts the pairable items only;
+    ``details["df"]`` then holds that n − 1 and :attr:`df` reads it, so the p-value is
+    irrCAC's and dual to the interval.
 
     :meth:`to_frame` puts several estimates in a DataFrame; ``_repr_html_`` shows one as a
     small table in a notebook.
@@ -183,8 +188,11 @@ class Estimate:
     # ------------------------------------------------------------------ tests
     @property
     def df(self) -> int:
-        """n − 1, the degrees of freedom of :attr:`z`'s t reference (n = ``n_items``)."""
-        return int(self.n_items) - 1
+        """n − 1, the degrees of freedom of :attr:`z`'s t reference: n = ``n_items``, or the
+        units of the t interval where they are more (``details["df"]``: items with a single
+        annotation that Fleiss', Conger's κ and Gwet's formula count)."""
+        df = self.details.get("df") if isinstance(self.details, Mapping) else None
+        return int(self.n_items) - 1 if df is None else int(df)
 
     @property
     def z(self) -> float | None:
@@ -196,7 +204,7 @@ class Estimate:
         r"""Two-sided p-value of θ = 0: 2·P(T_{n−1} ≥ \|θ̂/SE|) (None without a standard error)."""
         return None if self.se is None else self._p(self._statistic(0.0))
 
-    def z_test(self, null: float = 0.0) -> tuple[float, float]:
+    def z_test(self, null: float = 0.0, *, variance: str = "estimated") -> tuple[float, float]:
         r"""The Wald test of θ = ``null``: ``(z, p)``.
 
         .. math::  z = \frac{\hat θ - θ_0}{\mathrm{SE}}, \qquad
@@ -204,12 +212,21 @@ class Estimate:
 
         T_{n−1} Student's t with n − 1 degrees of freedom (n = ``n_items``), the reference of
         the intervals θ̂ ± t_{n−1}·SE (so p < 1 − confidence exactly when θ₀ is outside the
-        analytic interval) and of irrCAC. SE = 0 gives z = ±∞ and p = 0 (z NaN and p NaN when
-        θ̂ = θ₀ too); a NaN value or SE gives NaN.
+        analytic interval) and of irrCAC; the standard normal after ``ci="asymptotic"``
+        (p = 2Φ(−\|z|), dual to its normal interval). SE = 0 gives z = ±∞ and p = 0 (z NaN
+        and p NaN when θ̂ = θ₀ too); a NaN value or SE gives NaN.
+
+        ``variance="null"`` tests κ = 0 with the standard error under that hypothesis,
+        SE₀ = ``details["se_null"]`` (Fleiss' κ: Fleiss, Nee & Landis 1979, the test R's
+        ``irr::kappam.fleiss`` reports), against the standard normal: z = κ̂/SE₀,
+        p = 2Φ(−\|z|). It needs no ``ci=``.
 
         Parameters
         ----------
-        null : θ₀, a finite number (default 0).
+        null : float, default 0
+            θ₀, a finite number (0 with ``variance="null"``).
+        variance : {"estimated", "null"}, default "estimated"
+            The estimated standard error ``se``, or the one under κ = 0.
 
         Returns
         -------
@@ -218,8 +235,15 @@ class Estimate:
         Raises
         ------
         InvalidParameterError
-            If the estimate has no standard error (ask for one with ``ci=``) or ``null`` is
-            not a finite number.
+            If the estimate has no standard error (ask for one with ``ci=``; with
+            ``variance="null"``: no ``details["se_null"]``), ``null`` is not a finite number
+            (not 0 with ``variance="null"``), or ``variance`` is another word.
+
+        References
+        ----------
+        Fleiss, J. L., Nee, J. C. M. & Landis, J. R. (1979). Large sample variance of kappa in
+        the case of different sets of raters. *Psychological Bulletin* 86(5), 974–977.
+        doi:10.1037/0033-2909.86.5.974
 
         Examples
         --------
@@ -229,29 +253,65 @@ class Estimate:
         >>> z, p = est.z_test(0.5)
         >>> round(z, 4) == round((est.value - 0.5) / est.se, 4), 0 < p < 1
         (True, True)
+        >>> fleiss = kl.fleiss_kappa(kl.datasets.load("fleiss_1971"))  # no ci= needed
+        >>> z, p = fleiss.z_test(variance="null")  # R irr's kappam.fleiss: z = 17.65
+        >>> round(z, 2), p < 1e-60
+        (17.65, True)
         """
+        if variance not in ("estimated", "null"):
+            raise InvalidParameterError(
+                f"variance must be 'estimated' (the estimate's se) or 'null' (the standard "
+                f"error under kappa = 0), got {variance!r}")
+        if isinstance(null, (bool, np.bool_)) or not _is_number(null) \
+                or not math.isfinite(float(null)):
+            raise InvalidParameterError(f"null must be a finite number, got {null!r}")
+        if variance == "null":
+            return self._null_test(float(null))
         if self.se is None:
             raise InvalidParameterError(
                 f"{self.coefficient} has no standard error to test with; ask the estimator "
                 "for one, e.g. ci='analytic'")
-        if isinstance(null, (bool, np.bool_)) or not _is_number(null) \
-                or not math.isfinite(float(null)):
-            raise InvalidParameterError(f"null must be a finite number, got {null!r}")
         z = self._statistic(float(null))
         return z, self._p(z)
 
-    def _statistic(self, null: float) -> float:
-        difference, se = float(self.value) - null, float(self.se)
+    def _null_test(self, null: float) -> tuple[float, float]:
+        """κ̂/SE₀ against the standard normal (Fleiss, Nee & Landis 1979)."""
+        se_null = self.details.get("se_null") if isinstance(self.details, Mapping) else None
+        if se_null is None:
+            raise InvalidParameterError(
+                f"{self.coefficient} has no standard error under the null hypothesis kappa = 0 "
+                "(details['se_null']); kl.fleiss_kappa gives it for unweighted Fleiss' kappa "
+                "(Fleiss, Nee & Landis 1979). Test with the estimated SE instead: ask for ci= "
+                "and call z_test()")
+        if null != 0:
+            raise InvalidParameterError(
+                f"the null variance is that of κ = 0, not of κ = {null!r}; to test another "
+                "value use the estimated SE: ask for ci= and call z_test(null)")
+        z = self._statistic(0.0, float(se_null))
+        return z, (math.nan if math.isnan(z) else float(2.0 * _normal_sf(abs(z))))
+
+    def _statistic(self, null: float, se: float | None = None) -> float:
+        difference = float(self.value) - null
+        se = float(self.se) if se is None else se
         if math.isnan(difference) or math.isnan(se) or (se == 0 and difference == 0):
             return math.nan
         if se == 0:
             return math.copysign(math.inf, difference)
         return difference / se
 
+    @property
+    def _normal_reference(self) -> bool:
+        """Whether the interval was a normal one (``ci="asymptotic"``), so the test is too."""
+        return isinstance(self.details, Mapping) and self.details.get("reference") == "normal"
+
     def _p(self, z: float) -> float:
         from scipy.stats import t as student_t
 
-        if math.isnan(z) or self.df < 1:
+        if math.isnan(z):
+            return math.nan
+        if self._normal_reference:
+            return float(2.0 * _normal_sf(abs(z)))
+        if self.df < 1:
             return math.nan
         return float(2.0 * student_t.sf(abs(z), self.df))
 
@@ -348,6 +408,13 @@ class Estimate:
                        for name, text in cells)
         return (f"<table class=\"kappalab-estimate\"><caption>{html.escape(str(self.coefficient))}"
                 f"</caption>{body}</table>")
+
+
+def _normal_sf(z: float) -> float:
+    """P(Z ≥ z) for the standard normal."""
+    from scipy.special import ndtr
+
+    return float(ndtr(-z))
 
 
 def _is_number(x: object) -> bool:

@@ -22,6 +22,32 @@ methods only need the items × s statistics matrix S and ``combine``:
   The interval is θ̂ ± t_{n−1} SE (Student's t with n − 1 degrees of freedom, as Gwet), its
   upper end capped at the coefficient's largest possible value (1 for agreement
   coefficients; no cap for normalized κx and disattenuated correlations, which may exceed 1).
+* **asymptotic** (``ci="asymptotic"``): the same influences with divisor n and a normal
+  interval, the large-sample convention of Fleiss, Cohen & Everitt (1969) that SAS PROC FREQ
+  ("ASE") and statsmodels' ``cohens_kappa`` report:
+
+  .. math::  \widehat{\operatorname{Var}}_{\text{asy}}(θ̂) = \frac{1}{n^2} \sum_i IF_i^2 ,
+             \qquad θ̂ \pm z_{1-a/2}\, \mathrm{SE}_{\text{asy}},
+
+  i.e. the analytic SE times √((n − 1)/n). For Cohen's κ (weighted or not) it is SAS's ASE
+  to the last digit; the estimate's z and p-value then use the normal distribution too.
+* **Gwet's formula** (``ci="gwet"``, the coefficients that average an agreement over the
+  items with two or more annotations: Fleiss', Conger's, Cohen's κ, Scott's π, Gwet's AC,
+  Brennan–Prediger, Bennett's S, percent agreement). Gwet (2014) treats the number n₂ of
+  pairable items as fixed and divides each item's agreement by n₂/n, which adds to every
+  influence a term in the value θ̂:
+
+  .. math::  IF_i^{\text{Gwet}} = IF_i + θ̂ \Big(\frac{n\, u_i}{T_u} - 1\Big),
+
+  u_i the item's weight in the observed agreement (1 for a pairable item, 0 for a singly
+  rated one; its sample weight with ``sample_weight=``) and T_u = Σ u_i (n₂ unweighted); the
+  variance is Σ (IF_i^Gwet)²/(n(n − 1)) and the interval θ̂ ± t_{n−1} SE, as irrCAC computes
+  them. The term sums to zero and vanishes when every annotated item is pairable, so there
+  the two are equal; with singly-rated items Gwet's SE is larger. The coverage study of the
+  conventions (``experiments/se_conventions.py``; docs/guide/uncertainty.md,
+  "Standard-error conventions") found Gwet's 95% intervals covering 95.2–99.9% on designs
+  with singly-rated items, at every number of items, and the linearisation's 94.0–96.3% from
+  200 items on, which is why ``"analytic"`` stays the linearisation.
 * **item bootstrap** (Efron 1979): totals ``W @ S`` with W the B × n multinomial counts of n
   draws with replacement; intervals ``percentile`` (the α/2 and 1 − α/2 quantiles of the
   replicates), ``basic`` (2θ̂ − those quantiles) or ``bca`` (bias-corrected and accelerated,
@@ -105,9 +131,9 @@ from .kernels import distinct_rows, single_blas_thread
 from .progress import track
 from .validation import check_confidence, check_count, check_real, make_rng
 
-__all__ = ["ALPHA_MIN", "BLOCK_CELLS", "Interval", "CI_METHODS", "KRIPPENDORFF",
+__all__ = ["ALPHA_MIN", "ANALYTIC", "BLOCK_CELLS", "Interval", "CI_METHODS", "KRIPPENDORFF",
            "PairableValues", "analytic_interval", "bootstrap", "check_alpha_min",
-           "krippendorff_interval", "krippendorff_replicates",
+           "gwet_design", "krippendorff_interval", "krippendorff_replicates",
            "influence_values", "rows_with_statistics",
            "interval", "parse_ci", "replicate_values", "resampling_interval"]
 
@@ -119,12 +145,18 @@ INTERVALS = ("percentile", "basic", "bca")
 #: the names ``ci=`` takes on every estimator: (method, interval)
 CI_METHODS = {
     "analytic": ("analytic", "t"),
+    "asymptotic": ("asymptotic", "normal"),
+    "gwet": ("gwet", "t"),
     "bootstrap": ("bootstrap", "percentile"),
     "bootstrap-basic": ("bootstrap", "basic"),
     "bootstrap-bca": ("bootstrap", "bca"),
     "bayesian-bootstrap": ("bayesian-bootstrap", "percentile"),
     "jackknife": ("jackknife", "t"),
 }
+#: the ``ci=`` names computed from the influences, without resampling
+#: (:func:`analytic_interval`): the linearisation, its asymptotic (divisor n, normal)
+#: convention and Gwet's formula
+ANALYTIC = ("analytic", "asymptotic", "gwet")
 #: ``ci=`` of :func:`~kappalab.krippendorff_alpha` alone: Krippendorff's bootstrap of the
 #: pairable values (:func:`krippendorff_interval`), not a resampling of items
 KRIPPENDORFF = "krippendorff"
@@ -141,12 +173,13 @@ class Interval:
     low, high : float
         The ends of the confidence interval.
     method : str
-        ``"analytic"``, ``"bootstrap"``, ``"bayesian-bootstrap"``, ``"jackknife"`` or
-        ``"krippendorff"``.
+        ``"analytic"``, ``"asymptotic"``, ``"gwet"``, ``"bootstrap"``,
+        ``"bayesian-bootstrap"``, ``"jackknife"`` or ``"krippendorff"``.
     interval : str
-        ``"t"`` (θ̂ ± t_{n−1} SE), ``"percentile"``, ``"basic"`` or ``"bca"``.
+        ``"t"`` (θ̂ ± t_{n−1} SE), ``"normal"`` (θ̂ ± z SE), ``"percentile"``, ``"basic"`` or
+        ``"bca"``.
     n_resamples : int
-        The number of bootstrap replicates; for ``"analytic"`` and ``"jackknife"`` the
+        The number of bootstrap replicates; for the analytic methods and ``"jackknife"`` the
         number of items n.
     confidence : float
         The confidence level, in (0, 1).
@@ -173,13 +206,14 @@ def parse_ci(ci: str) -> tuple[str, str]:
     Parameters
     ----------
     ci : str
-        A name of :data:`CI_METHODS`: ``"analytic"``, ``"bootstrap"``, ``"bootstrap-basic"``,
-        ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``.
+        A name of :data:`CI_METHODS`: ``"analytic"``, ``"asymptotic"``, ``"gwet"``,
+        ``"bootstrap"``, ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"``
+        or ``"jackknife"``.
 
     Returns
     -------
     method, interval : str
-        The resampling method (or ``"analytic"``) and the kind of interval.
+        The resampling method (or one of :data:`ANALYTIC`) and the kind of interval.
 
     Raises
     ------
@@ -192,6 +226,8 @@ def parse_ci(ci: str) -> tuple[str, str]:
     ('bootstrap', 'bca')
     >>> parse_ci("jackknife")
     ('jackknife', 't')
+    >>> parse_ci("asymptotic")  # SAS PROC FREQ's ASE: divisor n, normal interval
+    ('asymptotic', 'normal')
     """
     if isinstance(ci, str) and ci in CI_METHODS:
         return CI_METHODS[ci]
@@ -341,11 +377,110 @@ def influence_values(core) -> np.ndarray:
     return _group_influence(core, groups)[groups.of_item]
 
 
-def analytic_interval(core, confidence: float = 0.95) -> Interval:
-    """θ̂ ± t_{n−1} SE with the linearisation (delta-method) standard error.
+def gwet_design(core) -> tuple[int, np.ndarray]:
+    """What Gwet's (2014) variance needs of ``core``: the column of its item statistics that
+    his formula holds fixed, and which rows are his units.
 
-    SE² = Σ IF_i² / (n(n − 1)) over the n items with annotations (:func:`influence_values`);
-    the interval is not capped here (:func:`interval` caps it at the coefficient's upper
+    The column holds u_i, the item's weight in the observed agreement (1 for an item with two
+    or more annotations, 0 for a singly-rated one, times its sample weight), whose total
+    Gwet's formula treats as a constant (``ci="gwet"``, :func:`analytic_interval`); his units
+    are the items with an annotation (and a positive sample weight), singly-rated ones
+    included even where their row of statistics is zero (Brennan–Prediger, percent
+    agreement). A core declares both by its ``gwet_design()``; the cores without one
+    (Krippendorff's α, κx, SPA, Light's κ, …) have no such formula.
+
+    Parameters
+    ----------
+    core : ItemSumCoefficient
+        The coefficient bound to its data (:mod:`kappalab.coefficients.base`).
+
+    Returns
+    -------
+    column : int
+        The position of the column of u_i.
+    units : numpy.ndarray
+        A boolean mask over the rows of the item statistics: Gwet's units.
+
+    Raises
+    ------
+    InvalidParameterError
+        The coefficient is not one Gwet's formula covers.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> from kappalab.coefficients.multirater import alpha_core
+    >>> from kappalab.coefficients.base import recording_estimates
+    >>> with recording_estimates() as recorded:
+    ...     _ = kl.fleiss_kappa([[1, 1, 2], [2, 2, None], [1, None, None]])
+    >>> column, units = gwet_design(recorded[-1][0])  # the observed block: [u_i d_i, u_i, …]
+    >>> column, units.tolist()
+    (1, [True, True, True])
+    >>> gwet_design(alpha_core(kl.datasets.load("worked_example")))
+    ... # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    kappalab.errors.InvalidParameterError: ci='gwet' is Gwet's (2014) variance of the
+    coefficients ... Krippendorff's alpha is not one of them: use ci='analytic' (the
+    linearisation) or a resampling interval
+    """
+    finder = getattr(core, "gwet_design", None)
+    design = finder() if callable(finder) else None
+    if design is None:
+        raise InvalidParameterError(
+            "ci='gwet' is Gwet's (2014) variance of the coefficients that average agreement "
+            "over the items with two or more annotations (Fleiss', Conger's and Cohen's kappa, "
+            "Scott's pi, Gwet's AC1/AC2, Brennan-Prediger, Bennett's S, percent agreement); "
+            f"{getattr(core, 'name', 'this coefficient')} is not one of them: use "
+            "ci='analytic' (the linearisation) or a resampling interval")
+    column, units = design
+    return int(column), np.asarray(units, dtype=bool)
+
+
+def _gwet_influence(core) -> np.ndarray:
+    """Gwet's per-unit terms IF_i + θ̂(n u_i/T_u − 1) over his n units (:func:`gwet_design`)."""
+    column, units = gwet_design(core)
+    with single_blas_thread():
+        stats = core.item_stats()
+        stats = sp.csr_matrix(stats)[units] if sp.issparse(stats) \
+            else np.asarray(stats, dtype=float)[units]
+        n = stats.shape[0]
+        if n < 2:
+            raise InvalidParameterError(
+                f"an interval needs at least two items with annotations, got {n}")
+        totals = np.asarray(stats.sum(axis=0), dtype=float).ravel()
+        gradient = core.value_gradient(totals)
+        contributions = np.asarray(stats @ gradient, dtype=float).ravel()
+    value = float(_value(core, totals).reshape(-1)[0])
+    u = _column(stats, column)
+    return n * contributions - float(gradient @ totals) + value * (n * u / u.sum() - 1.0)
+
+
+def _column(rows: np.ndarray | sp.csr_matrix, column: int) -> np.ndarray:
+    if sp.issparse(rows):
+        return np.asarray(rows[:, [column]].toarray(), dtype=float).ravel()
+    return np.asarray(rows[:, column], dtype=float)
+
+
+def analytic_interval(core, confidence: float = 0.95, method: str = "analytic") -> Interval:
+    r"""The standard error and interval from the items' influences, without resampling.
+
+    With IF_i the linearised influences of the n items with annotations
+    (:func:`influence_values`):
+
+    * ``"analytic"``: SE² = Σ IF_i² / (n(n − 1)), interval θ̂ ± t_{n−1} SE;
+    * ``"asymptotic"``: SE² = Σ IF_i² / n², interval θ̂ ± z_{1−a/2} SE (Fleiss, Cohen &
+      Everitt 1969; SAS PROC FREQ's ASE, statsmodels' ``std_kappa``);
+    * ``"gwet"``: Gwet's (2014) formula, which holds the total T_u of the items' weights
+      u_i in the observed agreement fixed (:func:`gwet_design`),
+
+      .. math::  \mathrm{SE}^2 = \frac{1}{n(n-1)} \sum_i
+                 \Big(IF_i + θ̂ \big(\tfrac{n u_i}{T_u} - 1\big)\Big)^2 ,
+
+      over his n units, every item with an annotation (the influences IF_i taken with that
+      n), interval θ̂ ± t_{n−1} SE (irrCAC's).
+
+    The interval is not capped here (:func:`interval` caps it at the coefficient's upper
     bound).
 
     Parameters
@@ -354,21 +489,28 @@ def analytic_interval(core, confidence: float = 0.95) -> Interval:
         The coefficient bound to its data (:mod:`kappalab.coefficients.base`).
     confidence : float, default 0.95
         The confidence level, in (0, 1).
+    method : {"analytic", "asymptotic", "gwet"}, default "analytic"
+        The convention (:data:`ANALYTIC`).
 
     Returns
     -------
     Interval
-        ``method="analytic"``, ``interval="t"``, ``n_resamples`` the number of items n.
+        ``method`` as given, ``interval`` ``"t"`` (``"normal"`` for ``"asymptotic"``),
+        ``n_resamples`` the number of items n.
 
     Raises
     ------
     InvalidParameterError
-        ``confidence`` outside (0, 1), or fewer than two items with annotations.
+        An unknown ``method``, ``confidence`` outside (0, 1), fewer than two items with
+        annotations, or ``"gwet"`` for a coefficient his formula does not cover.
 
     References
     ----------
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced Analytics,
     ch. 5.
+
+    Fleiss, J. L., Cohen, J. & Everitt, B. S. (1969). Large sample standard errors of kappa
+    and weighted kappa. *Psychological Bulletin* 72(5), 323–327. doi:10.1037/h0028106
 
     Examples
     --------
@@ -378,15 +520,31 @@ def analytic_interval(core, confidence: float = 0.95) -> Interval:
     >>> result = analytic_interval(core)
     >>> round(result.se, 4), round(result.low, 4), round(result.high, 4)  # 0.5782 ± 2.262·SE
     (0.1789, 0.1735, 0.9829)
+    >>> asymptotic = analytic_interval(core, method="asymptotic")  # SE·√(9/10), ± 1.96·SE
+    >>> round(asymptotic.se, 4), round(asymptotic.low, 4), asymptotic.interval
+    (0.1697, 0.2455, 'normal')
     """
+    if method not in ANALYTIC:
+        raise InvalidParameterError(f"unknown analytic method {method!r}; choose one of "
+                                    f"{', '.join(ANALYTIC)}")
     confidence = check_confidence(confidence)
     estimate = float(_value(core, core.totals()).reshape(-1)[0])
-    groups = _groups(core, merge=False)
-    _require_items(groups)
-    influence, n = _group_influence(core, groups), groups.n_items
-    se = float(np.sqrt((groups.counts @ influence ** 2) / (n * (n - 1))))
-    half = float(student_t.ppf(0.5 + confidence / 2, n - 1)) * se
-    return Interval(se, estimate - half, estimate + half, "analytic", "t", n, confidence)
+    if method == "gwet":  # Gwet: over his units, the total of u_i held fixed
+        influence = _gwet_influence(core)
+        n, squares = influence.size, float(influence @ influence)
+    else:
+        groups = _groups(core, merge=False)
+        _require_items(groups)
+        influence, n = _group_influence(core, groups), groups.n_items
+        squares = float(groups.counts @ influence ** 2)
+    if method == "asymptotic":
+        se = float(np.sqrt(squares)) / n
+        quantile, kind = float(ndtri(0.5 + confidence / 2)), "normal"
+    else:
+        se = float(np.sqrt(squares / (n * (n - 1))))
+        quantile, kind = float(student_t.ppf(0.5 + confidence / 2, n - 1)), "t"
+    half = quantile * se
+    return Interval(se, estimate - half, estimate + half, method, kind, n, confidence)
 
 
 # ------------------------------------------------------------------------ resampling
@@ -894,16 +1052,18 @@ def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95
              seed: Any = None, progress: bool | None = None) -> Interval:
     """The interval an estimator's ``ci=`` names (see :data:`CI_METHODS`).
 
-    :func:`analytic_interval` or :func:`resampling_interval`; a symmetric ``"t"`` interval
-    (analytic, jackknife) has its upper end capped at the coefficient's ``upper_bound``.
+    :func:`analytic_interval` or :func:`resampling_interval`; a symmetric interval
+    (``"t"``: analytic, Gwet's, jackknife; ``"normal"``: asymptotic) has its upper end capped
+    at the coefficient's ``upper_bound``.
 
     Parameters
     ----------
     core : ItemSumCoefficient
         The coefficient bound to its data (:mod:`kappalab.coefficients.base`).
     ci : str
-        A name of :data:`CI_METHODS`: ``"analytic"``, ``"bootstrap"``, ``"bootstrap-basic"``,
-        ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``.
+        A name of :data:`CI_METHODS`: ``"analytic"``, ``"asymptotic"``, ``"gwet"``,
+        ``"bootstrap"``, ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"``
+        or ``"jackknife"``.
     n_resamples : int, default 2000
         The number of bootstrap replicates (≥ 2).
     confidence : float, default 0.95
@@ -923,7 +1083,8 @@ def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95
     ------
     InvalidParameterError
         An unknown ``ci``, ``confidence`` outside (0, 1), ``n_resamples`` < 2, an invalid
-        ``seed``, or fewer than two items with annotations.
+        ``seed``, fewer than two items with annotations, or ``"gwet"`` for a coefficient
+        Gwet's formula does not cover (:func:`gwet_design`).
 
     References
     ----------
@@ -935,6 +1096,9 @@ def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95
 
     Rubin, D. B. (1981). The Bayesian bootstrap. *The Annals of Statistics* 9(1), 130–134.
     doi:10.1214/aos/1176345338
+
+    Fleiss, J. L., Cohen, J. & Everitt, B. S. (1969). Large sample standard errors of kappa
+    and weighted kappa. *Psychological Bulletin* 72(5), 323–327. doi:10.1037/h0028106
 
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced Analytics.
 
@@ -949,15 +1113,15 @@ def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95
     1.0
     """
     method, kind = parse_ci(ci)
-    if method == "analytic":
-        result = analytic_interval(core, confidence)
+    if method in ANALYTIC:
+        result = analytic_interval(core, confidence, method)
     else:
         result = resampling_interval(core, method,
                                      interval=kind if kind != "t" else "percentile",
                                      n_resamples=n_resamples, confidence=confidence, seed=seed,
                                      progress=progress)
     bound = getattr(core, "upper_bound", None)
-    if kind == "t" and bound is not None and result.high > bound:
+    if kind in ("t", "normal") and bound is not None and result.high > bound:
         # a symmetric θ̂ ± t·SE can pass the coefficient's largest possible value (1 for
         # every agreement coefficient); the interval stops there, as irrCAC's does
         result = replace(result, high=float(bound))

@@ -150,14 +150,20 @@ def test_z_test_by_hand_with_scipy():
     assert est.z_test() == (est.z, est.p_value)
 
 
-def test_degrees_of_freedom_are_the_pairable_items_minus_one():
-    # 10 items, 3 of them with a single annotation: n_items = 7 pairable items, df = 6
+def test_degrees_of_freedom_are_those_of_the_interval():
+    # 10 items, 3 of them with a single annotation: n_items = 7 pairable items, but Fleiss'
+    # chance term uses all 10 and so does the interval θ̂ ± t_9·SE (irrCAC's n): df = 9, and
+    # the test stays dual to the interval
     x = weak_ratings(5, n_items=10, n_raters=3).astype(float)
     x[:3, 1:] = np.nan
     est = kl.fleiss_kappa(x, ci="analytic")
-    assert est.n_items == 7 and est.df == 6
-    assert est.p_value == pytest.approx(2 * student_t.sf(abs(est.value / est.se), 6),
+    assert est.n_items == 7 and est.df == 9 and est.details["df"] == 9
+    assert est.p_value == pytest.approx(2 * student_t.sf(abs(est.value / est.se), 9),
                                         rel=1e-12)
+    assert est.z_test(est.ci[0])[1] == pytest.approx(0.05, abs=1e-12)
+    # percent agreement uses the pairable items only: the interval's n is n_items
+    pa = kl.percent_agreement(x, ci="analytic")
+    assert pa.n_items == 7 and pa.df == 6 and "df" not in pa.details
 
 
 def test_the_test_is_dual_to_the_analytic_interval():

@@ -284,3 +284,38 @@ def test_coverage_quick(tmp_path):
         assert (f"{cell} under-covers" in stdout) == under
         assert (f"{cell} over-covers" in stdout) == over
     assert "krippendorff_alpha" in stdout and "n=200" in stdout  # the printed table
+
+
+def test_se_conventions_quick(tmp_path):
+    run_quick("se_conventions", tmp_path, "--scheduler", "serial")
+    table = pd.read_csv(tmp_path / "se_conventions.csv")
+    assert (tmp_path / "se_conventions.png").stat().st_size > 10_000
+    assert set(table["design"]) == {"single_1to5", "single_1to2", "cohen"}
+    assert set(table["n_items"]) == {50, 200} and (table["datasets"] == 20).all()
+    single = table[table["design"] != "cohen"]
+    assert set(single["coefficient"]) == {"fleiss_kappa", "conger_kappa", "gwet_ac1",
+                                          "brennan_prediger", "percent_agreement"}
+    assert set(single["method"]) == {"analytic", "gwet", "asymptotic"}
+    cohen = table[table["design"] == "cohen"]
+    assert set(cohen["coefficient"]) == {"cohen_kappa"}
+    assert set(cohen["method"]) == {"analytic", "asymptotic"}
+    # the truths, by hand: κ = 0.6; P_o = Σπ² + (1 − Σπ²)κ = 0.46 + 0.54·0.6 = 0.784 for
+    # π = (.6, .3, .1); AC1's P_e = Σπ(1 − π)/(K − 1) = 0.54/2 = 0.27: (0.784 − 0.27)/0.73;
+    # Brennan–Prediger's P_e = 1/3: (0.784 − 1/3)/(2/3) = 0.676
+    by = single.set_index(["coefficient", "method", "n_items", "design"])["truth"]
+    assert by.xs("fleiss_kappa").to_numpy() == pytest.approx(0.6, abs=1e-12)
+    assert by.xs("conger_kappa").to_numpy() == pytest.approx(0.6, abs=1e-12)
+    assert by.xs("percent_agreement").to_numpy() == pytest.approx(0.784, abs=1e-12)
+    assert by.xs("gwet_ac1").to_numpy() == pytest.approx((0.784 - 0.27) / 0.73, abs=1e-12)
+    assert by.xs("brennan_prediger").to_numpy() == pytest.approx(0.676, abs=1e-12)
+    # the same datasets for every convention: the estimates agree, only the SEs differ, and
+    # Gwet's SE is never below the linearisation's on data with singly-rated items
+    key = ["design", "coefficient", "n_items"]
+    wide = single.pivot_table(index=key, columns="method", values=["bias", "mean_se"])
+    assert np.allclose(wide["bias"]["analytic"], wide["bias"]["gwet"], atol=1e-12)
+    assert (wide["mean_se"]["gwet"] > wide["mean_se"]["analytic"]).all()
+    # asymptotic = analytic × √((n − 1)/n) per dataset, so on average a little smaller
+    assert (wide["mean_se"]["asymptotic"] < wide["mean_se"]["analytic"]).all()
+    c = table["coverage"]
+    valid = table["datasets"] - table["n_invalid"]
+    assert np.allclose(table["coverage_se"], np.sqrt(c * (1 - c) / valid), atol=1e-12)

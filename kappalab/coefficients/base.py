@@ -37,7 +37,7 @@ import scipy.sparse as sp
 from ..errors import UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
 from ..kernels import numeric_array, single_blas_thread
-from ..uncertainty import BLOCK_CELLS, interval, parse_ci
+from ..uncertainty import BLOCK_CELLS, gwet_design, interval, parse_ci
 from ..validation import check_confidence, check_count, check_sample_weight, make_rng
 
 __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array",
@@ -128,6 +128,9 @@ class ItemSumCoefficient(ABC):
     #: the item label of each row of the item statistics (a pandas Index), which pairs the
     #: items of two data sets (:func:`kappalab.comparison.compare`); None where unknown
     item_labels: Any = None
+    #: the totals T of the last :meth:`estimate` (None before it), for what a wrapper adds to
+    #: the estimate from the same totals without a second pass over the items
+    estimated_totals: np.ndarray | None = None
 
     def set_sample_weight(self, sample_weight: Any, n_items: int) -> None:
         """Validate and keep item weights, one per row of the item statistics
@@ -135,6 +138,7 @@ class ItemSumCoefficient(ABC):
         leave the coefficient unweighted. Cores call it before using :meth:`item_weights`."""
         w = check_sample_weight(sample_weight, n_items)
         self.sample_weight = None if w is None or np.all(w == 1.0) else w
+        self.estimated_totals = None
 
     def item_weights(self, n_items: int) -> np.ndarray:
         """w_i of every row (ones without sample weights)."""
@@ -184,34 +188,51 @@ class ItemSumCoefficient(ABC):
     def details(self) -> dict[str, Any]:
         return {}
 
+    def gwet_design(self) -> tuple[int, np.ndarray] | None:
+        """(column, units) for Gwet's (2014) variance (``ci="gwet"``,
+        :func:`kappalab.uncertainty.gwet_design`): the column of the item statistics holding
+        u_i, the item's weight in an observed agreement averaged over the pairable items,
+        whose total his formula holds fixed, and a mask of the rows that are his units; None
+        (the default) for a coefficient his formula does not cover."""
+        return None
+
     def estimate(self, ci: str | None = None, *, n_resamples: int = 2000,
                  confidence: float = 0.95, seed: Any = None,
                  progress: bool | None = None) -> Estimate:
         """The coefficient on the data; with ``ci`` (a name of
-        :data:`kappalab.uncertainty.CI_METHODS`: ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-bca"``, ``"bootstrap-basic"``, ``"bayesian-bootstrap"``,
-        ``"jackknife"``) also its standard error and interval (:mod:`kappalab.uncertainty`).
-        ``progress``: show the progress of resampling that outlasts 2 s on stderr (None: when
-        stderr is a terminal or a notebook; :mod:`kappalab.progress`)."""
+        :data:`kappalab.uncertainty.CI_METHODS`: ``"analytic"``, ``"asymptotic"``,
+        ``"gwet"``, ``"bootstrap"``, ``"bootstrap-bca"``, ``"bootstrap-basic"``,
+        ``"bayesian-bootstrap"``, ``"jackknife"``) also its standard error and interval
+        (:mod:`kappalab.uncertainty`); a normal interval (``"asymptotic"``) puts
+        ``details["reference"] = "normal"``, so that the estimate's test is the normal one
+        too. ``progress``: show the progress of resampling that outlasts 2 s on stderr (None:
+        when stderr is a terminal or a notebook; :mod:`kappalab.progress`)."""
         if ci is not None:  # reject bad options before any work
-            parse_ci(ci)
+            if parse_ci(ci)[0] == "gwet":
+                gwet_design(self)
             check_count(n_resamples, "n_resamples", minimum=2)
             check_confidence(confidence)
             make_rng(seed)
         with single_blas_thread():  # the spine's products are skinny
-            parts = self.combine(self.totals())
+            self.estimated_totals = self.totals()
+            parts = self.combine(self.estimated_totals)
         reason = self.undefined_reason(parts)
         if reason is not None:
             warn(f"{self.name} is undefined: {reason}; returning NaN",
                  UndefinedCoefficientWarning)
             parts = dict(parts, value=np.nan)
-        se, bounds = None, None
+        se, bounds, details, used = None, None, self.details(), self.counts_used()
         if ci is not None and reason is None:
             with single_blas_thread():
                 result = interval(self, ci, n_resamples=n_resamples, confidence=confidence,
                                   seed=seed, progress=progress)
             se, bounds = result.se, (result.low, result.high)
-        used = self.counts_used()
+            if result.interval == "normal":  # the test dual to a normal interval
+                details = {**details, "reference": "normal"}
+            elif result.interval == "t" and result.n_resamples != used.get("n_items"):
+                # a t interval over more units than the pairable items (Fleiss', Conger's κ
+                # and Gwet's units count singly-rated items): the test takes its n − 1
+                details = {**details, "df": int(result.n_resamples) - 1}
         result = Estimate(
             coefficient=self.name,
             value=_scalar(parts["value"]),
@@ -222,7 +243,7 @@ class ItemSumCoefficient(ABC):
             level=self.level,
             se=se,
             ci=bounds,
-            details=self.details(),
+            details=details,
             **used,
         )
         recorder = _RECORDED.get()
@@ -240,7 +261,8 @@ def recording_estimates() -> Iterator[list]:
     """Collect the (core, Estimate) pairs of every :meth:`ItemSumCoefficient.estimate` that
     finishes inside the block, in the order they finish.
 
-    A public estimator builds its core and returns what the core's ``estimate`` returns, so
+    A public estimator builds its core last and returns what the core's ``estimate`` returns
+    (:func:`~kappalab.fleiss_kappa` adds the null standard error to its ``details``), so
     the last pair recorded around an estimator call is the core behind its result: what
     :func:`kappalab.comparison.compare` needs for the per-item influence of any estimator.
     The record is a context variable: threads and asynchronous tasks each keep their own.
@@ -256,7 +278,7 @@ def recording_estimates() -> Iterator[list]:
     >>> with recording_estimates() as recorded:
     ...     est = kl.fleiss_kappa([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2]])
     >>> core, result = recorded[-1]
-    >>> result is est, core.name, list(core.item_labels)
+    >>> result.value == est.value, core.name, list(core.item_labels)
     (True, "Fleiss' kappa", [0, 1, 2, 3])
     """
     recorded: list = []

@@ -47,7 +47,7 @@ from ..distances import CategoryDistance, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import count_square_sums, rater_marginal_entries
-from ..uncertainty import (ALPHA_MIN, KRIPPENDORFF, PairableValues, check_alpha_min,
+from ..uncertainty import (ALPHA_MIN, KRIPPENDORFF, PairableValues, check_alpha_min, parse_ci,
                            krippendorff_interval)
 from ..validation import check_confidence, check_count, check_sample_weight, make_rng
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
@@ -649,6 +649,100 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         return PairableValues(np.asarray(delta, dtype=float), coincidence / n_values,
                               rows == cols, sizes, units, expected)
 
+    # ------------------------------------------------------------------ the test of κ = 0
+    def null_standard_error(self) -> float | None:
+        r"""The standard error of Fleiss' κ̂ under κ = 0 (Fleiss, Nee & Landis 1979), for the
+        test of no agreement that R's ``irr::kappam.fleiss`` reports; None unless the core is
+        unweighted Fleiss' κ (item-marginal chance, nominal distance).
+
+        Under κ = 0 every annotation is an independent draw from the marginal p. An item's
+        disagreement d_i is a U-statistic of its m_i annotations with kernel δ(x, y) =
+        [x ≠ y] and mean θ = 1 − Σ p²; in Hoeffding's (1948) decomposition its linear part
+        (2/m_i) Σ g(x), g(x) = Σp² − p_x, is also the linear part of D_e = 1 − Σ π̂² per
+        annotation, so κ̂ ≈ (D_e − D_o)/θ keeps, with the sample weights w_i,
+        W₂ = Σ_{m_i ≥ 2} w_i and W₁ = Σ_{m_i ≥ 1} w_i,
+
+        .. math::  \operatorname{Var}_0(κ̂) = \frac{1}{θ^2}\Big(
+                   4 V_g \sum_i \frac{a_i^2}{m_i}
+                   + 2 V_h \sum_{i: m_i \ge 2} \frac{b_i^2}{m_i (m_i - 1)}\Big),
+                   \qquad a_i = w_i\Big(\frac{[m_i \ge 2]}{W_2} - \frac{1}{W_1}\Big),
+                   \quad b_i = \frac{w_i}{W_2},
+
+        with V_g = Var g = Σp³ − (Σp²)² and V_h = θ(1 − θ) − 2V_g = (Σpq)² − Σpq(q − p),
+        the variance of the kernel's degenerate part, at p = π̂. When every item has m ≥ 2
+        annotations the a_i vanish, and with m the same for all N items it is Fleiss, Nee &
+        Landis's
+
+        .. math::  \operatorname{Var}_0(κ̂) = \frac{2}{N m (m-1)}\,
+                   \frac{(\sum_j p_j q_j)^2 - \sum_j p_j q_j (q_j - p_j)}{(\sum_j p_j q_j)^2},
+
+        and for two categories Fleiss' (1971) 2/(N m(m − 1)) of each κ_j. Singly-rated items
+        add the first term: the linear parts of D_o and D_e no longer cancel.
+
+        Returns
+        -------
+        float or None
+            SE₀ (NaN where κ is undefined), or None for another coefficient.
+
+        References
+        ----------
+        Fleiss, J. L., Nee, J. C. M. & Landis, J. R. (1979). Large sample variance of kappa in
+        the case of different sets of raters. *Psychological Bulletin* 86(5), 974–977.
+        doi:10.1037/0033-2909.86.5.974
+
+        Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+        *Psychological Bulletin* 76(5), 378–382. doi:10.1037/h0031619
+
+        Hoeffding, W. (1948). A class of statistics with asymptotically normal distribution.
+        *Annals of Mathematical Statistics* 19(3), 293–325. doi:10.1214/aoms/1177730196
+
+        Examples
+        --------
+        Fleiss (1971): 30 patients, 6 ratings each, p = (26, 26, 30, 55, 43)/180.
+
+        >>> import kappalab as kl
+        >>> ann = kl.datasets.load("fleiss_1971")
+        >>> core = ChanceCorrectedAgreement(ann, weights_for(ann, None), chance="item_marginal",
+        ...                                 item_weighting="item", name="Fleiss' kappa")
+        >>> round(core.null_standard_error(), 6)  # R irr: κ/SE₀ = 0.4302/0.02437 = 17.65
+        0.024374
+        """
+        if self.chance != "item_marginal" or self.dis.name != "nominal" or self.use_moments:
+            return None
+        # π̂, W₁ and W₂ from the totals (those of the last estimate when there is one): the
+        # chance block Σ_i w_i [n_i/m_i, 1[m_i ≥ 1]] and the observed block's Σ_i w_i u_i
+        totals = self.estimated_totals if self.estimated_totals is not None else self.totals()
+        chance = totals[2:]
+        w1, w2 = float(chance[self.K]), float(totals[1])
+        p = chance[:self.K] / w1 if w1 > 0 else np.full(self.K, np.nan)
+        # the sums over items: by the numbers of annotations when unweighted (a bincount),
+        # item by item (vectorised) with sample weights
+        if self.sample_weight is None:
+            items_with = np.bincount(self.m.astype(np.int64))  # items with m = 0, 1, 2, …
+            sizes = np.arange(items_with.size, dtype=float)
+            per_pairable = float(items_with[2:] @ (1.0 / sizes[2:]))  # Σ_{m ≥ 2} 1/m
+            linear = ((1 / w2 - 1 / w1) ** 2 * per_pairable + items_with[1:2].sum() / w1 ** 2
+                      if w2 > 0 else np.nan)
+            degenerate = float(items_with[2:] @ (1.0 / (sizes[2:] * (sizes[2:] - 1)))) / w2 ** 2 \
+                if w2 > 0 else np.nan
+        else:
+            w, mf = self.sample_weight, self.m
+            rated, pairable = (mf >= 1) & (w > 0), (mf >= 2) & (w > 0)
+            if w2 > 0:
+                a = w[rated] * (pairable[rated] / w2 - 1.0 / w1)
+                linear = float((a * a / mf[rated]).sum())
+                b = w[pairable] / w2
+                degenerate = float((b * b / (mf[pairable] * (mf[pairable] - 1))).sum())
+            else:
+                linear = degenerate = np.nan
+        s2, s3 = float(p @ p), float(p @ (p * p))
+        theta = 1.0 - s2
+        if not (w2 > 0 and theta > 0):
+            return float("nan")
+        v_g = s3 - s2 * s2
+        v_h = theta * (1.0 - theta) - 2.0 * v_g
+        return float(np.sqrt(max(4.0 * v_g * linear + 2.0 * v_h * degenerate, 0.0)) / theta)
+
     def undefined_reason(self, parts: Components) -> str | None:
         n_pairable = int(np.count_nonzero(self.pairable if self.sample_weight is None
                                           else self.pairable & self._weighted()))
@@ -687,6 +781,15 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         if self.ann.has_raters:
             out["n_raters"] = active_raters(self.ann, self.sample_weight)
         return out
+
+    def gwet_design(self) -> tuple[int, np.ndarray] | None:
+        """Column 1, u_i of the observed block ``u_i · [d_i, 1]``, and the items with an
+        annotation (and a positive sample weight), for the coefficients that average over
+        the pairable items (``item_weighting="item"``); None for Krippendorff's α, whose
+        items weigh by their annotations and whose Gwet formula is another."""
+        if self.item_weighting != "item":
+            return None
+        return 1, (self.m >= 1) & (self.item_weights(self.ann.n_items) > 0)
 
     def details(self) -> dict[str, Any]:
         m = self._annotations_of_weighted_items()
@@ -907,8 +1010,9 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
 @shared_parameters
 def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
                  categories: Sequence[Any] | None = None, sample_weight: Any = None,
-                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                 seed: Any = None, progress: bool | None = None) -> Estimate:
+                 by_category: bool = False, ci: str | None = None, n_resamples: int = 2000,
+                 confidence: float = 0.95, seed: Any = None,
+                 progress: bool | None = None) -> Estimate:
     r"""Fleiss' κ (1971), generalised to missing ratings and weights (Gwet 2014, §2.3).
 
     .. math::  P_o = \operatorname{mean}_{i: m_i\ge 2}
@@ -918,6 +1022,19 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
 
     Raters need not be identifiable (counts data work). With two raters and no missing data it
     equals Scott's π.
+
+    Unweighted, the estimate also carries the test of κ = 0 that R's ``irr::kappam.fleiss``
+    reports: ``details["se_null"]``, the standard error under κ = 0 (Fleiss, Nee & Landis
+    1979; :meth:`~kappalab.coefficients.multirater.ChanceCorrectedAgreement.null_standard_error`),
+    used by ``est.z_test(variance="null")``. With ``by_category=True``, the category kappas of
+    ``kappam.fleiss(detail=TRUE)``: κ_j is Fleiss' κ of the two categories "j" and "not j"
+    (Fleiss 1971),
+
+    .. math::  κ_j = 1 - \frac{\sum_i n_{ij}(m - n_{ij})}{N m (m - 1)\, p_j q_j}
+               \quad \text{(complete data, m ratings per item)},
+
+    with its null standard error, √(2/(N m(m − 1))) on complete data, and with ``ci=`` its
+    standard error and interval.
 
     Parameters
     ----------
@@ -937,6 +1054,11 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
         ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
     {{shared: categories}}
     {{shared: sample_weight}}
+    by_category : bool, default False
+        Also the category kappas κ_j: ``details["by_category"]``, a DataFrame indexed by
+        category (in the order of ``Annotations.categories``) with columns ``kappa``,
+        ``se_null``, ``z_null`` = κ_j/SE₀ and ``p_null`` = 2Φ(−\|z_null|) (the normal test of
+        κ_j = 0), and with ``ci=`` also ``se``, ``ci_low`` and ``ci_high``. Unweighted only.
     {{shared: resampling}}
 
     Returns
@@ -944,15 +1066,18 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
     Estimate
         The value (``float(est)``), observed and expected agreement (P_o, P_e on the 0–1
         scale), the items, annotations and raters used, and ``se`` and ``ci`` when ``ci=`` is
-        given. NaN, with an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the
-        coefficient is undefined on the data (e.g. a single category).
+        given; unweighted, ``details["se_null"]`` (and ``details["by_category"]``). NaN, with
+        an :class:`~kappalab.errors.UndefinedCoefficientWarning`, when the coefficient is
+        undefined on the data (e.g. a single category); a category kappa is NaN, with the
+        warning naming the category, for a category nobody used.
 
     Raises
     ------
     InvalidParameterError
         An unknown ``level`` or ``weights``, a malformed weight or distance matrix, a
-        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), an unknown ``ci``,
-        ``n_resamples`` < 2, ``confidence`` outside (0, 1) or an invalid ``seed``.
+        ``sample_weight`` that is not one finite w_i ≥ 0 per item (not all 0), ``by_category``
+        not a bool or given with ``weights``, an unknown ``ci``, ``n_resamples`` < 2,
+        ``confidence`` outside (0, 1) or an invalid ``seed``.
     NonNumericError
         Value-based weights or distances (interval, linear, quadratic, …) on categories that
         are not numbers.
@@ -966,6 +1091,10 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
     Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. *Psychological
     Bulletin* 76(5), 378–382. doi:10.1037/h0031619
 
+    Fleiss, J. L., Nee, J. C. M. & Landis, J. R. (1979). Large sample variance of kappa in the
+    case of different sets of raters. *Psychological Bulletin* 86(5), 974–977.
+    doi:10.1037/0033-2909.86.5.974
+
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced Analytics.
 
     Examples
@@ -975,13 +1104,80 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
     >>> est = kl.fleiss_kappa(data, ci="analytic")
     >>> round(float(est), 4), round(est.se, 4)  # statsmodels 0.563636; irrCAC 0.56364, se 0.18508
     (0.5636, 0.1851)
+
+    Fleiss (1971), Table 1 (30 patients, 6 psychiatrists), as R's ``kappam.fleiss(diagnoses,
+    detail=TRUE)``: κ = 0.430, z = 17.65 under the null variance, and the category kappas.
+
+    >>> est = kl.fleiss_kappa(kl.datasets.load("fleiss_1971"), by_category=True)
+    >>> round(est.value, 3), round(est.z_test(variance="null")[0], 2)
+    (0.43, 17.65)
+    >>> est.details["by_category"][["kappa", "z_null"]].round(3)  # doctest: +NORMALIZE_WHITESPACE
+                          kappa  z_null
+    category
+    Depression            0.245   5.192
+    Neurosis              0.471   9.994
+    Other                 0.566  12.009
+    Personality disorder  0.245   5.192
+    Schizophrenia         0.520  11.031
     """
-    return agreement_estimate(data, categories=categories, weights=weights,
-                              chance="item_marginal", name="Fleiss' kappa",
-                              weighted_name="Fleiss' kappa (weighted)",
-                              sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                              progress=progress)
+    if not isinstance(by_category, (bool, np.bool_)):
+        raise InvalidParameterError(f"by_category must be True or False, got {by_category!r}")
+    if ci is not None:  # reject bad options before any work
+        parse_ci(ci)
+    ann = as_annotations(data, categories=categories)
+    sample_weight = check_sample_weight(sample_weight, ann.n_items)
+    dis = distance_for(ann, weights, sample_weight, kind="weights")
+    if by_category and dis.name != "nominal":
+        raise InvalidParameterError(
+            f"by_category=True gives the category kappas of unweighted Fleiss' kappa (Fleiss "
+            f"1971); drop weights={weights!r}, or by_category")
+    resampling = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed,
+                  "progress": progress}
+    # the category kappas first: the last core estimated is the one behind the result
+    # (coefficients.base.recording_estimates)
+    table = _category_kappas(ann, sample_weight, ci, resampling) if by_category else None
+    core = ChanceCorrectedAgreement(
+        ann, dis, chance="item_marginal", item_weighting="item",
+        name="Fleiss' kappa" if dis.name == "nominal" else "Fleiss' kappa (weighted)",
+        sample_weight=sample_weight)
+    est = core.estimate(ci, **resampling)
+    se_null = core.null_standard_error()
+    if se_null is None:
+        return est
+    extra = {"se_null": se_null} if table is None else {"se_null": se_null, "by_category": table}
+    return replace(est, details={**est.details, **extra})
+
+
+def _category_kappas(ann: Annotations, sample_weight: np.ndarray | None, ci: str | None,
+                     resampling: dict[str, Any]):
+    """κ_j, Fleiss' κ of "j" against "not j", for every category: one two-category core per
+    category (a loop over the categories, never over items), with its null SE and, with
+    ``ci``, its interval."""
+    import pandas as pd
+    from scipy.special import ndtr
+
+    counts = ann.category_counts()
+    m = ann.annotations_per_item_array
+    rows = []
+    for j, category in enumerate(ann.categories):
+        n_j = (np.asarray(counts[:, [j]].toarray()).ravel() if sp.issparse(counts)
+               else np.asarray(counts[:, j])).astype(np.int64)
+        table = pd.DataFrame({"j": n_j, "not j": m - n_j}, index=ann.items)
+        binary = Annotations.from_counts(table)
+        core = ChanceCorrectedAgreement(binary, weights_for(binary, None), chance="item_marginal",
+                                        item_weighting="item",
+                                        name=f"Fleiss' kappa of category {category!r}",
+                                        sample_weight=sample_weight)
+        est = core.estimate(ci, **resampling)
+        se_null = core.null_standard_error()
+        z = est.value / se_null if np.isfinite(est.value) and se_null > 0 else np.nan
+        row = {"kappa": est.value, "se_null": se_null, "z_null": z,
+               "p_null": 2.0 * float(ndtr(-abs(z))) if np.isfinite(z) else np.nan}
+        if ci is not None:
+            low, high = est.ci if est.ci is not None else (np.nan, np.nan)
+            row.update(se=np.nan if est.se is None else est.se, ci_low=low, ci_high=high)
+        rows.append(row)
+    return pd.DataFrame(rows, index=pd.Index(list(ann.categories), name="category"))
 
 
 @shared_parameters
