@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 import pickle
+import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -221,3 +223,287 @@ def test_bad_seed_and_client():
         run_study(CELLS, counted, 1, client="serial", seed=-1)
     with pytest.raises(InvalidParameterError, match="client must be None, 'serial'"):
         run_study(CELLS, counted, 1, client=3.0)
+
+
+# ------------------------------------------------------------------ checkpoints: identity
+# Two lambdas share a module and a qualified name (test_study.<lambda>): only their code
+# (a constant, a global name) tells them apart.
+ONE = lambda cell, rng: {"x": 1.0}  # noqa: E731
+TWO = lambda cell, rng: {"x": 2.0}  # noqa: E731
+SINE = lambda cell, rng: {"x": float(np.sin(0.5))}  # noqa: E731
+COSINE = lambda cell, rng: {"x": float(np.cos(0.5))}  # noqa: E731
+
+
+def test_two_lambdas_do_not_share_records(tmp_path):
+    path = tmp_path / "study.ckpt"
+    assert ONE.__qualname__ == TWO.__qualname__ == SINE.__qualname__ == "<lambda>"
+    for replicate, expected in [(ONE, 1.0), (TWO, 2.0), (SINE, np.sin(0.5)),
+                                (COSINE, np.cos(0.5)), (ONE, 1.0)]:
+        table = run_study(CELLS, replicate, 2, client="serial", checkpoint=path)
+        assert table["x"].tolist() == [expected] * 6
+
+
+def weight_sum(cell, rng, weights):
+    return {"total": float(weights.sum())}
+
+
+def test_partials_with_arrays_differing_in_one_element_do_not_share_records(tmp_path):
+    """numpy elides arrays of more than 1 000 elements in their repr: np.zeros(2000) and the
+    same array with a 1 at position 1000 print alike, so a key built from repr collides."""
+    path = tmp_path / "study.ckpt"
+    zeros, one_set = np.zeros(2000), np.zeros(2000)
+    one_set[1000] = 1.0
+    assert repr(zeros) == repr(one_set)
+    for weights, expected in [(zeros, 0.0), (one_set, 1.0), (zeros, 0.0)]:
+        table = run_study(CELLS, functools.partial(weight_sum, weights=weights), 2,
+                          client="serial", checkpoint=path)
+        assert table["total"].tolist() == [expected] * 6
+
+
+def scaled_by(factor):
+    def replicate(cell, rng):
+        return {"x": factor * 1.0}
+    return replicate
+
+
+def test_closures_over_different_values_do_not_share_records(tmp_path):
+    path = tmp_path / "study.ckpt"
+    for factor in (2.0, 3.0, 2.0):
+        table = run_study(CELLS, scaled_by(factor), 2, client="serial", checkpoint=path)
+        assert table["x"].tolist() == [factor] * 6
+
+
+# ------------------------------------------------------------------ checkpoints: damage
+DRAWS: list[float] = []
+
+
+def drawn(cell, rng):
+    """One row; the first draw of the generator is noted (in this process), so that the test
+    knows which replications ran: replication_rng(seed, c, r).random() identifies (c, r)."""
+    x = rng.random()
+    DRAWS.append(x)
+    return {"x": x, "y": rng.normal()}
+
+
+def ran(seed, n_cells, n):
+    """The (cell, replication) pairs whose first draw is in DRAWS, by numpy's own streams."""
+    first = {np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(c, r))).random():
+             (c, r) for c in range(n_cells) for r in range(n)}
+    return sorted(first[x] for x in DRAWS)
+
+
+def assert_damage_reported(caught, path, where):
+    """One CheckpointWarning names the file, the damaged record and says it runs again."""
+    messages = [str(w.message) for w in caught
+                if issubclass(w.category, kl.errors.CheckpointWarning)]
+    assert any(str(path) in m and where in m and "damaged" in m and "runs again" in m
+               for m in messages), messages
+
+
+def test_every_single_byte_flip_is_detected_and_rerun_or_refused(tmp_path):
+    """Brute force over every byte of a three-record checkpoint: with one bit flipped there,
+    the resumed table is bit-identical to a fresh one, or the file is refused as a whole
+    (its first line, the format), never a silently different number."""
+    path = tmp_path / "study.ckpt"
+    cells = [{"k": 0}]
+    fresh = run_study(cells, drawn, 3, client="serial", seed=4, checkpoint=path)
+    original = path.read_bytes()
+    header = original.index(b"\n") + 1
+    for position in range(len(original)):
+        for bit in (0x01, 0x40):
+            damaged = bytearray(original)
+            damaged[position] ^= bit
+            path.write_bytes(bytes(damaged))
+            DRAWS.clear()
+            if position < header:
+                with pytest.raises(InvalidParameterError, match="not a run_study checkpoint"):
+                    run_study(cells, drawn, 3, client="serial", seed=4, checkpoint=path)
+                assert path.read_bytes() == bytes(damaged)  # refused, left as it was
+                continue
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                resumed = run_study(cells, drawn, 3, client="serial", seed=4,
+                                    checkpoint=path)
+            pd.testing.assert_frame_equal(resumed, fresh, check_exact=True)
+            assert len(DRAWS) == 1, position  # one record was hit; only it runs again
+            (c, r), = ran(4, 1, 3)
+            assert_damage_reported(caught, path, f"cell {c}, replication {r}")
+
+
+def test_a_flipped_byte_names_the_replication_and_reruns_it(tmp_path):
+    path = tmp_path / "study.ckpt"
+    fresh = run_study(CELLS, drawn, 20, client="serial", seed=8, checkpoint=path)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+    DRAWS.clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        resumed = run_study(CELLS, drawn, 20, client="serial", seed=8, checkpoint=path)
+    pd.testing.assert_frame_equal(resumed, fresh, check_exact=True)
+    (c, r), = ran(8, len(CELLS), 20)
+    assert_damage_reported(caught, path, f"cell {c}, replication {r}")
+
+
+def test_zeros_in_the_middle_cost_only_the_records_they_hit(tmp_path):
+    """64 zero bytes a third of the way into a 60-record file hit one or two records: those
+    run again, the 40 after them are kept, and the file ends as long as it was."""
+    path = tmp_path / "study.ckpt"
+    cells = [{"k": 0}, {"k": 1}, {"k": 2}]
+    fresh = run_study(cells, drawn, 20, client="serial", seed=3, checkpoint=path)
+    size = path.stat().st_size
+    data = bytearray(path.read_bytes())
+    data[size // 3:size // 3 + 64] = bytes(64)
+    path.write_bytes(bytes(data))
+    DRAWS.clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        resumed = run_study(cells, drawn, 20, client="serial", seed=3, checkpoint=path)
+    assert 1 <= len(DRAWS) <= 2
+    pd.testing.assert_frame_equal(resumed, fresh, check_exact=True)
+    for c, r in ran(3, len(cells), 20):
+        assert_damage_reported(caught, path, f"cell {c}, replication {r}")
+    assert path.stat().st_size == size
+    DRAWS.clear()
+    run_study(cells, drawn, 20, client="serial", seed=3, checkpoint=path)
+    assert DRAWS == []
+
+
+# ------------------------------------------------------------------ checkpoints: no code
+class Payload:
+    """Unpickling this creates the directory ``marker``: a stand-in for arbitrary code."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        import os
+
+        return (os.mkdir, (self.marker,))
+
+
+def test_a_pickle_as_the_whole_file_is_refused_without_running_it(tmp_path):
+    path, marker = tmp_path / "study.ckpt", tmp_path / "ran"
+    path.write_bytes(pickle.dumps(Payload(marker)))
+    before = path.read_bytes()
+    with pytest.raises(InvalidParameterError, match="not a run_study checkpoint"):
+        run_study(CELLS, counted, 2, client="serial", checkpoint=path)
+    assert not marker.exists()
+    assert path.read_bytes() == before
+
+
+def test_a_pickled_record_after_a_version_1_header_is_refused_without_running_it(tmp_path):
+    path, marker = tmp_path / "study.ckpt", tmp_path / "ran"
+    path.write_bytes(pickle.dumps("kappalab-study-checkpoint/1")
+                     + pickle.dumps(("key", Payload(marker))))
+    before = path.read_bytes()
+    with pytest.raises(InvalidParameterError, match="format 1.*pickled.*delete it"):
+        run_study(CELLS, counted, 2, client="serial", checkpoint=path)
+    assert not marker.exists()
+    assert path.read_bytes() == before
+
+
+def test_a_pickled_record_after_a_valid_header_is_dropped_without_running_it(tmp_path):
+    path, marker = tmp_path / "study.ckpt", tmp_path / "ran"
+    path.write_bytes(b'{"format":"kappalab-study-checkpoint/2"}\n'
+                     + pickle.dumps(("key", Payload(marker))) + b"\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = run_study(CELLS, counted, 2, client="serial", checkpoint=path)
+    assert not marker.exists()
+    pd.testing.assert_frame_equal(table, run_study(CELLS, counted, 2, client="serial"),
+                                  check_exact=True)
+    assert_damage_reported(caught, path, "line 2")
+
+
+# ------------------------------------------------------------------ checkpoints: dying workers
+def dies(cell, rng):
+    """Ends its worker process, as a crash in compiled code or the kernel's OOM killer would,
+    on the replications whose first draw is below ``cell["p"]`` — only where
+    KAPPALAB_TEST_DIE=1 (in the child process below), so that the same function resumes the
+    study in this process."""
+    import os
+    import time
+
+    x = rng.random()
+    if x < cell["p"] and os.environ.get("KAPPALAB_TEST_DIE") == "1":
+        time.sleep(cell["before"])
+        os._exit(1)
+    DRAWS.append(x)
+    return {"x": x}
+
+
+STUDY_IN_A_CHILD = """
+import json, sys, time
+sys.path.insert(0, "tests")
+import test_study
+from kappalab.simulate import run_study
+cells, n, workers, seed, path = json.loads(sys.argv[1])
+start = time.perf_counter()
+try:
+    run_study(cells, test_study.dies, n, n_workers=workers, seed=seed, checkpoint=path,
+              progress=False)
+    print("finished")
+except Exception as exc:
+    print(type(exc).__name__, str(exc).replace(chr(10), " "))
+print(time.perf_counter() - start)
+"""
+
+
+def study_with_dying_workers(cells, n, workers, seed, path):
+    """run_study in a child process with KAPPALAB_TEST_DIE=1: (its last error, seconds)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "KAPPALAB_TEST_DIE": "1"}
+    result = subprocess.run([sys.executable, "-c", STUDY_IN_A_CHILD,
+                             json.dumps([cells, n, workers, seed, str(path)])],
+                            cwd=root, env=env, capture_output=True, text=True, timeout=150)
+    lines = result.stdout.strip().splitlines()
+    assert result.returncode == 0 and len(lines) >= 2, result.stderr[-3000:]
+    return lines[-2], float(lines[-1])
+
+
+def test_a_replicate_that_kills_its_worker_ends_the_study_naming_it(tmp_path):
+    """Every replication of cell 1 ends its worker's process: the study stops with a
+    ReplicationError naming cell 1, the replication and its generator, within a minute, and
+    the checkpoint keeps cell 0's replications, which ran first on the one worker."""
+    path = tmp_path / "study.ckpt"
+    cells = [{"p": 0.0, "before": 0.0}, {"p": 1.0, "before": 1.0}]
+    error, seconds = study_with_dying_workers(cells, 4, 1, 11, path)
+    assert seconds < 60
+    assert error.startswith("ReplicationError"), error
+    match = re.search(r"cell 1 .*replication (\d).*replication_rng\(11, 1, (\d)\)", error)
+    assert match and match.group(1) == match.group(2), error
+    DRAWS.clear()
+    resumed = run_study(cells, dies, 4, client="serial", seed=11, checkpoint=path)
+    assert ran(11, 2, 4) == [(1, r) for r in range(4)]  # cell 0 came from the checkpoint
+    pd.testing.assert_frame_equal(resumed, run_study(cells, dies, 4, client="serial", seed=11),
+                                  check_exact=True)
+
+
+def test_workers_dying_among_quick_replications_end_the_study_naming_one(tmp_path):
+    """300 quick replications on two workers, of which those with a first draw below 0.02
+    end their worker: results held by a dying worker are lost and recomputed while Dask
+    retries the fatal ones. The study ends with a ReplicationError naming one of the fatal
+    replications within a minute (never blocked waiting for a lost result), and everything
+    it received stays in the checkpoint."""
+    path = tmp_path / "study.ckpt"
+    cells = [{"p": 0.02, "before": 0.0}]
+    fatal = [r for r in range(300) if replication_rng(0, 0, r).random() < 0.02]
+    assert len(fatal) >= 3
+    error, seconds = study_with_dying_workers(cells, 300, 2, 0, path)
+    assert seconds < 60
+    assert error.startswith("ReplicationError"), error
+    match = re.search(r"cell 0 .*replication (\d+).*replication_rng\(0, 0, (\d+)\)", error)
+    assert match and int(match.group(1)) == int(match.group(2)) in fatal, error
+    DRAWS.clear()
+    resumed = run_study(cells, dies, 300, client="serial", seed=0, checkpoint=path)
+    assert set(fatal) <= {r for _, r in ran(0, 1, 300)}  # never in the checkpoint
+    assert len(DRAWS) < 300  # the replications received before the error were kept
+    pd.testing.assert_frame_equal(resumed, run_study(cells, dies, 300, client="serial"),
+                                  check_exact=True)
