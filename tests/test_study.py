@@ -164,7 +164,9 @@ def test_checkpoint_drops_a_record_cut_short_and_reruns_it(tmp_path):
     with open(path, "r+b") as stream:
         stream.truncate(size - 5)  # the last record loses its end
     CALLS.clear()
-    resumed = run_study(CELLS, counted, 3, client="serial", seed=1, checkpoint=path)
+    with pytest.warns(kl.errors.CheckpointWarning,
+                      match=r"line 10 \(cell 2, replication 2\): it was cut short"):
+        resumed = run_study(CELLS, counted, 3, client="serial", seed=1, checkpoint=path)
     assert CALLS == [(0.5, 120)]  # only the last replication of the last cell ran again
     pd.testing.assert_frame_equal(resumed, fresh, check_exact=True)
     assert path.stat().st_size == size

@@ -12,7 +12,8 @@ A checkpoint is a text file of JSON lines (UTF-8, in fact ASCII):
 
 Values are stored as data, never as code. JSON's own null, true/false, numbers, strings and
 arrays hold None, bool, int (|n| ≤ 2⁵³), finite float (Python's shortest repr, which reads
-back to the same double) , str and list; everything else is an object tagged by ``"$"``:
+back to the same double), str and
+list; everything else is an object tagged by ``"$"``:
 ``{"$":"int","hex":...}`` (larger ints), ``{"$":"float","bits":...}`` (NaN and ±inf, the 64
 IEEE bits in hex), ``{"$":"complex","real":...,"imag":...}``, ``{"$":"bytes","base64":...}``,
 ``{"$":"tuple","items":[...]}``, ``{"$":"dict","items":[[key, value], ...]}``, a numpy scalar
@@ -35,6 +36,20 @@ element; other objects by their pickle), never by ``repr``, which elides large a
 different lambdas therefore never share records, and changing ``replicate``'s code makes its
 records stale (they stay in the file but are not used). Code in other modules (a library's,
 kappalab's) and mutable module-level objects are not part of the key.
+
+Examples
+--------
+>>> import numpy as np
+>>> from kappalab.simulate.checkpoint import decode_rows, encode_rows
+>>> rows = [{"alpha": 0.57, "se": float("nan"), "n": np.int32(7)}]
+>>> encoded = encode_rows(rows, 0, 0)
+>>> for pair in encoded[0]:
+...     print(pair)
+['alpha', 0.57]
+['se', {'$': 'float', 'bits': '7ff8000000000000'}]
+['n', {'$': 'scalar', 'dtype': '<i4', 'base64': 'BwAAAA=='}]
+>>> decode_rows(encoded)
+[{'alpha': 0.57, 'se': nan, 'n': np.int32(7)}]
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ from ``numpy.random.SeedSequence(seed, spawn_key=(c, r))``, an independent strea
 2015, the PCG paper; numpy's ``SeedSequence`` documentation).
 
 A checkpoint file keeps every finished replication, so that an interrupted study resumes where
-it stopped; it holds data only, each record with its checksum (:mod:`.checkpoint`).
+it stopped; it holds data only, each record with its checksum
+(:mod:`kappalab.simulate.checkpoint`).
 
 Examples
 --------
