@@ -1,6 +1,7 @@
 """kappalab.simulate.run_study: seeds from numpy's SeedSequence spawning, tables identical for
 this process, one worker and three workers, checkpoint and resume, results that travel between
-processes, and clear errors."""
+processes, and clear errors; checkpoints keyed by the replicate's content, of data only, with
+every record checked, and workers that die."""
 
 from __future__ import annotations
 
@@ -683,3 +684,16 @@ def test_the_key_of_a_function_is_the_same_in_every_process():
                            text=True, env={**os.environ, "PYTHONHASHSEED": str(seed)},
                            timeout=120, check=True).stdout for seed in (1, 2)}
     assert len(seen) == 1 and len(seen.pop().split()) == 2
+
+
+def test_a_checkpoint_cut_short_in_its_first_line_starts_afresh(tmp_path):
+    """Interrupted while its first line was written, the file holds no record: the study
+    runs from the start, without a warning (a first line with other text is refused)."""
+    path = tmp_path / "study.ckpt"
+    path.write_bytes(b'{"format":"kappalab-st')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = run_study(CELLS, drawn, 2, client="serial", checkpoint=path)
+    pd.testing.assert_frame_equal(table, run_study(CELLS, drawn, 2, client="serial"),
+                                  check_exact=True)
+    assert path.read_bytes().startswith(b'{"format":"kappalab-study-checkpoint/2"}\n')

@@ -12,8 +12,7 @@ A checkpoint is a text file of JSON lines (UTF-8, in fact ASCII):
 
 Values are stored as data, never as code. JSON's own null, true/false, numbers, strings and
 arrays hold None, bool, int (|n| ≤ 2⁵³), finite float (Python's shortest repr, which reads
-back to the same double), str and
-list; everything else is an object tagged by ``"$"``:
+back to the same double), str and list; everything else is an object tagged by ``"$"``:
 ``{"$":"int","hex":...}`` (larger ints), ``{"$":"float","bits":...}`` (NaN and ±inf, the 64
 IEEE bits in hex), ``{"$":"complex","real":...,"imag":...}``, ``{"$":"bytes","base64":...}``,
 ``{"$":"tuple","items":[...]}``, ``{"$":"dict","items":[[key, value], ...]}``, a numpy scalar
@@ -62,6 +61,7 @@ import math
 import os
 import pickle
 import re
+import stat
 import struct
 import tempfile
 import types
@@ -124,7 +124,7 @@ class _Digest:
     def __init__(self, home: str | None):
         self.hash = hashlib.sha256()
         self.home = home
-        self.seen: dict[int, int] = {}  # functions and code already fed (cycles: recursion)
+        self.seen: dict[int, int] = {}  # functions already fed (cycles: recursion)
 
     def hexdigest(self) -> str:
         return self.hash.hexdigest()
@@ -202,9 +202,10 @@ class _Digest:
             self.pickled(value, where, strict)
 
     def alone(self, value: Any, where: str, strict: bool) -> bytes:
-        """The digest of one value on its own (for unordered containers)."""
+        """The digest of one value on its own (for unordered containers): of its siblings,
+        whose order may vary between processes, it sees none."""
         sub = _Digest(self.home)
-        sub.seen = self.seen
+        sub.seen = dict(self.seen)
         sub.feed(value, where, strict)
         return sub.hash.digest()
 
@@ -226,8 +227,8 @@ class _Digest:
 
     def function(self, function: types.FunctionType, where: str, strict: bool) -> None:
         name = f"{function.__module__}.{function.__qualname__}"
-        if id(function) in self.seen:
-            self.text(b"R", f"{self.seen[id(function)]}|{name}")
+        if id(function) in self.seen:  # by name: the order of a set's elements may vary
+            self.text(b"R", name)
             return
         self.seen[id(function)] = len(self.seen)
         # a named function of another module (a library's) is known by its name; a function
@@ -520,6 +521,11 @@ class Checkpoint:
         damaged: list[Damage] = []
         with open(self.path, "rb") as stream:
             header = stream.readline()
+            if header != HEADER and HEADER.startswith(header) and not stream.read(1):
+                # cut short while its first line was written: it holds nothing yet
+                stream.close()
+                self.path.write_bytes(b"")
+                return {}, []
             if header != HEADER:
                 raise self._refusal(header)
             for number, line in enumerate(stream, start=2):
@@ -548,6 +554,7 @@ class Checkpoint:
         handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name,
                                              suffix=".tmp")
         try:
+            os.chmod(temporary, stat.S_IMODE(self.path.stat().st_mode))
             with open(self.path, "rb") as source, os.fdopen(handle, "wb") as target:
                 for number, line in enumerate(source, start=1):
                     if number not in bad:

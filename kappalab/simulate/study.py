@@ -368,30 +368,20 @@ def _collect(futures: list, batches: list, seed: int, distributed: Any,
     finished meanwhile, then the failure raised.
 
     A worker that dies takes the finished results it holds with it (Dask computes them
-    again), so a result is fetched only while its future is finished, and with a time limit;
-    a failure is seen as soon as Dask reports it (a callback), not after the results queued
-    before it: waiting without a limit for a result lost with a worker hid, for minutes, a
-    task that Dask had given up on.
+    again), so a result is fetched only while its future is finished, and with a time limit,
+    after which the others come first: waiting without a limit for a result lost with a
+    worker hid, for minutes, a task that Dask had given up on meanwhile.
     """
     batch_of = {future.key: batch for future, batch in zip(futures, batches)}
-    failures: list = []  # appended to by the callbacks, in Dask's threads
-
-    def seen(future):
-        if future.status in ("error", "cancelled"):
-            failures.append(future)
-
-    for future in futures:
-        future.add_done_callback(seen)
     waiting = distributed.as_completed(futures)
     received: set = set()
     limit: dict = {}
+    failed = None
     for future in waiting:
-        if failures:
-            break
         if future.key in received:
             continue
         if future.status in ("error", "cancelled"):
-            failures.append(future)
+            failed = future
             break
         if future.status != "finished":  # lost with a worker: it comes back when recomputed
             waiting.add(future)
@@ -400,7 +390,7 @@ def _collect(futures: list, batches: list, seed: int, distributed: Any,
             value = future.result(timeout=limit.get(future.key, _GATHER_SECONDS))
         except TimeoutError:
             # still finished: a large result on its way, given twice as long next time;
-            # otherwise lost meanwhile, and recomputed
+            # otherwise lost meanwhile, and being recomputed
             if future.status == "finished":
                 limit[future.key] = 2 * limit.get(future.key, _GATHER_SECONDS)
             waiting.add(future)
@@ -408,14 +398,14 @@ def _collect(futures: list, batches: list, seed: int, distributed: Any,
         except Exception:
             if future.status not in ("error", "cancelled"):
                 raise
-            failures.append(future)
+            failed = future
             break
         received.add(future.key)
         yield value
-    if not failures:
+    if failed is None:
         return
     deadline = time.monotonic() + _DRAIN_SECONDS
-    for future in futures:  # what has arrived meanwhile goes to the checkpoint first
+    for future in futures:  # what has finished meanwhile goes to the checkpoint first
         left = deadline - time.monotonic()
         if left <= 0:
             break
@@ -426,45 +416,48 @@ def _collect(futures: list, batches: list, seed: int, distributed: Any,
                 continue
             received.add(future.key)
             yield value
-    raise _failure(failures[0], batch_of[failures[0].key], seed, distributed, own)
+    raise _failure(failed, batch_of[failed.key], seed, distributed, own)
 
 
 def _failure(future: Any, batch: list, seed: int, distributed: Any,
              own: bool) -> BaseException:
     """The exception to raise for a failed task: replicate's own (a ReplicationError from
-    run_batch), or a ReplicationError naming the work of a task whose workers died."""
+    run_batch), or a ReplicationError naming the work of a task that Dask gave up on or
+    cancelled."""
     try:
         exc = future.exception(timeout=_GATHER_SECONDS)
-    except Exception as lost:
+    except Exception as lost:  # cancelled, or no longer known to the scheduler
         exc = lost
-    if not isinstance(exc, (distributed.KilledWorker, distributed.client.FutureCancelledError,
-                            TimeoutError)):
-        return exc
+    killed = isinstance(exc, distributed.KilledWorker)
+    if not killed and future.status == "error" and isinstance(exc, Exception):
+        return exc.with_traceback(future.traceback(timeout=_GATHER_SECONDS))
     if len(batch) == 1:
         (c, r, cell), = batch
         work = (f"cell {c} {cell!r}, replication {r} (its generator: "
                 f"kappalab.simulate.replication_rng({seed}, {c}, {r}))")
         advice = "run it in one process with that generator to see why"
     else:
-        by_cell: dict[int, list[int]] = {}
-        for c, r, _ in batch:
-            by_cell.setdefault(c, []).append(r)
-        work = ("one of the task's replications, " + "; ".join(
-            f"cell {c} {batch[[b[0] for b in batch].index(c)][2]!r}, replications "
-            f"{', '.join(map(str, rs))}" for c, rs in by_cell.items())
-            + f" (their generators: kappalab.simulate.replication_rng({seed}, cell, "
-              "replication))")
+        cells = {c: cell for c, _, cell in batch}
+        work = "one of the replications of a task: " + "; ".join(
+            f"cell {c} {cells[c]!r}, replications "
+            f"{', '.join(str(r) for b, r, _ in batch if b == c)}" for c in cells) + (
+            f" (their generators: kappalab.simulate.replication_rng({seed}, cell, "
+            "replication))")
         advice = "rerun with batch_size=1 to name the one, or run them in one process"
-    blame = "" if own else (
-        " (on a cluster whose workers hold more tasks than threads, with "
-        "distributed.scheduler.worker-saturation above 1, Dask counts every task a dying "
-        "worker held: the one at fault may have run beside it)")
-    error = ReplicationError(
-        f"replicate ended the worker process running it on {work}: Dask gave up on the task "
-        f"after the workers running it died ({type(exc).__name__}){blame}. A replicate that "
-        "calls os._exit, crashes in compiled code or exhausts the memory ends its process "
-        f"without an exception; {advice}. The replications received before are kept (in the "
-        "checkpoint, if there is one).")
+    if killed:
+        blame = "" if own else (
+            " (on a cluster whose workers hold more tasks than threads, with "
+            "distributed.scheduler.worker-saturation above 1, Dask counts every task a "
+            "dying worker held: the one at fault may have run beside it)")
+        what = (f"replicate ended the worker process running it on {work}: Dask gave up on "
+                f"the task after the workers running it died (KilledWorker){blame}. A "
+                "replicate that calls os._exit, crashes in compiled code or exhausts the "
+                f"memory ends its process without an exception; {advice}.")
+    else:
+        what = (f"the task running {work} was cancelled on the cluster, or lost by its "
+                f"scheduler ({type(exc).__name__}: {exc}).")
+    error = ReplicationError(what + " The replications received before are kept (in the "
+                             "checkpoint, if there is one).")
     error.__cause__ = exc
     return error
 
