@@ -64,6 +64,13 @@ class UndefinedCoefficientWarning(RuntimeWarning):
     """A coefficient is undefined on the data (e.g. all annotations in one category)."""
 
 
+class CheckpointWarning(UserWarning):
+    """A simulation study's checkpoint holds damaged records (cut short, failing their
+    checksum, or not records at all): they are removed and their replications run again; the
+    message names the file, the lines and the replications
+    (:func:`kappalab.simulate.run_study`)."""
+
+
 class SharedRatersWarning(UserWarning):
     """Two replications share rater ids: they are not independent replications."""
 

@@ -134,7 +134,9 @@ This package holds the public functions (:func:`annotations`, :func:`replication
   of two sides on the same items (replications);
 * ``simulate.truths``: the :class:`Truth` every generator returns (it imports no model);
 * ``simulate.study``: :func:`run_study`, a design grid × replications run as Dask tasks with
-  per-replication seeds and a checkpoint.
+  per-replication seeds and a checkpoint;
+* ``simulate.checkpoint``: the checkpoint file, JSON lines of data with a checksum per record
+  and keys from the replicate function's content.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ from ``numpy.random.SeedSequence(seed, spawn_key=(c, r))``, an independent strea
 2015, the PCG paper; numpy's ``SeedSequence`` documentation).
 
 A checkpoint file keeps every finished replication, so that an interrupted study resumes where
-it stopped.
+it stopped; it holds data only, each record with its checksum
+(:mod:`kappalab.simulate.checkpoint`).
 
 Examples
 --------
@@ -28,12 +29,11 @@ Examples
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import logging
 import os
 import pickle
 import sys
+import time
 import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -41,13 +41,16 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameterError, ReplicationError
+from ..errors import CheckpointWarning, InvalidParameterError, ReplicationError
 from ..progress import track
+from .checkpoint import Checkpoint, Damage, record_key, replicate_identity
 
 __all__ = ["run_study", "replication_rng"]
 
 REPLICATION = "replication"
-_FORMAT = "kappalab-study-checkpoint/1"
+_GATHER_SECONDS = 2.0  # first wait for a finished task's result before looking elsewhere
+_DRAIN_SECONDS = 5.0  # for the results that finished before a failure
+_ALLOWED_FAILURES = 1  # on the local cluster: a task whose worker dies runs once more
 
 
 def replication_rng(seed: int, cell: int, replication: int) -> np.random.Generator:
@@ -112,12 +115,16 @@ def run_study(cells: Sequence[Any], replicate: Callable[[dict, np.random.Generat
     seed : int
         The study's seed, a non-negative integer.
     checkpoint : path, optional
-        A file that receives every finished replication as it arrives (pickled). Running the
-        same study with the same file again takes the replications it holds (same replicate
-        function by name and arguments, cell, seed and position) and runs only the rest, so an
-        interrupted study resumes. A replication cut short by the interruption is run again.
-        Delete the file when ``replicate``'s code changes; read only files you wrote
-        (unpickling runs code).
+        A file that receives every finished replication as it arrives. Running the same
+        study with the same file again takes the replications it holds and runs only the
+        rest, so an interrupted study resumes. A record is used only by the same replicate
+        function (by its code, the values it closes over and its bound arguments, not by its
+        name alone), on the same cell, seed and position; a record that fails its checksum is
+        reported (a :class:`~kappalab.errors.CheckpointWarning` naming the replication),
+        removed, and its replication run again, without touching the others. The file holds
+        data only (JSON lines; see Notes): what ``replicate`` returns must then be None,
+        booleans, numbers, strings, bytes, numpy scalars and arrays of numbers, dates or
+        fixed-width strings, or lists, tuples and dicts of them.
     progress : bool, optional
         A progress bar on stderr: ``None`` (default) on a terminal only, ``True`` always,
         ``False`` never.
@@ -138,11 +145,15 @@ def run_study(cells: Sequence[Any], replicate: Callable[[dict, np.random.Generat
     ------
     kappalab.errors.InvalidParameterError
         For an empty grid, a count or seed that is not a non-negative whole number, a result
-        whose keys collide with the cell's or ``replication``.
+        whose keys collide with the cell's or ``replication``, a checkpoint file that is not
+        one (or one of format 1, pickled, which is not read), a result that a checkpoint
+        cannot store.
     kappalab.errors.ReplicationError
-        When ``replicate`` raises; the message names the cell and replication, and
-        :func:`replication_rng` reproduces its generator. Finished replications stay in the
-        checkpoint.
+        When ``replicate`` raises, or ends the worker process running it (``os._exit``, a
+        crash in compiled code, memory exhausted: Dask gives up on the task after its
+        workers died, ``distributed.scheduler.allowed-failures`` + 1 times); the message
+        names the cell and replication, and :func:`replication_rng` reproduces its
+        generator. Every replication received before stays in the checkpoint.
     ImportError
         When a Dask client is asked for and ``distributed`` is not installed
         (``pip install -e ".[dask]"`` from a clone; ``client="serial"`` needs nothing).
@@ -156,6 +167,25 @@ def run_study(cells: Sequence[Any], replicate: Callable[[dict, np.random.Generat
     With ``SeedSequence`` spawn keys the streams of different replications are independent
     and none depends on how many there are, so adding replications or cells at the end of the
     grid leaves the earlier ones unchanged (a cell's streams follow its position in the grid).
+
+    **The checkpoint** is a text file of JSON lines. The first is the format,
+    ``{"format":"kappalab-study-checkpoint/2"}``; each other line is one finished
+    replication, ``{"sha256":"…","record":{"key":"…","cell":c,"replication":r,"rows":[…]}}``:
+    ``rows`` are the rows ``replicate`` returned, each a list of ``[name, value]`` pairs,
+    ``key`` the SHA-256 digest of the replication's identity (replicate's module, qualified
+    name, a digest of its code object, defaults, closure values and the constants and
+    functions of its module it uses; every bound argument by its bytes; the cell, seed, c
+    and r), and ``sha256`` the digest of the record's text as it stands in the line. Numbers
+    are stored exactly: floats by their shortest repr (NaN and ±inf by their bits), numpy
+    arrays and scalars by dtype, shape and raw bytes, so a record reads back equal to the one
+    written, type for type and bit for bit (:mod:`kappalab.simulate.checkpoint` lists the
+    encoding). On reading, a first line that is not the format refuses the file, untouched
+    (so does a format-1 file, whose records were pickled: it is never unpickled); a line
+    that is cut short, fails its checksum or is not such a record is reported, removed (the
+    file is written anew beside it and moved over it, every valid record kept) and its
+    replication runs again. Reading parses JSON and copies bytes into arrays of a checked
+    dtype: whatever the file holds, opening it runs no code. Records of other studies
+    (another seed, replicate or grid) may share the file; they are kept and left unused.
 
     References
     ----------
@@ -188,27 +218,53 @@ def run_study(cells: Sequence[Any], replicate: Callable[[dict, np.random.Generat
     if not callable(replicate):
         raise InvalidParameterError(f"run_study: replicate must be callable, got "
                                     f"{type(replicate).__name__}")
-    name = _name(replicate)
-    keys = {(c, r): _key(name, grid[c], seed, c, r) for c in range(len(grid)) for r in range(n)}
-
-    store = _Checkpoint(Path(checkpoint)) if checkpoint is not None else None
-    saved = store.load() if store is not None else {}
-    results = {pos: saved[key] for pos, key in keys.items() if key in saved}
-    todo = [pos for pos in keys if pos not in results]
-    if results:
-        print(f"{description}: {len(results)} of {len(keys)} replications taken from "
-              f"{checkpoint}", file=sys.stderr)
+    store = keys = None
+    results: dict[tuple[int, int], list[dict]] = {}
+    if checkpoint is not None:
+        identity = replicate_identity(replicate)
+        keys = {(c, r): record_key(identity, grid[c], seed, c, r)
+                for c in range(len(grid)) for r in range(n)}
+        store = Checkpoint(Path(checkpoint))
+        saved, damaged = store.load()
+        if damaged:
+            warnings.warn(_damage_report(store.path, damaged, keys), CheckpointWarning,
+                          stacklevel=2)
+        results = {pos: saved[key] for pos, key in keys.items() if key in saved}
+        if results:
+            print(f"{description}: {len(results)} of {len(keys)} replications taken from "
+                  f"{checkpoint}", file=sys.stderr)
+    todo = [(c, r) for c in range(len(grid)) for r in range(n) if (c, r) not in results]
     if todo:
         batches = [[(c, r, grid[c]) for c, r in todo[i:i + batch_size]]
                    for i in range(0, len(todo), batch_size)]
         run = _serial if isinstance(client, str) and client == "serial" else _on_dask
         finished = run(batches, replicate, seed, client, n_workers)
-        for c, r, rows in track(_each(finished), description, total=len(todo),
-                                quiet=progress is False, force=progress is True):
-            results[(c, r)] = rows
-            if store is not None:
-                store.append(keys[(c, r)], rows)
+        try:
+            for c, r, rows in track(_each(finished), description, total=len(todo),
+                                    quiet=progress is False, force=progress is True):
+                results[(c, r)] = rows
+                if store is not None:
+                    store.append(keys[(c, r)], c, r, rows)
+        finally:
+            finished.close()  # cancels the tasks left and closes a cluster of this call
     return _table(grid, n, results)
+
+
+def _damage_report(path: Path, damaged: list[Damage], keys: dict) -> str:
+    position = {key: pos for pos, key in keys.items()}
+    parts = []
+    for damage in damaged:
+        known = [position[key] for key in damage.keys if key in position]
+        # numbers read from the damaged text itself, for a record whose key is damaged too
+        unverified = [pos for pos in damage.claimed if pos not in known]
+        who = [f"cell {c}, replication {r}" for c, r in known] + [
+            f"cell {c}, replication {r} (by its own, unverified fields)" for c, r in unverified]
+        parts.append(f"line {damage.line} ({'; '.join(who) or 'an unreadable record'}): "
+                     f"{damage.reason}")
+    count, held = ((f"{len(damaged)} damaged lines", "they held")
+                   if len(damaged) > 1 else ("1 damaged line", "it held"))
+    return (f"{path}: {count} removed from the checkpoint, every valid record kept; the "
+            f"replications {held} run again: " + "; ".join(parts))
 
 
 # ------------------------------------------------------------------------------ the tasks
@@ -269,13 +325,21 @@ def _on_dask(batches, replicate, seed, client, n_workers) -> Iterator[list]:
                           "address: pip install -e '.[dask]' in a clone (or pass "
                           "client='serial' to run in this process)") from exc
     owned = []
+    own = client is None  # the local cluster of this call, one task per worker at a time
     try:
         if client is None:
             workers = _whole(n_workers if n_workers is not None else os.cpu_count() or 1,
                              "n_workers", minimum=1)
-            cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.ERROR)
+            import dask
+
+            # one task at a time on each worker, so that a worker's death is blamed on the
+            # task it was running only (Dask counts every task a dying worker holds), and
+            # one retry: a replication is deterministic, a second death is its own
+            with dask.config.set({"distributed.scheduler.worker-saturation": 1.0}):
+                cluster = distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.ERROR,
+                    scheduler_kwargs={"allowed_failures": _ALLOWED_FAILURES})
             owned.append(cluster)
             client = distributed.Client(cluster)
             owned.append(client)
@@ -288,8 +352,7 @@ def _on_dask(batches, replicate, seed, client, n_workers) -> Iterator[list]:
                 f"distributed.Client, got {type(client).__name__}")
         futures = client.map(run_batch, batches, replicate=replicate, seed=seed, pure=False)
         try:
-            for future in distributed.as_completed(futures):
-                yield future.result()
+            yield from _collect(futures, batches, seed, distributed, own=own)
         finally:
             client.cancel(futures)
     finally:
@@ -299,71 +362,112 @@ def _on_dask(batches, replicate, seed, client, n_workers) -> Iterator[list]:
                 resource.close()
 
 
+def _collect(futures: list, batches: list, seed: int, distributed: Any,
+             own: bool) -> Iterator[list]:
+    """The tasks' results as they finish; on the first failure, the results that have
+    finished meanwhile, then the failure raised.
+
+    A worker that dies takes the finished results it holds with it (Dask computes them
+    again), so a result is fetched only while its future is finished, and with a time limit,
+    after which the others come first: waiting without a limit for a result lost with a
+    worker hid, for minutes, a task that Dask had given up on meanwhile.
+    """
+    batch_of = {future.key: batch for future, batch in zip(futures, batches)}
+    waiting = distributed.as_completed(futures)
+    received: set = set()
+    limit: dict = {}
+    failed = None
+    for future in waiting:
+        if future.key in received:
+            continue
+        if future.status in ("error", "cancelled"):
+            failed = future
+            break
+        if future.status != "finished":  # lost with a worker: it comes back when recomputed
+            waiting.add(future)
+            continue
+        try:
+            value = future.result(timeout=limit.get(future.key, _GATHER_SECONDS))
+        except TimeoutError:
+            # still finished: a large result on its way, given twice as long next time;
+            # otherwise lost meanwhile, and being recomputed
+            if future.status == "finished":
+                limit[future.key] = 2 * limit.get(future.key, _GATHER_SECONDS)
+            waiting.add(future)
+            continue
+        except Exception:
+            if future.status not in ("error", "cancelled"):
+                raise
+            failed = future
+            break
+        received.add(future.key)
+        yield value
+    if failed is None:
+        return
+    deadline = time.monotonic() + _DRAIN_SECONDS
+    for future in futures:  # what has finished meanwhile goes to the checkpoint first
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        if future.key not in received and future.status == "finished":
+            try:
+                value = future.result(timeout=left)
+            except Exception:
+                continue
+            received.add(future.key)
+            yield value
+    raise _failure(failed, batch_of[failed.key], seed, distributed, own)
+
+
+def _failure(future: Any, batch: list, seed: int, distributed: Any,
+             own: bool) -> BaseException:
+    """The exception to raise for a failed task: replicate's own (a ReplicationError from
+    run_batch), or a ReplicationError naming the work of a task that Dask gave up on or
+    cancelled."""
+    try:
+        exc = future.exception(timeout=_GATHER_SECONDS)
+    except Exception as lost:  # cancelled, or no longer known to the scheduler
+        exc = lost
+    killed = isinstance(exc, distributed.KilledWorker)
+    if not killed and future.status == "error" and isinstance(exc, Exception):
+        return exc.with_traceback(future.traceback(timeout=_GATHER_SECONDS))
+    if len(batch) == 1:
+        (c, r, cell), = batch
+        work = (f"cell {c} {cell!r}, replication {r} (its generator: "
+                f"kappalab.simulate.replication_rng({seed}, {c}, {r}))")
+        advice = "run it in one process with that generator to see why"
+    else:
+        cells = {c: cell for c, _, cell in batch}
+        work = "one of the replications of a task: " + "; ".join(
+            f"cell {c} {cells[c]!r}, replications "
+            f"{', '.join(str(r) for b, r, _ in batch if b == c)}" for c in cells) + (
+            f" (their generators: kappalab.simulate.replication_rng({seed}, cell, "
+            "replication))")
+        advice = "rerun with batch_size=1 to name the one, or run them in one process"
+    if killed:
+        blame = "" if own else (
+            " (on a cluster whose workers hold more tasks than threads, with "
+            "distributed.scheduler.worker-saturation above 1, Dask counts every task a "
+            "dying worker held: the one at fault may have run beside it)")
+        what = (f"replicate ended the worker process running it on {work}: Dask gave up on "
+                f"the task after the workers running it died (KilledWorker){blame}. A "
+                "replicate that calls os._exit, crashes in compiled code or exhausts the "
+                f"memory ends its process without an exception; {advice}.")
+    else:
+        what = (f"the task running {work} was cancelled on the cluster, or lost by its "
+                f"scheduler ({type(exc).__name__}: {exc}).")
+    error = ReplicationError(what + " The replications received before are kept (in the "
+                             "checkpoint, if there is one).")
+    error.__cause__ = exc
+    return error
+
+
 # ------------------------------------------------------------------------------ the table
 def _table(grid: list[dict], n: int, results: dict) -> pd.DataFrame:
     records = [{**grid[c], REPLICATION: r, **row}
                for c in range(len(grid)) for r in range(n) for row in results[(c, r)]]
     columns = list(dict.fromkeys(key for record in records for key in record))
     return pd.DataFrame.from_records(records, columns=columns)
-
-
-# ------------------------------------------------------------------------------ checkpoint
-class _Checkpoint:
-    """A file of pickled (key, rows) records after a header; a cut-off tail is dropped."""
-
-    def __init__(self, path: Path):
-        self.path = path
-
-    def load(self) -> dict[str, list[dict]]:
-        if not self.path.exists() or self.path.stat().st_size == 0:
-            return {}
-        saved, good = {}, 0
-        with open(self.path, "rb") as stream:
-            try:
-                header = pickle.load(stream)
-            except Exception:
-                header = None
-            if header != _FORMAT:
-                raise InvalidParameterError(
-                    f"{self.path} is not a run_study checkpoint (or not one this version "
-                    "reads); give another file or delete it")
-            good = stream.tell()
-            while True:
-                try:
-                    key, rows = pickle.load(stream)
-                except EOFError:
-                    break
-                except Exception:  # a record cut short by the interruption
-                    break
-                saved[key] = rows
-                good = stream.tell()
-        if good < self.path.stat().st_size:
-            with open(self.path, "r+b") as stream:
-                stream.truncate(good)
-        return saved
-
-    def append(self, key: str, rows: list[dict]) -> None:
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
-        with open(self.path, "ab") as stream:
-            if fresh:
-                pickle.dump(_FORMAT, stream)
-            pickle.dump((key, rows), stream)
-            stream.flush()
-
-
-def _name(replicate: Callable) -> str:
-    """The replicate function by module, name and bound arguments (for the checkpoint)."""
-    if isinstance(replicate, functools.partial):
-        return (f"{_name(replicate.func)}(*{replicate.args!r}, "
-                f"**{sorted(replicate.keywords.items())!r})")
-    module = getattr(replicate, "__module__", None) or type(replicate).__module__
-    qualname = getattr(replicate, "__qualname__", None) or type(replicate).__qualname__
-    return f"{module}.{qualname}"
-
-
-def _key(name: str, cell: dict, seed: int, c: int, r: int) -> str:
-    text = repr((name, sorted(cell.items(), key=lambda kv: str(kv[0])), seed, c, r))
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _whole(value: Any, what: str, minimum: int) -> int:
