@@ -67,13 +67,12 @@ def cluster(args: argparse.Namespace) -> Iterator[Any]:
         with distributed.Client(args.scheduler) as client:
             yield client
         return
-    import logging
     import os
 
+    from kappalab.simulate.study import local_cluster
+
     workers = args.workers or os.cpu_count() or 1
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=logging.ERROR) as local, \
-            distributed.Client(local) as client:
+    with local_cluster(workers) as local, distributed.Client(local) as client:
         yield client
 
 

@@ -325,21 +325,11 @@ def _on_dask(batches, replicate, seed, client, n_workers) -> Iterator[list]:
                           "address: pip install -e '.[dask]' in a clone (or pass "
                           "client='serial' to run in this process)") from exc
     owned = []
-    own = client is None  # the local cluster of this call, one task per worker at a time
     try:
         if client is None:
             workers = _whole(n_workers if n_workers is not None else os.cpu_count() or 1,
                              "n_workers", minimum=1)
-            import dask
-
-            # one task at a time on each worker, so that a worker's death is blamed on the
-            # task it was running only (Dask counts every task a dying worker holds), and
-            # one retry: a replication is deterministic, a second death is its own
-            with dask.config.set({"distributed.scheduler.worker-saturation": 1.0}):
-                cluster = distributed.LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.ERROR,
-                    scheduler_kwargs={"allowed_failures": _ALLOWED_FAILURES})
+            cluster = local_cluster(workers)
             owned.append(cluster)
             client = distributed.Client(cluster)
             owned.append(client)
@@ -350,6 +340,8 @@ def _on_dask(batches, replicate, seed, client, n_workers) -> Iterator[list]:
             raise InvalidParameterError(
                 f"run_study: client must be None, 'serial', a scheduler address or a "
                 f"distributed.Client, got {type(client).__name__}")
+        # a cluster of local_cluster's runs one task per worker at a time
+        own = bool(getattr(getattr(client, "cluster", None), ONE_TASK_PER_WORKER, False))
         futures = client.map(run_batch, batches, replicate=replicate, seed=seed, pure=False)
         try:
             yield from _collect(futures, batches, seed, distributed, own=own)
@@ -360,6 +352,40 @@ def _on_dask(batches, replicate, seed, client, n_workers) -> Iterator[list]:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 resource.close()
+
+
+ONE_TASK_PER_WORKER = "kappalab_one_task_per_worker"  # the mark of a local_cluster
+
+
+def local_cluster(n_workers: int) -> Any:
+    """The local Dask cluster :func:`run_study` starts when it is given no ``client``.
+
+    One process per worker, one thread each, one task at a time on each worker, so that a
+    worker's death is blamed on the task it was running only (Dask counts every task a dying
+    worker holds), and one retry: a replication is deterministic, a second death is its own.
+    Scripts that run several studies on one cluster start it here, so that their failures
+    are reported as precisely (``experiments/study.py``).
+
+    Parameters
+    ----------
+    n_workers : int
+        How many worker processes.
+
+    Returns
+    -------
+    distributed.LocalCluster
+        The cluster (a context manager); ``distributed.Client(cluster)`` connects to it.
+    """
+    import dask
+    import distributed
+
+    with dask.config.set({"distributed.scheduler.worker-saturation": 1.0}):
+        cluster = distributed.LocalCluster(
+            n_workers=n_workers, threads_per_worker=1, processes=True,
+            dashboard_address=None, silence_logs=logging.ERROR,
+            scheduler_kwargs={"allowed_failures": _ALLOWED_FAILURES})
+    setattr(cluster, ONE_TASK_PER_WORKER, True)
+    return cluster
 
 
 def _collect(futures: list, batches: list, seed: int, distributed: Any,
