@@ -43,8 +43,7 @@ progress : bool or None, optional
     A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
     (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).""",
 }
-SHARED_PARAMETERS["resampling"] = "\n".join([
-    """\
+SHARED_PARAMETERS["ci"] = """\
 ci : str, optional
     A standard error and confidence interval by ``"analytic"`` (the linearisation, θ̂ ± t SE),
     ``"asymptotic"`` (the same with divisor n and a normal interval: SAS PROC FREQ's ASE),
@@ -52,7 +51,9 @@ ci : str, optional
     only), ``"bootstrap"``, ``"bootstrap-basic"``, ``"bootstrap-bca"``,
     ``"bayesian-bootstrap"`` or ``"jackknife"`` (:data:`kappalab.uncertainty.CI_METHODS`,
     :mod:`kappalab.uncertainty`), the items being the resampling units. None (default): the
-    value alone.""",
+    value alone."""
+SHARED_PARAMETERS["resampling"] = "\n".join([
+    SHARED_PARAMETERS["ci"],
     *(SHARED_PARAMETERS[name] for name in ("n_resamples", "confidence", "seed", "progress"))])
 
 _MARKER = re.compile(r"^([ \t]*)\{\{shared: (\w+)\}\}[ \t]*$", re.MULTILINE)
@@ -69,7 +70,8 @@ def shared_parameters(obj: Documented) -> Documented:
     obj : function or class
         Its docstring may hold lines ``{{shared: categories}}``, ``{{shared: sample_weight}}``,
         ``{{shared: n_resamples}}``, ``{{shared: confidence}}``, ``{{shared: seed}}``,
-        ``{{shared: progress}}`` or ``{{shared: resampling}}`` (``ci`` and the last four).
+        ``{{shared: progress}}``, ``{{shared: ci}}`` or ``{{shared: resampling}}`` (``ci`` and
+        the last four).
 
     Returns
     -------

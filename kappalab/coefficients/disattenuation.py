@@ -460,11 +460,7 @@ def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: A
         Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
         entropy. The same stream draws the random splits first.
     {{shared: categories}}
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
+    {{shared: ci}}
     {{shared: n_resamples}}
     {{shared: confidence}}
     {{shared: progress}}
@@ -691,11 +687,7 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
         Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws fresh
         entropy. The same stream draws the random splits first.
     {{shared: categories}}
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
+    {{shared: ci}}
     {{shared: n_resamples}}
     {{shared: confidence}}
     {{shared: progress}}

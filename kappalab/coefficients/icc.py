@@ -436,8 +436,9 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
         The ICC form, by any of its names (above), or ``"all"`` for a table of the six.
     ci : str or None, default "F"
         ``"F"``: the F interval (above). Otherwise a standard error and confidence interval
-        by ``"analytic"``, ``"bootstrap"``, ``"bootstrap-basic"``, ``"bootstrap-bca"``,
-        ``"bayesian-bootstrap"`` or ``"jackknife"`` (:data:`kappalab.uncertainty.CI_METHODS`,
+        by ``"analytic"``, ``"asymptotic"``, ``"bootstrap"``, ``"bootstrap-basic"``,
+        ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
+        (:data:`kappalab.uncertainty.CI_METHODS`,
         :mod:`kappalab.uncertainty`), the items being the resampling units. None: the value
         alone.
     {{shared: confidence}}

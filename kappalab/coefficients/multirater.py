@@ -900,11 +900,7 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
     {{shared: sample_weight}}
         With weights, the small-sample factor n/(n − 1) counts the weighted annotations, as
         repetition would.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
+    {{shared: ci}}
         Also ``"krippendorff"``: Krippendorff's bootstrap of the pairable values (Hayes &
         Krippendorff 2007; Notes), with ``alpha_min``.
     {{shared: n_resamples}}

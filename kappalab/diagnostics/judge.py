@@ -176,11 +176,7 @@ def judge_report(data: AnnotationsLike, judge: Any, *, level: Any = "nominal",
     {{shared: categories}}
         It is also the order of the confusion matrix and decides which label a tied majority
         reports.
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone.
+    {{shared: ci}}
         Every human's κx comes from one pass over the annotations (as in
         :func:`~kappalab.rater_report`); with ``ci=`` each human's interval is computed on
         that human's items.

@@ -119,12 +119,8 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
         :class:`~kappalab.Estimate` or a number, called on the panel and on the panel without
         each rater.
     {{shared: categories}}
-    ci : str, optional
-        A standard error and confidence interval by ``"analytic"``, ``"bootstrap"``,
-        ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
-        (:data:`kappalab.uncertainty.CI_METHODS`, :mod:`kappalab.uncertainty`), the items being
-        the resampling units. None (default): the value alone. Here for ``kappa_x``, each
-        rater's interval resampling that rater's shared items.
+    {{shared: ci}}
+        Here for ``kappa_x``, each rater's interval resampling that rater's shared items.
     {{shared: n_resamples}}
     {{shared: confidence}}
     seed : None, int, sequence of int, SeedSequence or Generator, optional
