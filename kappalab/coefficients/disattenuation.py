@@ -58,7 +58,8 @@ from ..alignment import AlignedReplications
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
-from ..kernels import (numeric_array, pearson_from_sums, pearson_sums, spearman_brown)
+from ..kernels import (column_totals, numeric_array, pearson_from_sums, pearson_sums,
+                       spearman_brown)
 from ..uncertainty import parse_ci
 from ..validation import make_rng
 from .base import Components, ItemSumCoefficient
@@ -574,7 +575,7 @@ class DisattenuationCoefficient(ItemSumCoefficient):
                                                  if isinstance(rel, ItemSumCoefficient)])
 
     def unweighted_totals(self) -> np.ndarray:
-        return np.concatenate([self.pearson.sum(axis=0)] + [
+        return np.concatenate([column_totals(self.pearson)] + [
             rel.totals() for rel in self.reliabilities if isinstance(rel, ItemSumCoefficient)])
 
     def combine(self, totals: np.ndarray) -> Components:

@@ -46,7 +46,7 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import CategoryDistance, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
-from ..kernels import count_square_sums, rater_marginal_entries
+from ..kernels import column_totals, count_square_sums, rater_marginal_entries
 from ..uncertainty import (ALPHA_MIN, KRIPPENDORFF, PairableValues, check_alpha_min,
                            krippendorff_interval)
 from ..validation import check_confidence, check_count, check_sample_weight, make_rng
@@ -291,8 +291,9 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         return np.column_stack(blocks)
 
     def unweighted_totals(self) -> np.ndarray:
-        # unweighted_item_stats().sum(axis=0): a matvec per block, nothing stacked
-        parts = [np.asarray(C.T @ w, dtype=float).ravel() for w, C in self._dense_blocks()]
+        # unweighted_item_stats().sum(axis=0): w @ C per block, nothing stacked, by blocks of
+        # rows and pairwise (column_totals), so the rounding error does not grow with the items
+        parts = [column_totals(C, w) for w, C in self._dense_blocks()]
         if self.chance == "rater_marginal":  # straight from bincounts, not the sparse matrix
             if self.use_moments:
                 scores = self._scores()
