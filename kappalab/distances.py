@@ -380,14 +380,18 @@ def interval(values: np.ndarray) -> np.ndarray:
     return (v[:, None] - v[None, :]) ** 2
 
 
-def ratio(values: np.ndarray) -> np.ndarray:
+def ratio(values: np.ndarray, origin: float = 0.0) -> np.ndarray:
     """Krippendorff's ratio metric, δ² = ((c − k)/(c + k))², 0 on the diagonal (also where
     c = k = 0).
 
     Parameters
     ----------
     values : array-like
-        The K numeric category values, non-negative.
+        The K numeric category values, non-negative, measured from ``origin``.
+    origin : int or float, default 0
+        The values are ``origin + values``: integers beyond 2**53 are given as their exact
+        differences from the smallest (``Annotations.value_origin``), so that c − k is
+        exact and only c + k = 2·origin + … is rounded (to 2**-53 relative).
 
     Returns
     -------
@@ -409,13 +413,16 @@ def ratio(values: np.ndarray) -> np.ndarray:
     --------
     >>> ratio([1, 2, 4])[0].tolist()  # (1/3)² = 0.111…, (3/5)² = 0.36
     [0.0, 0.1111111111111111, 0.36]
+    >>> bool(ratio([0, 1], origin=2**62)[0, 1] == (1 / (2**63 + 1))**2)  # 2**62, 2**62 + 1
+    True
     """
     v = np.asarray(values, dtype=float)
-    if (v < 0).any():
+    if v.size and v.min() + origin < 0:
         raise InvalidParameterError(
-            f"the ratio metric needs non-negative values; the smallest is {v.min():g}"
+            f"the ratio metric needs non-negative values; the smallest is "
+            f"{v.min() + origin:g}"
         )
-    total = v[:, None] + v[None, :]
+    total = (v[:, None] + v[None, :]) + 2.0 * float(origin)
     diff = v[:, None] - v[None, :]
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.where(total > 0, (diff / np.where(total > 0, total, 1.0)) ** 2, 0.0)
@@ -761,6 +768,7 @@ class _Request(NamedTuple):
     category_values: Callable[[str], np.ndarray]
     marginals: Callable[[], np.ndarray] | None
     categories: Any = None  # the K categories (sets of labels for the set distances)
+    origin: int | float = 0  # what the values are measured from (the ratio metric adds it)
 
     def values(self) -> np.ndarray:
         """The numeric category values, for the purpose this name says."""
@@ -807,6 +815,8 @@ def _scaled_metric(metric: Callable[[np.ndarray], np.ndarray]
     def build(r: _Request) -> CategoryDistance:
         v = r.values()
         _refuse_large(r.name, r.n_categories)
+        if metric is ratio:  # not shift-invariant: the values themselves
+            return r.scaled(ratio(v, r.origin))
         return r.scaled(metric(v))
     return build
 
@@ -907,6 +917,7 @@ def category_distance(
     kind: str,
     values: Callable[[str], np.ndarray],
     marginals: Callable[[], np.ndarray] | None = None,
+    origin: int | float = 0,
 ) -> CategoryDistance:
     r"""Resolve ``level=``, ``distance=`` or ``weights=`` into a :class:`CategoryDistance`.
 
@@ -944,6 +955,11 @@ def category_distance(
     marginals : callable, optional
         ``marginals()`` returns the pairable counts per category, for Krippendorff's ordinal
         metric (``level="ordinal"`` refuses to resolve without it).
+    origin : int or float, default 0
+        The number ``values`` are measured from (``Annotations.value_origin``: integers
+        beyond 2**53 are given as their exact differences from the smallest). Every
+        distance but the ratio metric depends on differences only; the ratio metric adds
+        it back.
 
     Returns
     -------
@@ -1010,7 +1026,8 @@ def category_distance(
                 "weight matrix or a callable"
             )
         name, description, build = _VOCABULARY[kind, key]
-        return build(_Request(kind, name, description, K, values, marginals, categories))
+        return build(_Request(kind, name, description, K, values, marginals, categories,
+                              origin))
     _refuse_large("custom", K)
     if kind == "level":
         return _custom_distance(spec, categories, K)

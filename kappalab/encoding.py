@@ -29,9 +29,10 @@ from .errors import (
     warn,
 )
 
-__all__ = ["INT64_LIMIT", "SET_TYPES", "SmallIntegerTable", "WideTable", "category_index",
-           "check_layout", "code_dtype", "count_small_integers", "encode_column",
-           "encode_values", "exact_as_float", "holds_sets", "label_sets", "preview",
+__all__ = ["INT64_LIMIT", "SET_TYPES", "NumericPositions", "SmallIntegerTable", "WideTable",
+           "category_index", "check_layout", "code_dtype", "count_small_integers",
+           "encode_column", "encode_values", "exact_as_float", "holds_sets",
+           "integer_categories", "label_sets", "numeric_positions", "preview",
            "reject_duplicate_pairs", "reject_infinite", "set_item_column", "transposed",
            "wide_to_matrix"]
 
@@ -384,6 +385,124 @@ def exact_as_float(matrix: np.ndarray) -> bool:
     """
     return matrix.size == 0 or (matrix.max() <= _EXACT_FLOAT_INT and (
         matrix.dtype.kind == "u" or matrix.min() >= -_EXACT_FLOAT_INT))
+
+
+def integer_categories(categories: pd.Index) -> bool:
+    """Whether the categories are integers: an integer dtype, or Python integers (beyond
+    int64, or beyond 2**53 read with missing values) held as objects.
+
+    Parameters
+    ----------
+    categories : pandas.Index
+        The categories.
+
+    Returns
+    -------
+    bool
+        True for integers (not booleans).
+
+    Examples
+    --------
+    >>> integer_categories(pd.Index([1, 2])), integer_categories(pd.Index([2**64, 1]))
+    (True, True)
+    >>> integer_categories(pd.Index([1.5, 2.0])), integer_categories(pd.Index(["a"]))
+    (False, False)
+    """
+    kind = categories.dtype.kind
+    if kind in "iu":
+        return True
+    return kind == "O" and len(categories) > 0 and pd.api.types.infer_dtype(
+        categories, skipna=False) == "integer"
+
+
+class NumericPositions(NamedTuple):
+    """Numeric categories as float64 numbers measured from an origin
+    (:func:`numeric_positions`).
+
+    Parameters
+    ----------
+    values : numpy.ndarray or None
+        value − origin of each category as float64 (read-only), or None when some
+        difference from the origin is not a float64 number exactly (or the categories are
+        not numbers).
+    origin : int
+        0, or the smallest category for integers beyond 2**53 (a Python int, exact).
+    problem : str or None
+        Why ``values`` is None, for the caller's message.
+
+    Examples
+    --------
+    >>> positions = numeric_positions(pd.Index([2**60 + 7, 2**60 + 9]))
+    >>> positions.values.tolist(), positions.origin - 2**60
+    ([0.0, 2.0], 7)
+    """
+
+    values: np.ndarray | None
+    origin: int
+    problem: str | None = None
+
+
+def numeric_positions(categories: pd.Index) -> NumericPositions:
+    r"""The numeric categories as float64 numbers, exactly: their values measured from an
+    origin.
+
+    Floats, and integers within ±2**53, are their own float64 values (origin 0). Integers
+    beyond 2**53 are not all float64 numbers (2**62 and 2**62 + 1 are one float64), but the
+    coefficients with numeric distances (the interval, ordinal, circular and bipolar metrics,
+    Gwet's value weights, the ICC, the correlations) use them only through their differences:
+    their positions are then the exact integer differences from the smallest category, which
+    is the origin (the ratio metric, which needs the values themselves, adds it back). Those
+    differences are float64 numbers exactly whenever the values span at most 2**53, and also
+    when they are, e.g., multiples of a large power of two; when one is not, ``values`` is
+    None and the caller refuses the numeric distance (``problem`` says what the values span).
+
+    Parameters
+    ----------
+    categories : pandas.Index
+        The categories: floats, an integer dtype, or Python integers as objects (labels
+        give no positions).
+
+    Returns
+    -------
+    NumericPositions
+        The positions (or None), the origin and, without positions, the reason.
+
+    Examples
+    --------
+    >>> numeric_positions(pd.Index([1.5, 4.0])).values.tolist()
+    [1.5, 4.0]
+    >>> big = numeric_positions(pd.Index([2**62, 2**62 + 1, 2**62 + 3]))
+    >>> big.values.tolist(), big.origin == 2**62   # exact differences from the smallest
+    ([0.0, 1.0, 3.0], True)
+    >>> numeric_positions(pd.Index([0, 2**62 + 1])).values is None   # 2**62 + 1: no float64
+    True
+    """
+    raw = categories.to_numpy()
+    if not integer_categories(categories) or (raw.dtype.kind in "iu" and exact_as_float(raw)):
+        try:
+            values = raw.astype(float)
+        except (TypeError, ValueError):  # labels: no positions (the caller says why)
+            return NumericPositions(None, 0, "the categories are not numbers")
+        values.flags.writeable = False
+        return NumericPositions(values, 0)
+    origin, top = int(raw.min()), int(raw.max())
+    if raw.dtype.kind in "iu":
+        # for int64 the difference modulo 2**64 is the exact one, which is below 2**64
+        offsets = raw.view(np.uint64) - np.uint64(origin % 2**64)
+        values = offsets.astype(float)
+        below = values < 2.0**64  # 2**64 − 1 rounds up to 2**64, outside uint64
+        exact = below.all() and (values.astype(np.uint64) == offsets).all()
+    else:  # Python integers: exact differences, compared with their float64 exactly
+        offsets = raw - origin
+        with np.errstate(over="ignore"):
+            values = np.array([float(v) if v < 2**1024 else np.inf for v in offsets])
+        exact = bool((values.astype(object) == offsets).all())
+    if not exact:
+        return NumericPositions(None, origin, (
+            f"the integer values span more than 2**53 (from {origin} to {top}) and their "
+            "differences from the smallest are not all float64 numbers exactly"))
+    values.flags.writeable = False
+    return NumericPositions(values, origin)
 
 
 def check_layout(matrix: np.ndarray) -> None:

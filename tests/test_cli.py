@@ -567,3 +567,19 @@ def test_repeated_column_names_in_excel(tmp_path, capsys):
     assert main(["report", str(empty)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("kappalab: error:") and "unexpected" not in err
+
+
+def test_integers_beyond_2_53_are_reported_exactly(tmp_path, capsys):
+    """2**62 and 2**62 + 1 are one float64: the report worked on their exact difference.
+    Percent agreement: two items agree, the third differs by the span (quadratic weight 0),
+    (1 + 1 + 0)/3. Interval α: three 0s and three 1s (offsets), D_o = (2/1)/6,
+    D_e = 2·3·3/30, α = 1 − (1/3)/(3/5) = 4/9."""
+    rows = [(item, rater, value) for item, row in enumerate(
+        [[2**62, 2**62], [2**62 + 1, 2**62 + 1], [2**62, 2**62 + 1]])
+        for rater, value in zip("ab", row)]
+    path = tmp_path / "big.csv"
+    pd.DataFrame(rows, columns=["item", "rater", "value"]).to_csv(path, index=False)
+    assert main(["report", str(path), "--level", "interval", "--format", "json"]) == 0
+    values = {r["coefficient"]: r["value"] for r in json.loads(capsys.readouterr().out)}
+    assert values["percent agreement (weighted)"] == pytest.approx(2 / 3, abs=1e-15)
+    assert values["Krippendorff's alpha"] == pytest.approx(4 / 9, abs=1e-15)

@@ -12,12 +12,185 @@ value on x for every a from 1e-300 to 1e300.
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import kappalab as kl
+from kappalab.errors import NonNumericError
+
+BIG = 2**62
+
+#: items × raters offsets from BIG (None: missing); 0..2, so that ranks are the values too
+OFFSETS = [
+    [0, 0, 1], [1, 1, 1], [0, 1, 2], [2, 2, 0], [0, 0, None],
+    [1, 2, 2], [2, 2, 2], [0, 1, 1], [None, 2, 1], [1, 0, 0],
+]
+#: the items of OFFSETS without a missing annotation
+COMPLETE = [row for row in OFFSETS if None not in row]
+
+
+def table(offsets, origin, dtype=object):
+    """The items × raters table origin + offsets: Python integers and None (missing) as
+    objects, or, when complete, an integer array of ``dtype``."""
+    cells = [[None if v is None else origin + v for v in row] for row in offsets]
+    return np.array(cells, dtype=dtype)
+
+
+def units(offsets, origin):
+    """Each item's values as Python integers (exact), items with two or more values."""
+    rows = [[origin + v for v in row if v is not None] for row in offsets]
+    return [row for row in rows if len(row) >= 2]
+
+
+def exact_alpha(offsets, origin, delta):
+    """Krippendorff's α in fractions, from its definition over the ordered pairs of values:
+    D_o = Σ_u Σ_{a≠b in u} δ(a, b)/(m_u − 1) / n, D_e = Σ_{a≠b} δ(a, b) / (n(n − 1))."""
+    rows = units(offsets, origin)
+    n = sum(len(row) for row in rows)
+    d_o = sum(Fraction(sum(delta(a, b) for i, a in enumerate(row) for j, b in enumerate(row)
+                           if i != j), len(row) - 1) for row in rows) / n
+    pooled = [v for row in rows for v in row]
+    d_e = Fraction(sum(delta(a, b) for i, a in enumerate(pooled) for j, b in enumerate(pooled)
+                       if i != j), n * (n - 1))
+    return 1 - d_o / d_e
+
+
+def interval_delta(a, b):
+    return Fraction(a - b) ** 2
+
+
+def ratio_delta(a, b):
+    return Fraction(a - b, a + b) ** 2
+
+
+def exact_weighted_percent_agreement(offsets, origin):
+    """Gwet's (2014) weighted percent agreement in fractions: the mean over items with two or
+    more annotations of the mean weight of their ordered pairs of annotations,
+    w = 1 − (a − b)²/(max − min)²."""
+    rows = units(offsets, origin)
+    values = [v for row in rows for v in row]
+    span2 = Fraction(max(values) - min(values)) ** 2
+    per_item = [Fraction(sum(1 - Fraction(a - b) ** 2 / span2 for i, a in enumerate(row)
+                             for j, b in enumerate(row) if i != j), len(row) * (len(row) - 1))
+                for row in rows]
+    return sum(per_item) / len(per_item)
+
+
+def quiet_value(function, *args, **kwargs):
+    """The estimate's value; any warning fails the test (a false "every rating is the same"
+    warning was the symptom)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return float(function(*args, **kwargs).value)
+
+
+# ---------------------------------------------------------------------- integers beyond 2**53
+def test_the_issues_example_weighted_percent_agreement_is_two_thirds():
+    """Three items: two agree exactly, the third differs by 1 = the span, whose quadratic
+    weight is 1 − 1²/1² = 0: (1 + 1 + 0)/3."""
+    x = [[2**62, 2**62], [2**62 + 1, 2**62 + 1], [2**62, 2**62 + 1]]
+    assert quiet_value(kl.percent_agreement, x, weights="quadratic") == pytest.approx(
+        2 / 3, abs=1e-15)
+
+
+@pytest.mark.parametrize("origin, dtype", [
+    (BIG, object), (2**53 + 1, object), (-BIG, object), (2**63 + 12345, object),
+    (BIG, np.int64), (-BIG, np.int64), (BIG, np.uint64), (2**63 + 12345, np.uint64)])
+def test_alpha_of_integers_beyond_2_53_is_the_exact_rational_value(origin, dtype):
+    """Object tables hold Python integers and None (missing); integer arrays are complete."""
+    offsets = OFFSETS if dtype is object else COMPLETE
+    x = table(offsets, origin, dtype)
+    for level, delta in (("interval", interval_delta), ("ratio", ratio_delta)):
+        if level == "ratio" and origin < 0:
+            continue  # the ratio metric is for non-negative values
+        expected = float(exact_alpha(offsets, origin, delta))
+        assert quiet_value(kl.krippendorff_alpha, x, level=level) == pytest.approx(
+            expected, rel=1e-12, abs=1e-14), level
+    assert quiet_value(kl.percent_agreement, x, weights="quadratic") == pytest.approx(
+        float(exact_weighted_percent_agreement(offsets, origin)), abs=1e-14)
+
+
+def test_long_input_beyond_2_53_is_exact_too():
+    frame = pd.DataFrame([(item, rater, BIG + v) for item, row in enumerate(OFFSETS)
+                          for rater, v in enumerate(row) if v is not None],
+                         columns=["item", "rater", "value"])
+    assert frame["value"].dtype == np.int64
+    expected = float(exact_alpha(OFFSETS, BIG, interval_delta))
+    assert quiet_value(kl.krippendorff_alpha, frame, level="interval") == pytest.approx(
+        expected, rel=1e-12)
+
+
+def irrcac(offsets, method, weights):
+    from irrCAC.raw import CAC
+
+    frame = pd.DataFrame(offsets, dtype=float)
+    return getattr(CAC(frame, weights=weights, categories=[0, 1, 2], digits=15),
+                   method)()["est"]["coefficient_value"]
+
+
+@pytest.mark.parametrize("function, method", [
+    (kl.gwet_ac, "gwet"), (kl.brennan_prediger, "bp"), (kl.fleiss_kappa, "fleiss"),
+    (kl.conger_kappa, "conger")])
+@pytest.mark.parametrize("weights", ["quadratic", "linear"])
+def test_weighted_kappas_beyond_2_53_equal_irrcac_on_the_differences(function, method,
+                                                                      weights):
+    """Linear and quadratic weights depend on the values only through their differences, so
+    irrCAC on the offsets from 2**62 is the oracle of the coefficient on 2**62 + offsets."""
+    expected = irrcac(OFFSETS, method, weights)
+    assert quiet_value(function, table(OFFSETS, BIG), weights=weights) == pytest.approx(
+        expected, abs=1e-13)
+
+
+def test_weighted_cohen_beyond_2_53_equals_scikit_learn_on_the_differences():
+    from sklearn.metrics import cohen_kappa_score
+
+    pairs = [row[:2] for row in OFFSETS if None not in row[:2]]
+    a, b = np.array(pairs).T
+    expected = cohen_kappa_score(a, b, weights="quadratic")  # labels 0..2: ranks = values
+    x = table(pairs, BIG)
+    assert quiet_value(kl.cohen_kappa, x, weights="quadratic") == pytest.approx(
+        expected, abs=1e-13)
+
+
+def test_icc_beyond_2_53_equals_pingouin_on_the_differences():
+    import pingouin
+
+    frame = pd.DataFrame(COMPLETE).stack().rename("y").rename_axis(["item", "rater"])
+    reference = pingouin.intraclass_corr(frame.reset_index(), targets="item", raters="rater",
+                                         ratings="y")["ICC"].to_numpy()
+    x = table(COMPLETE, BIG, np.int64)
+    # pingouin's rows: ICC(1,1), ICC(2,1), ICC(3,1), ICC(1,k), ICC(2,k), ICC(3,k)
+    for row, form in enumerate(("ICC(1,1)", "ICC(2,1)", "ICC(3,1)", "ICC(1,k)", "ICC(2,k)",
+                                "ICC(3,k)")):
+        assert quiet_value(kl.icc, x, form=form) == pytest.approx(reference[row],
+                                                                  abs=1e-12), form
+
+
+def test_integers_whose_differences_a_float_cannot_hold_are_refused():
+    """0 and 2**62 + 1 differ by more than 2**53 and not by a float64: no exact difference,
+    so a numeric distance is refused with the reason; the nominal coefficients need none."""
+    x = [[0, 0], [2**62 + 1, 2**62 + 1], [0, 2**62 + 1]]
+    with pytest.raises(NonNumericError, match=r"2\*\*53.*interval metric"):
+        kl.krippendorff_alpha(x, level="interval")
+    with pytest.raises(NonNumericError, match=r"2\*\*53"):
+        kl.percent_agreement(x, weights="quadratic")
+    with pytest.raises(NonNumericError, match=r"2\*\*53"):
+        kl.icc(x)
+    assert quiet_value(kl.krippendorff_alpha, x) == pytest.approx(
+        float(exact_alpha([[0, 0], [1, 1], [0, 1]], 0, lambda a, b: Fraction(a != b))))
+
+
+def test_integers_spanning_more_than_2_53_with_exact_differences_are_accepted():
+    """0, 2**60 and 2**61 are float64 numbers and so are their differences: nothing to
+    refuse, and the interval α is that of 0, 1, 2 (δ scales by (2**60)²)."""
+    x = [[0, 0], [2**60, 2**61], [2**61, 2**61], [0, 2**60]]
+    small = [[0, 0], [1, 2], [2, 2], [0, 1]]
+    assert quiet_value(kl.krippendorff_alpha, x, level="interval") == pytest.approx(
+        float(exact_alpha(small, 0, interval_delta)), rel=1e-14)
 
 
 # ---------------------------------------------------------------------- a million annotations

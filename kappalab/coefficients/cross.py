@@ -414,7 +414,7 @@ def _cross_distance(a: AlignedReplications, distance: Any,
         return nx.sum(axis=0) + ny.sum(axis=0)
 
     return category_distance(distance, a.categories, kind="level", values=a.category_values,
-                             marginals=marginals)
+                             marginals=marginals, origin=a.value_origin)
 
 
 @shared_parameters

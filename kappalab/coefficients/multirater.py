@@ -725,7 +725,8 @@ def distance_for(ann: Annotations, spec: Any, sample_weight: np.ndarray | None =
     by :func:`~kappalab.distances.category_distance` (Krippendorff's ordinal metric on the
     sample-weighted pairable marginals)."""
     return category_distance(spec, ann.categories, kind=kind, values=ann.category_values,
-                             marginals=lambda: pairable_marginals(ann, sample_weight))
+                             marginals=lambda: pairable_marginals(ann, sample_weight),
+                             origin=ann.value_origin)
 
 
 def weights_for(ann: Annotations, weights: Any) -> CategoryDistance:
