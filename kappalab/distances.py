@@ -495,8 +495,12 @@ def bipolar(values: np.ndarray) -> np.ndarray:
     """
     v = np.asarray(values, dtype=float)
     lo, hi = v.min(), v.max()
-    c, k = v[:, None], v[None, :]
-    denominator = (c + k - 2 * lo) * (2 * hi - c - k)
+    # the metric is unchanged by x → a·x + b (a > 0): on the values mapped to [0, 1] nothing
+    # overflows or underflows, whatever their magnitude (1e±300)
+    half = hi / 2 - lo / 2
+    u = (v / 2 - lo / 2) / half if half > 0 else v - lo
+    c, k = u[:, None], u[None, :]
+    denominator = (c + k) * (2 - c - k)
     # the denominator vanishes only on the diagonal (c = k = min or c = k = max)
     safe = np.where(denominator > 0, denominator, 1.0)
     return np.where(c != k, (c - k) ** 2 / safe, 0.0)
@@ -723,7 +727,7 @@ def quadratic_weights(values: np.ndarray) -> np.ndarray:
     """
     v = np.asarray(values, dtype=float)
     span = v.max() - v.min()
-    return 1.0 - (v[:, None] - v[None, :]) ** 2 / (span**2 if span > 0 else 1.0)
+    return 1.0 - ((v[:, None] - v[None, :]) / (span if span > 0 else 1.0)) ** 2  # no overflow
 
 
 def radical_weights(values: np.ndarray) -> np.ndarray:
@@ -791,10 +795,12 @@ def _nominal(r: _Request) -> CategoryDistance:
 
 
 def _interval_form(r: _Request, v: np.ndarray) -> CategoryDistance:
-    """δ = (s_c − s_k)² on the scores v, scaled by the squared span (Krippendorff's form)."""
-    span = float(v.max() - v.min()) if v.size else 0.0
+    """δ = (s_c − s_k)² on the scores v, scaled by the squared span (Krippendorff's form);
+    the span² of values beyond 1e154 is infinite (the estimators work on normalised scores,
+    ``kappalab.coefficients.base.interval_scores``, and never need it)."""
+    span = np.float64(v.max() - v.min()) if v.size else np.float64(0.0)
     with np.errstate(over="ignore"):
-        scale = span**2 if span > 0 else 1.0
+        scale = float(span * span) if span > 0 else 1.0
     return r.make(scale, build=lambda: interval(v), n_categories=r.n_categories,
                   interval_factor=1.0, scores=v)
 

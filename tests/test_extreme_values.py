@@ -18,6 +18,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import kappalab as kl
 from kappalab.errors import NonNumericError
@@ -191,6 +192,102 @@ def test_integers_spanning_more_than_2_53_with_exact_differences_are_accepted():
     small = [[0, 0], [1, 2], [2, 2], [0, 1]]
     assert quiet_value(kl.krippendorff_alpha, x, level="interval") == pytest.approx(
         float(exact_alpha(small, 0, interval_delta)), rel=1e-14)
+
+
+# ---------------------------------------------------------------------- x → a·x + b
+def continuous(seed=0, n_items=24, n_raters=3):
+    """Two replications of interval ratings (item effect + noise), about 15 % missing in the
+    first; values 1.5–9 so that the ratio and bipolar metrics apply."""
+    rng = np.random.default_rng(seed)
+    mu = rng.normal(5.0, 1.0, size=(n_items, 1))
+    x = np.round(mu + 0.7 * rng.normal(size=(n_items, n_raters)), 1)
+    y = np.round(mu + 0.9 * rng.normal(size=(n_items, n_raters)), 1)
+    x[rng.random(x.shape) < 0.15] = np.nan
+    x[:, 0] = np.where(np.isnan(x[:, 0]), np.round(mu[:, 0], 1), x[:, 0])
+    return np.clip(x, 1.5, 9.0), np.clip(y, 1.5, 9.0)
+
+
+def interval_paths(x, y, *, shifted=True):
+    """Every interval-form path (and the affine-invariant bipolar metric): name → value, with
+    the analytic standard error where the spine gives one. ``shifted``: the data may have been
+    shifted, so the ratio metric (invariant to scaling only) is left out."""
+    complete = x[~np.isnan(x).any(axis=1)]
+    out = {}
+
+    def add(name, est, se=True):
+        out[name] = float(est.value)
+        if se:
+            out[name + " se"] = float(est.se)
+
+    add("alpha interval", kl.krippendorff_alpha(x, level="interval", ci="analytic"))
+    add("alpha bipolar", kl.krippendorff_alpha(x, level="bipolar", ci="analytic"))
+    if not shifted:
+        add("alpha ratio", kl.krippendorff_alpha(x, level="ratio", ci="analytic"))
+    add("iota interval", kl.janson_olsson_iota(x, level="interval", ci="analytic"))
+    for weights in ("quadratic", "linear", "radical", "bipolar"):
+        for function in (kl.fleiss_kappa, kl.conger_kappa, kl.gwet_ac, kl.brennan_prediger,
+                         kl.percent_agreement, kl.light_kappa):
+            add(f"{function.__name__} {weights}", function(x, weights=weights, ci="analytic"))
+        for function in (kl.cohen_kappa, kl.scott_pi, kl.bennett_s):
+            add(f"{function.__name__} {weights}",
+                function(complete[:, :2], weights=weights, ci="analytic"))
+    for form in ("ICC(1,1)", "ICC(2,1)", "ICC(3,1)", "ICC(1,k)", "ICC(2,k)", "ICC(3,k)"):
+        add(form, kl.icc(complete, form=form, ci="analytic"))
+        out[form + " F"] = float(kl.icc(complete, form=form).details["F"])
+    add("cross kappa interval", kl.cross_kappa(x, y, level="interval", ci="analytic"))
+    add("normalized cross kappa interval",
+        kl.normalized_cross_kappa(x, y, level="interval", ci="analytic"))
+    add("inter-annotator correlation", kl.inter_annotator_correlation(x, ci="analytic"))
+    add("split-half", kl.split_half_reliability(x, n_splits=5, seed=0), se=False)
+    add("disattenuated", kl.disattenuated_correlation(x, y, n_splits=5, seed=0), se=False)
+    report = kl.agreement_report(x, level="interval")
+    for name, value in zip(report["coefficient"], report["value"]):
+        out[f"report {name}"] = float(value)
+    return out
+
+
+REFERENCE = {}
+
+
+def reference_paths(shifted):
+    if shifted not in REFERENCE:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            REFERENCE[shifted] = interval_paths(*continuous(), shifted=shifted)
+    return REFERENCE[shifted]
+
+
+@pytest.mark.parametrize("a", [1e-300, 1e-155, 1e155, 1e300])
+@pytest.mark.parametrize("b", [0.0, 3.0, -1e4])
+def test_every_interval_path_is_invariant_to_affine_maps_up_to_1e300(a, b):
+    """x → a·x + a·b changes no coefficient of interval data: each value and standard error
+    on the mapped data is the one on x (to rounding), without a warning."""
+    x, y = continuous()
+    shifted = b != 0
+    reference = reference_paths(shifted)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        moved = interval_paths(a * x + a * b, a * y + a * b, shifted=shifted)
+    assert moved.keys() == reference.keys()
+    for name, value in reference.items():
+        assert np.isfinite(value), name
+        assert moved[name] == pytest.approx(value, rel=1e-9, abs=1e-12), name
+
+
+@settings(max_examples=40, deadline=None)
+@given(exponent=st.integers(-300, 300), shift=st.floats(-1e4, 1e4), data=st.data())
+def test_alpha_and_icc_are_invariant_for_any_scale(exponent, shift, data):
+    """Hypothesis over the scale 10**exponent and the shift: interval α, quadratic-weighted
+    Gwet's AC2 and ICC(2,1) keep their values."""
+    x, _ = continuous(data.draw(st.integers(0, 5), label="seed"))
+    complete = x[~np.isnan(x).any(axis=1)]
+    a = 10.0 ** exponent
+    for function, table_, kwargs in ((kl.krippendorff_alpha, x, {"level": "interval"}),
+                                     (kl.gwet_ac, x, {"weights": "quadratic"}),
+                                     (kl.icc, complete, {})):
+        reference = quiet_value(function, table_, **kwargs)
+        moved = quiet_value(function, a * table_ + a * shift, **kwargs)
+        assert moved == pytest.approx(reference, rel=1e-9, abs=1e-12), function.__name__
 
 
 # ---------------------------------------------------------------------- a million annotations
