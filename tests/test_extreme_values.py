@@ -290,6 +290,61 @@ def test_alpha_and_icc_are_invariant_for_any_scale(exponent, shift, data):
         assert moved == pytest.approx(reference, rel=1e-9, abs=1e-12), function.__name__
 
 
+# ---------------------------------------------------------------------- Bayesian models
+SCALES = (1e-300, 1.0, 1e300)
+
+
+def test_the_bayesian_interval_models_see_the_same_standardised_data_at_every_scale():
+    """The one-way and the cross-replication interval models standardise by the mean and
+    standard deviation of the annotations: the per-item statistics they are given are the
+    same for x, 1e-300·x and 1e300·x (to rounding), and the location and scale found are
+    those of x times the factor."""
+    from kappalab.bayes.models import item_statistics, location_scale
+
+    x, y = continuous()
+    present = x[~np.isnan(x)]
+    pooled = np.concatenate([present, y.ravel()])
+    for anns, values in (((x,), present), ((x, y), pooled)):
+        mean, sd = values.mean(), values.std()  # numpy's, on the unscaled values
+        reference = None
+        for a in SCALES:
+            scaled = [kl.Annotations.from_wide(a * t) for t in anns]
+            center, scale = location_scale(*scaled)
+            assert center == pytest.approx(a * mean, rel=1e-12)
+            assert scale == pytest.approx(a * sd, rel=1e-12)
+            stats = np.concatenate([np.concatenate(item_statistics(ann, center, scale))
+                                    for ann in scaled])
+            assert np.isfinite(stats).all()
+            if reference is None:
+                reference = stats
+            np.testing.assert_allclose(stats, reference, rtol=1e-12, atol=1e-12)
+
+
+def test_the_interval_reliability_posterior_is_the_same_at_every_scale():
+    """One seed, one short chain per scale: the model is fitted to the same standardised
+    data, so the draws of the ICC agree (to the rounding of the scaled data, amplified by
+    the sampler to far less than 1e-6), and the data-scale variables scale with the data."""
+    import pymc  # noqa: F401  (the test extra; a missing PyMC fails the test)
+
+    from kappalab import bayes
+
+    x, _ = continuous()
+    posts = {}
+    for a in SCALES:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # 100 draws: low-ESS warnings are expected
+            posts[a] = bayes.interval_reliability(a * x, draws=100, tune=100, chains=1,
+                                                  seed=3)
+    icc = posts[1.0]["icc"]
+    low, high = posts[1.0].interval("icc")
+    assert 0 < low < high < 1
+    for a in SCALES:
+        np.testing.assert_allclose(posts[a]["icc"], icc, rtol=1e-6, atol=1e-9)
+        np.testing.assert_allclose(posts[a]["sigma_within"],
+                                   a * posts[1.0]["sigma_within"], rtol=1e-6)
+        np.testing.assert_allclose(posts[a]["mu"], a * posts[1.0]["mu"], rtol=1e-6)
+
+
 # ---------------------------------------------------------------------- a million annotations
 def exact_nominal_alpha(item, category, n_items, n_categories):
     """Nominal α in exact rational arithmetic: with n_ic the counts of the items with m_i ≥ 2
