@@ -86,6 +86,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .encoding import exact_as_float
 from .errors import InvalidParameterError, label
 
 __all__ = [
@@ -1098,9 +1099,14 @@ def _refuse_large(name: str, K: int) -> None:
 
 
 def _evaluate(function: Callable, categories: Any, what: str) -> np.ndarray:
-    """A user's element-wise callable on every pair of categories, as a K × K float matrix."""
+    """A user's element-wise callable on every pair of categories, as a K × K float matrix.
+    Numbers are given as floats, except integers beyond 2**53, which a float64 would round
+    (2**62 + 1 to 2**62): those are given as exact Python integers (an object array)."""
     v = np.asarray(list(categories))
-    v = v.astype(float) if v.dtype.kind in "biuf" else v
+    if v.dtype.kind in "iu" and not exact_as_float(v):
+        v = np.array([int(c) for c in categories], dtype=object)
+    elif v.dtype.kind in "biuf":
+        v = v.astype(float)
     K = v.size
     try:
         matrix = np.broadcast_to(np.asarray(function(v[:, None], v[None, :]), dtype=float),

@@ -325,12 +325,25 @@ def _frame_to_matrix(df: pd.DataFrame, ordered_categories: bool
         if all(isinstance(d, np.dtype) and d.kind in "iu" for d in dtypes) and len(
                 {d.kind for d in dtypes}) == 1:
             return _as_object_or_float(df.to_numpy()), None  # exact integers kept exact
+        if any(_beyond_float(df[column]) for column in df.columns):
+            # nullable integers beyond 2**53: as Python integers (None missing), not rounded
+            return _as_object_or_float(df.to_numpy(dtype=object, na_value=None)), None
         return df.to_numpy(dtype=float, na_value=np.nan), None  # nullable: pd.NA -> NaN
     return _as_object_or_float(df.to_numpy()), None
 
 
 _EXACT_FLOAT_INT = 2**53
 INT64_LIMIT = 2**63  # integers beyond this are not all representable as float64
+
+
+def _beyond_float(column: pd.Series) -> bool:
+    """Whether a nullable integer column (``Int64``, ``UInt64``, …) holds a value beyond
+    ±2**53, which a float64 would round."""
+    if not pd.api.types.is_integer_dtype(column.dtype) or isinstance(column.dtype, np.dtype):
+        return False
+    present = column.dropna()
+    return bool(present.size) and (present.max() > _EXACT_FLOAT_INT
+                                   or present.min() < -_EXACT_FLOAT_INT)
 
 
 def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:

@@ -115,6 +115,16 @@ def test_alpha_of_integers_beyond_2_53_is_the_exact_rational_value(origin, dtype
         float(exact_weighted_percent_agreement(offsets, origin)), abs=1e-14)
 
 
+def test_a_frame_of_nullable_integers_beyond_2_53_is_not_rounded():
+    """pandas' nullable Int64 and UInt64 columns with missing cells (pd.NA) beyond 2**53."""
+    for dtype, origin in (("Int64", BIG), ("UInt64", 2**63 + 12345)):
+        frame = pd.DataFrame([[None if v is None else origin + v for v in row]
+                              for row in OFFSETS], dtype=object).astype(dtype)
+        expected = float(exact_alpha(OFFSETS, origin, interval_delta))
+        assert quiet_value(kl.krippendorff_alpha, frame, level="interval") == pytest.approx(
+            expected, rel=1e-12), dtype
+
+
 def test_long_input_beyond_2_53_is_exact_too():
     frame = pd.DataFrame([(item, rater, BIG + v) for item, row in enumerate(OFFSETS)
                           for rater, v in enumerate(row) if v is not None],
@@ -169,6 +179,15 @@ def test_icc_beyond_2_53_equals_pingouin_on_the_differences():
                                 "ICC(3,k)")):
         assert quiet_value(kl.icc, x, form=form) == pytest.approx(reference[row],
                                                                   abs=1e-12), form
+
+
+def test_a_custom_distance_sees_the_integers_beyond_2_53_exactly():
+    """A callable gets the categories themselves: beyond 2**53 as exact Python integers, so
+    that (a − b)² gives the interval α in fractions (as floats 2**62 + 1 − 2**62 is 0)."""
+    x = table(COMPLETE, BIG, np.int64)
+    expected = float(exact_alpha(COMPLETE, BIG, interval_delta))
+    assert quiet_value(kl.krippendorff_alpha, x, level=lambda a, b: (a - b) ** 2) == \
+        pytest.approx(expected, rel=1e-12)
 
 
 def test_integers_whose_differences_a_float_cannot_hold_are_refused():
@@ -274,6 +293,40 @@ def test_every_interval_path_is_invariant_to_affine_maps_up_to_1e300(a, b):
         assert moved[name] == pytest.approx(value, rel=1e-9, abs=1e-12), name
 
 
+def scale_free_reports(x, y):
+    """The numbers of the reports, the comparison and the out-of-core estimator that do not
+    depend on the unit of the values (rater_report's mean shift does, and is left out)."""
+    import dask.dataframe as dd
+
+    out = {}
+    items = kl.item_report(x, level="interval")
+    for column in ("agreement", "chance_corrected_agreement", "coefficient_if_removed"):
+        out.update({f"item_report {column} {i}": v for i, v in enumerate(items[column])})
+    raters = kl.rater_report(x, level="interval")
+    for column in ("kappa_x", "without", "correlation"):
+        out.update({f"rater_report {column} {i}": v for i, v in enumerate(raters[column])})
+    comparison = kl.compare(kl.krippendorff_alpha, x, y, level="interval")
+    out.update({"compare difference": comparison.difference, "compare se": comparison.se})
+    frame = dd.from_pandas(kl.Annotations.from_wide(x).to_long(), npartitions=3)
+    est = kl.dask_estimate("krippendorff_alpha", frame, level="interval", ci="analytic")
+    out.update({"dask alpha": est.value, "dask se": est.se})
+    return {name: float(value) for name, value in out.items()}
+
+
+@pytest.mark.parametrize("a", [1e-300, 1e300])
+def test_reports_comparisons_and_out_of_core_are_invariant_up_to_1e300(a):
+    x, y = continuous()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reference = scale_free_reports(x, y)
+        moved = scale_free_reports(a * x + 3 * a, a * y + 3 * a)
+    for name, value in reference.items():
+        if np.isnan(value):  # an item with one annotation has no agreement
+            assert np.isnan(moved[name]), name
+            continue
+        assert moved[name] == pytest.approx(value, rel=1e-9, abs=1e-12), name
+
+
 @settings(max_examples=40, deadline=None)
 @given(exponent=st.integers(-300, 300), shift=st.floats(-1e4, 1e4), data=st.data())
 def test_alpha_and_icc_are_invariant_for_any_scale(exponent, shift, data):
@@ -338,8 +391,14 @@ def test_the_interval_reliability_posterior_is_the_same_at_every_scale():
     icc = posts[1.0]["icc"]
     low, high = posts[1.0].interval("icc")
     assert 0 < low < high < 1
+    observed = posts[1.0].idata.observed_data
     for a in SCALES:
         np.testing.assert_allclose(posts[a]["icc"], icc, rtol=1e-6, atol=1e-9)
+        # the posterior predictive statistics are those of the standardised values
+        for name in ("between_variance", "within_variance_sd"):
+            assert float(posts[a].idata.observed_data[name]) == pytest.approx(
+                float(observed[name]), rel=1e-9), name
+            assert posts[a].ppc_pvalue(name) == posts[1.0].ppc_pvalue(name), name
         np.testing.assert_allclose(posts[a]["sigma_within"],
                                    a * posts[1.0]["sigma_within"], rtol=1e-6)
         np.testing.assert_allclose(posts[a]["mu"], a * posts[1.0]["mu"], rtol=1e-6)
