@@ -33,9 +33,10 @@ ICC(3,k) = (MS_R − MS_E)/MS_R. Sample weights, the analytic standard error, th
 and the jackknife then come from the spine; the F intervals of Shrout & Fleiss and McGraw &
 Wong are computed from the same mean squares (:func:`icc`).
 
-The ratings are first centred on their mean and divided by their largest absolute deviation,
-which changes no ICC (each is invariant to an affine map of all ratings) but keeps the sums of
-squares free of cancellation.
+The ratings are first mapped onto [−1, 1] by their midrange and half-span, then centred on
+their mean and divided by their largest absolute deviation, which changes no ICC (each is
+invariant to an affine map of all ratings) but keeps the sums of squares free of
+cancellation, overflow and underflow whatever the magnitude of the ratings (1e±300).
 
 References
 ----------
