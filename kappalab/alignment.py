@@ -40,8 +40,7 @@ import pandas as pd
 
 from .annotations import Annotations
 from .encoding import NumericPositions, numeric_positions
-from .errors import (EmptyDataError, InvalidParameterError, NonNumericError, SharedRatersWarning,
-                     warn)
+from .errors import EmptyDataError, InvalidParameterError, SharedRatersWarning, warn
 
 __all__ = ["AlignedReplications", "SHARED_RATERS", "shared_raters", "union_categories"]
 
@@ -296,10 +295,7 @@ class AlignedReplications:
         differences from the smallest); :class:`~kappalab.errors.NonNumericError`, naming
         ``purpose``, when a side's labels are not numbers or have no exact differences."""
         self.x.category_values(purpose), self.y.category_values(purpose)  # both numeric?
-        positions = self._positions
-        if positions.values is None:
-            raise NonNumericError(f"{positions.problem}, which {purpose} needs")
-        return positions.values
+        return self._positions.require(purpose)
 
     @property
     def value_origin(self) -> int:

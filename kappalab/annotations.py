@@ -631,13 +631,7 @@ class Annotations:
                 f"{purpose} needs numeric values, but the categories are "
                 f"{preview(self.categories)}; map them to numbers first"
             )
-        positions = self._category_positions
-        if positions.values is None:
-            raise NonNumericError(
-                f"{positions.problem}, which {purpose} needs: a float64 cannot tell the "
-                "values apart exactly. Divide them by a common unit or subtract a reference "
-                "value first (or convert them to float if 16 significant digits are enough)")
-        return positions.values
+        return self._category_positions.require(purpose)
 
     @property
     def value_origin(self) -> int:

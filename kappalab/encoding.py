@@ -24,6 +24,7 @@ from .errors import (
     InvalidParameterError,
     LayoutWarning,
     MissingValueError,
+    NonNumericError,
     UnknownCategoryError,
     label,
     warn,
@@ -454,6 +455,42 @@ class NumericPositions(NamedTuple):
     origin: int
     problem: str | None = None
 
+    def require(self, purpose: str) -> np.ndarray:
+        """The positions, or a :class:`~kappalab.errors.NonNumericError` naming ``purpose``
+        and the problem when there are none.
+
+        Parameters
+        ----------
+        purpose : str
+            What needs the values (e.g. "the interval metric"), for the message.
+
+        Returns
+        -------
+        numpy.ndarray
+            :attr:`values`.
+
+        Raises
+        ------
+        NonNumericError
+            When :attr:`values` is None.
+
+        Examples
+        --------
+        >>> numeric_positions(pd.Index([1, 5])).require("the ICC").tolist()
+        [1.0, 5.0]
+        >>> try:
+        ...     numeric_positions(pd.Index([0, 2**62 + 1])).require("the ICC")
+        ... except NonNumericError as error:
+        ...     print(str(error)[:56], "...")
+        the ICC needs the differences between the values exactly ...
+        """
+        if self.values is None:
+            raise NonNumericError(
+                f"{purpose} needs the differences between the values exactly, but "
+                f"{self.problem}: divide them by a common unit or subtract a reference value "
+                "first (or convert them to float if 16 significant digits are enough)")
+        return self.values
+
 
 def numeric_positions(categories: pd.Index) -> NumericPositions:
     r"""The numeric categories as float64 numbers, exactly: their values measured from an
@@ -513,7 +550,7 @@ def numeric_positions(categories: pd.Index) -> NumericPositions:
     if not exact:
         return NumericPositions(None, origin, (
             f"the integer values span more than 2**53 (from {origin} to {top}) and their "
-            "differences from the smallest are not all float64 numbers exactly"))
+            "differences from the smallest are not all float64 numbers"))
     values.flags.writeable = False
     return NumericPositions(values, origin)
 
