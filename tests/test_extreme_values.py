@@ -239,6 +239,9 @@ def interval_paths(x, y, *, shifted=True):
             out[name + " se"] = float(est.se)
 
     add("alpha interval", kl.krippendorff_alpha(x, level="interval", ci="analytic"))
+    for ci in ("krippendorff", "bootstrap-bca"):
+        est = kl.krippendorff_alpha(x, level="interval", ci=ci, n_resamples=200, seed=0)
+        out[f"alpha {ci} low"], out[f"alpha {ci} high"] = est.ci
     add("alpha bipolar", kl.krippendorff_alpha(x, level="bipolar", ci="analytic"))
     if not shifted:
         add("alpha ratio", kl.krippendorff_alpha(x, level="ratio", ci="analytic"))

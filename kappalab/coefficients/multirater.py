@@ -637,15 +637,22 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         cols = np.concatenate([kept, off.col])
         coincidence = np.concatenate([diagonal[kept], 2.0 * off.data])  # both orders of c < k
         n_values = float(m.sum())
-        if self.dis.scores is not None:  # interval form: δ_ck = (f(s_c − s_k))²
-            gap = self.dis.interval_factor * (self.dis.scores[rows] - self.dis.scores[cols])
-            delta = gap * gap
-        else:
-            delta = self.dis.matrix[rows, cols]
         marginals = np.asarray(counts.sum(axis=0), dtype=float).ravel()
         pairs_of_values = n_values * (n_values - 1)
-        expected = (float(marginals @ distance_product(self.dis, marginals)) / pairs_of_values
-                    if pairs_of_values > 0 else np.nan)
+        if self.dis.scores is not None:
+            # interval form, δ_ck = u (x_c − x_k)² on the normalised scores x: δ and D_e in
+            # the units of the scores (α is their ratio), which neither overflow nor
+            # underflow whatever the magnitude of the values (1e±300)
+            scores = self._scores()
+            x = (self.dis.scores - scores.shift) * scores.factor
+            gap = x[rows] - x[cols]
+            delta = gap * gap
+            expected = float(np.real(self._expected(
+                np.array([n_values, marginals @ x, marginals @ (x * x)]))))
+        else:
+            delta = self.dis.matrix[rows, cols]
+            expected = (float(marginals @ distance_product(self.dis, marginals))
+                        / pairs_of_values if pairs_of_values > 0 else np.nan)
         sizes, units = np.unique(m.astype(np.int64), return_counts=True)
         return PairableValues(np.asarray(delta, dtype=float), coincidence / n_values,
                               rows == cols, sizes, units, expected)
