@@ -76,7 +76,7 @@ def numeric_array(x: Any) -> np.ndarray:
     return t if t.dtype.kind in "cO" else t.astype(float)
 
 
-# ====================================================================== per-item agreement
+# ====================================================================== totals over items
 #: rows added by one matrix product in :func:`column_totals` before the blocks' partial sums
 #: are added pairwise
 SUM_BLOCK_ROWS = 128
@@ -89,19 +89,18 @@ def column_totals(stats: np.ndarray | sp.spmatrix, weights: np.ndarray | None = 
 
     A single pass (a matrix-vector product, or ``stats.sum(axis=0)`` on a C-ordered array)
     adds one row at a time to a running total, whose error bound grows as n·u
-    (u = 2**-53) and whose typical error as √n·u: 1e-13 relative at ten million items. Here
-    the rows are added in blocks of b = :data:`SUM_BLOCK_ROWS` by one product per block, and
-    the ⌈n/b⌉ partial sums of each column by pairwise summation (numpy's, along a
-    contiguous row), so that
+    (u = 2**-53) and whose typical error as √n·u, some 3e-13 relative at ten million items.
+    Here the rows are added in blocks of b = :data:`SUM_BLOCK_ROWS` by one batched matrix
+    product, and the ⌈n/b⌉ partial sums of each column by pairwise summation (numpy's, along
+    a contiguous row), so that
 
     .. math::  |\hat T_j - T_j| \le \big(b + \lceil\log_2 \lceil n/b\rceil\rceil + 1\big)\,
                u \sum_i |w_i s_{ij}| + O(u^2)
 
-    whatever n (Higham 2002, §4.2 and §4.6, for the recursive and the blocked sum). The
-    blocks are views of ``stats`` (no copy of the matrix) and one batched product, so it
-    is no slower than the single pass. A sparse matrix is summed by the same blocks: its
-    products are collected into a ⌈n/b⌉ × s sparse matrix of partial sums (scipy adds
-    duplicate entries in order), which is summed the same way until few rows are left.
+    whatever n (Higham 2002, ch. 4). The blocks are views of a C-ordered matrix (an F-ordered
+    one is copied once). A sparse matrix is summed by the same blocks: its products are
+    collected into a ⌈n/b⌉ × s sparse matrix of partial sums (scipy adds the at most b
+    entries of each cell), which is summed the same way until at most b rows are left.
 
     Parameters
     ----------
@@ -164,6 +163,7 @@ def column_totals(stats: np.ndarray | sp.spmatrix, weights: np.ndarray | None = 
     return partials.sum(axis=1)
 
 
+# ====================================================================== per-item agreement
 def count_square_sums(counts: np.ndarray | sp.spmatrix) -> np.ndarray:
     """Σ_k n_ik² of each row of an items × categories count table.
 
