@@ -2,7 +2,7 @@
 Bayesian models' standardisation, and the accuracy of the totals on a million annotations.
 
 Oracles: exact rational arithmetic (``fractions``) on the integers themselves, written out
-here; the peer libraries (irrCAC, scikit-learn, pingouin, krippendorff) on the exact
+here; the peer libraries (irrCAC, scikit-learn, pingouin) on the exact
 differences from the smallest value, which give the same coefficient wherever its distance
 depends only on differences of values (the interval metric and the linear and quadratic
 weights do; the ratio metric does not and is checked in fractions); and invariances: a
