@@ -292,8 +292,13 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
 
     def unweighted_totals(self) -> np.ndarray:
         # unweighted_item_stats().sum(axis=0): w @ C per block, nothing stacked, by blocks of
-        # rows and pairwise (column_totals), so the rounding error does not grow with the items
-        parts = [column_totals(C, w) for w, C in self._dense_blocks()]
+        # rows and pairwise (column_totals), so the rounding error does not grow with the
+        # items; the pooled counts of pairable items (whole numbers, weights 0 or 1) add up
+        # exactly in any order below 2**53, in one product
+        counts_only = self.chance == "pooled" and not self.use_moments
+        parts = [np.asarray(C.T @ w, dtype=float).ravel() if counts_only and block > 0
+                 else column_totals(C, w)
+                 for block, (w, C) in enumerate(self._dense_blocks())]
         if self.chance == "rater_marginal":  # straight from bincounts, not the sparse matrix
             if self.use_moments:
                 scores = self._scores()
