@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]  # the repository root: benchmarks/ i
 BENCHMARKS = [
     ("bench_alpha_nominal", [], ["--items", "20000", "--repeat", "3"]),
     ("bench_alpha_interval", [], ["--items", "20000", "--repeat", "3"]),
+    ("bench_alpha_accuracy", [], ["--annotations", "1000000", "--repeat", "2"]),
     ("bench_cross_kappa", [], ["--sizes", "200,500", "--annotations", "100000",
                                "--repeat", "3"]),
     ("bench_normalized", [], ["--items", "20000", "--repeat", "10"]),
@@ -86,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         if result["benchmark"] == "alpha_nominal":
             measured = (f"kappalab {ms(result['kappalab_s'])} vs krippendorff "
                         f"{ms(result['krippendorff_s'])}: {result['speedup']:.2f}x faster")
+        elif result["benchmark"] == "alpha_accuracy":
+            measured = (f"{result['annotations']} annotations: |α − exact| = "
+                        f"{result['abs_error']:.2g}, estimator {ms(result['estimator_s'])}")
         elif result["benchmark"] == "bootstrap_alpha":
             measured = (f"2000 replicates {ms(result['bootstrap_s'])} / one estimate "
                         f"{ms(result['one_estimate_s'])} = {result['ratio']:.1f}x; "

@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from .annotations import Annotations
+from .encoding import NumericPositions, numeric_positions
 from .errors import EmptyDataError, InvalidParameterError, SharedRatersWarning, warn
 
 __all__ = ["AlignedReplications", "SHARED_RATERS", "shared_raters", "union_categories"]
@@ -289,7 +290,19 @@ class AlignedReplications:
                                                 (self.y, self.y_rows, self.y_map)))
 
     def category_values(self, purpose: str) -> np.ndarray:
-        """The union categories as numbers (:class:`~kappalab.errors.NonNumericError`,
-        naming ``purpose``, when a side's labels are not numbers)."""
+        """The union categories as numbers measured from :attr:`value_origin`
+        (:meth:`Annotations.category_values`: integers beyond 2**53 as their exact
+        differences from the smallest); :class:`~kappalab.errors.NonNumericError`, naming
+        ``purpose``, when a side's labels are not numbers or have no exact differences."""
         self.x.category_values(purpose), self.y.category_values(purpose)  # both numeric?
-        return np.asarray(self.categories, dtype=float)
+        return self._positions.require(purpose)
+
+    @property
+    def value_origin(self) -> int:
+        """What :meth:`category_values` are measured from: 0, or the smallest union category
+        for integers beyond 2**53."""
+        return self._positions.origin
+
+    @cached_property
+    def _positions(self) -> NumericPositions:
+        return numeric_positions(pd.Index(self.categories))

@@ -33,8 +33,10 @@ from .encoding import (
     encode_column,
     encode_values,
     exact_as_float,
+    integer_categories,
     label_identity,
     long_columns,
+    numeric_positions,
     preview,
     reject_duplicate_pairs,
     reject_infinite,
@@ -633,25 +635,40 @@ class Annotations:
 
     @property
     def is_numeric(self) -> bool:
-        """Whether the categories are numbers (needed by numeric distances)."""
-        return pd.api.types.is_numeric_dtype(self.categories.dtype) and not (
-            pd.api.types.is_bool_dtype(self.categories.dtype)
-        )
+        """Whether the categories are numbers (needed by numeric distances): a numeric dtype
+        other than booleans, or Python integers held as objects."""
+        dtype = self.categories.dtype
+        return (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+                ) or integer_categories(self.categories)
 
     def category_values(self, purpose: str = "a numeric distance") -> np.ndarray:
-        """The categories as float numbers; a clear error when they are not numbers."""
+        """The categories as float numbers, exactly, measured from :attr:`value_origin`: their
+        own values, or for integers beyond 2**53 their exact differences from the smallest
+        category (:func:`~kappalab.encoding.numeric_positions`), which is all that a
+        distance of differences needs.
+
+        Raises
+        ------
+        NonNumericError
+            When the categories are not numbers, or are integers whose differences from the
+            smallest are not all float64 numbers exactly (they span more than 2**53).
+        """
         if not self.is_numeric:
             raise NonNumericError(
                 f"{purpose} needs numeric values, but the categories are "
                 f"{preview(self.categories)}; map them to numbers first"
             )
-        return self._category_value_array
+        return self._category_positions.require(purpose)
+
+    @property
+    def value_origin(self) -> int:
+        """The number :meth:`category_values` are measured from: 0, or for integer
+        categories beyond 2**53 the smallest category (exact)."""
+        return self._category_positions.origin if self.is_numeric else 0
 
     @cached_property
-    def _category_value_array(self) -> np.ndarray:
-        values = self.categories.to_numpy(dtype=float)
-        values.flags.writeable = False
-        return values
+    def _category_positions(self):
+        return numeric_positions(self.categories)
 
     # ------------------------------------------------------------------ sufficient statistics
     @cached_property

@@ -86,6 +86,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .encoding import exact_as_float
 from .errors import InvalidParameterError, label
 
 __all__ = [
@@ -380,14 +381,18 @@ def interval(values: np.ndarray) -> np.ndarray:
     return (v[:, None] - v[None, :]) ** 2
 
 
-def ratio(values: np.ndarray) -> np.ndarray:
+def ratio(values: np.ndarray, origin: float = 0.0) -> np.ndarray:
     """Krippendorff's ratio metric, δ² = ((c − k)/(c + k))², 0 on the diagonal (also where
     c = k = 0).
 
     Parameters
     ----------
     values : array-like
-        The K numeric category values, non-negative.
+        The K numeric category values, non-negative, measured from ``origin``.
+    origin : int or float, default 0
+        The values are ``origin + values``: integers beyond 2**53 are given as their exact
+        differences from the smallest (``Annotations.value_origin``), so that c − k is
+        exact and only c + k = 2·origin + … is rounded (to 2**-53 relative).
 
     Returns
     -------
@@ -409,13 +414,16 @@ def ratio(values: np.ndarray) -> np.ndarray:
     --------
     >>> ratio([1, 2, 4])[0].tolist()  # (1/3)² = 0.111…, (3/5)² = 0.36
     [0.0, 0.1111111111111111, 0.36]
+    >>> bool(ratio([0, 1], origin=2**62)[0, 1] == (1 / (2**63 + 1))**2)  # 2**62, 2**62 + 1
+    True
     """
     v = np.asarray(values, dtype=float)
-    if (v < 0).any():
+    if v.size and v.min() + origin < 0:
         raise InvalidParameterError(
-            f"the ratio metric needs non-negative values; the smallest is {v.min():g}"
+            f"the ratio metric needs non-negative values; the smallest is "
+            f"{v.min() + origin:g}"
         )
-    total = v[:, None] + v[None, :]
+    total = (v[:, None] + v[None, :]) + 2.0 * float(origin)
     diff = v[:, None] - v[None, :]
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.where(total > 0, (diff / np.where(total > 0, total, 1.0)) ** 2, 0.0)
@@ -488,8 +496,12 @@ def bipolar(values: np.ndarray) -> np.ndarray:
     """
     v = np.asarray(values, dtype=float)
     lo, hi = v.min(), v.max()
-    c, k = v[:, None], v[None, :]
-    denominator = (c + k - 2 * lo) * (2 * hi - c - k)
+    # the metric is unchanged by x → a·x + b (a > 0): on the values mapped to [0, 1] nothing
+    # overflows or underflows, whatever their magnitude (1e±300)
+    half = hi / 2 - lo / 2
+    u = (v / 2 - lo / 2) / half if half > 0 else v - lo
+    c, k = u[:, None], u[None, :]
+    denominator = (c + k) * (2 - c - k)
     # the denominator vanishes only on the diagonal (c = k = min or c = k = max)
     safe = np.where(denominator > 0, denominator, 1.0)
     return np.where(c != k, (c - k) ** 2 / safe, 0.0)
@@ -716,7 +728,7 @@ def quadratic_weights(values: np.ndarray) -> np.ndarray:
     """
     v = np.asarray(values, dtype=float)
     span = v.max() - v.min()
-    return 1.0 - (v[:, None] - v[None, :]) ** 2 / (span**2 if span > 0 else 1.0)
+    return 1.0 - ((v[:, None] - v[None, :]) / (span if span > 0 else 1.0)) ** 2  # no overflow
 
 
 def radical_weights(values: np.ndarray) -> np.ndarray:
@@ -761,6 +773,7 @@ class _Request(NamedTuple):
     category_values: Callable[[str], np.ndarray]
     marginals: Callable[[], np.ndarray] | None
     categories: Any = None  # the K categories (sets of labels for the set distances)
+    origin: int | float = 0  # what the values are measured from (the ratio metric adds it)
 
     def values(self) -> np.ndarray:
         """The numeric category values, for the purpose this name says."""
@@ -783,10 +796,12 @@ def _nominal(r: _Request) -> CategoryDistance:
 
 
 def _interval_form(r: _Request, v: np.ndarray) -> CategoryDistance:
-    """δ = (s_c − s_k)² on the scores v, scaled by the squared span (Krippendorff's form)."""
-    span = float(v.max() - v.min()) if v.size else 0.0
+    """δ = (s_c − s_k)² on the scores v, scaled by the squared span (Krippendorff's form);
+    the span² of values beyond 1e154 is infinite (the estimators work on normalised scores,
+    ``kappalab.coefficients.base.interval_scores``, and never need it)."""
+    span = np.float64(v.max() - v.min()) if v.size else np.float64(0.0)
     with np.errstate(over="ignore"):
-        scale = span**2 if span > 0 else 1.0
+        scale = float(span * span) if span > 0 else 1.0
     return r.make(scale, build=lambda: interval(v), n_categories=r.n_categories,
                   interval_factor=1.0, scores=v)
 
@@ -807,6 +822,8 @@ def _scaled_metric(metric: Callable[[np.ndarray], np.ndarray]
     def build(r: _Request) -> CategoryDistance:
         v = r.values()
         _refuse_large(r.name, r.n_categories)
+        if metric is ratio:  # not shift-invariant: the values themselves
+            return r.scaled(ratio(v, r.origin))
         return r.scaled(metric(v))
     return build
 
@@ -907,6 +924,7 @@ def category_distance(
     kind: str,
     values: Callable[[str], np.ndarray],
     marginals: Callable[[], np.ndarray] | None = None,
+    origin: int | float = 0,
 ) -> CategoryDistance:
     r"""Resolve ``level=``, ``distance=`` or ``weights=`` into a :class:`CategoryDistance`.
 
@@ -944,6 +962,11 @@ def category_distance(
     marginals : callable, optional
         ``marginals()`` returns the pairable counts per category, for Krippendorff's ordinal
         metric (``level="ordinal"`` refuses to resolve without it).
+    origin : int or float, default 0
+        The number ``values`` are measured from (``Annotations.value_origin``: integers
+        beyond 2**53 are given as their exact differences from the smallest). Every
+        distance but the ratio metric depends on differences only; the ratio metric adds
+        it back.
 
     Returns
     -------
@@ -1010,7 +1033,8 @@ def category_distance(
                 "weight matrix or a callable"
             )
         name, description, build = _VOCABULARY[kind, key]
-        return build(_Request(kind, name, description, K, values, marginals, categories))
+        return build(_Request(kind, name, description, K, values, marginals, categories,
+                              origin))
     _refuse_large("custom", K)
     if kind == "level":
         return _custom_distance(spec, categories, K)
@@ -1075,9 +1099,14 @@ def _refuse_large(name: str, K: int) -> None:
 
 
 def _evaluate(function: Callable, categories: Any, what: str) -> np.ndarray:
-    """A user's element-wise callable on every pair of categories, as a K × K float matrix."""
+    """A user's element-wise callable on every pair of categories, as a K × K float matrix.
+    Numbers are given as floats, except integers beyond 2**53, which a float64 would round
+    (2**62 + 1 to 2**62): those are given as exact Python integers (an object array)."""
     v = np.asarray(list(categories))
-    v = v.astype(float) if v.dtype.kind in "biuf" else v
+    if v.dtype.kind in "iu" and not exact_as_float(v):
+        v = np.array([int(c) for c in categories], dtype=object)
+    elif v.dtype.kind in "biuf":
+        v = v.astype(float)
     K = v.size
     try:
         matrix = np.broadcast_to(np.asarray(function(v[:, None], v[None, :]), dtype=float),

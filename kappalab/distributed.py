@@ -659,7 +659,7 @@ def _resolve(spec: Any, kind: str, categories: tuple,
     values = pd.DataFrame({"item": np.arange(len(categories)), "value": list(categories)})
     ann = Annotations.from_long(values, "item", None, "value", categories=list(categories))
     return category_distance(spec, list(categories), kind=kind, values=ann.category_values,
-                             marginals=marginals)
+                             marginals=marginals, origin=ann.value_origin)
 
 
 # ---------------------------------------------------------------------- public functions

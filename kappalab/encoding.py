@@ -31,17 +31,19 @@ from .errors import (
     LayoutError,
     LayoutWarning,
     MissingValueError,
+    NonNumericError,
     UnknownCategoryError,
     label,
     warn,
 )
 
 __all__ = ["BOOLEAN_WORDS", "INT64_LIMIT", "LABEL_TYPES", "LONG_SCHEMAS", "LONG_VOCABULARY",
-           "SET_TYPES", "category_index", "check_layout", "check_plainly_wide", "code_dtype",
-           "count_small_integers", "encode_column", "encode_values", "exact_as_float",
-           "holds_sets", "label_identity", "label_sets", "long_columns", "preview",
-           "reject_duplicate_pairs", "reject_infinite", "set_item_column", "SmallIntegerTable",
-           "text_cell_labels", "transposed", "wide_to_matrix", "WideTable"]
+           "SET_TYPES", "NumericPositions", "SmallIntegerTable", "WideTable", "category_index",
+           "check_layout", "check_plainly_wide", "code_dtype", "count_small_integers",
+           "encode_column", "encode_values", "exact_as_float", "holds_sets",
+           "integer_categories", "label_identity", "label_sets", "long_columns",
+           "numeric_positions", "preview", "reject_duplicate_pairs", "reject_infinite",
+           "set_item_column", "text_cell_labels", "transposed", "wide_to_matrix"]
 
 #: the Python types read as a set of labels (one multi-label annotation)
 SET_TYPES = (set, frozenset, list, tuple)
@@ -337,12 +339,25 @@ def _frame_to_matrix(df: pd.DataFrame, ordered_categories: bool
         if all(isinstance(d, np.dtype) and d.kind in "iu" for d in dtypes) and len(
                 {d.kind for d in dtypes}) == 1:
             return _as_object_or_float(df.to_numpy()), None  # exact integers kept exact
+        if any(_beyond_float(df[column]) for column in df.columns):
+            # nullable integers beyond 2**53: as Python integers (None missing), not rounded
+            return _as_object_or_float(df.to_numpy(dtype=object, na_value=None)), None
         return df.to_numpy(dtype=float, na_value=np.nan), None  # nullable: pd.NA -> NaN
     return _as_object_or_float(df.to_numpy()), None
 
 
 _EXACT_FLOAT_INT = 2**53
 INT64_LIMIT = 2**63  # integers beyond this are not all representable as float64
+
+
+def _beyond_float(column: pd.Series) -> bool:
+    """Whether a nullable integer column (``Int64``, ``UInt64``, …) holds a value beyond
+    ±2**53, which a float64 would round."""
+    if not pd.api.types.is_integer_dtype(column.dtype) or isinstance(column.dtype, np.dtype):
+        return False
+    present = column.dropna()
+    return bool(present.size) and (present.max() > _EXACT_FLOAT_INT
+                                   or present.min() < -_EXACT_FLOAT_INT)
 
 
 def _as_object_or_float(matrix: np.ndarray) -> np.ndarray:
@@ -399,6 +414,160 @@ def exact_as_float(matrix: np.ndarray) -> bool:
     """
     return matrix.size == 0 or (matrix.max() <= _EXACT_FLOAT_INT and (
         matrix.dtype.kind == "u" or matrix.min() >= -_EXACT_FLOAT_INT))
+
+
+def integer_categories(categories: pd.Index) -> bool:
+    """Whether the categories are integers: an integer dtype, or Python integers (beyond
+    int64, or beyond 2**53 read with missing values) held as objects.
+
+    Parameters
+    ----------
+    categories : pandas.Index
+        The categories.
+
+    Returns
+    -------
+    bool
+        True for integers (not booleans).
+
+    Examples
+    --------
+    >>> integer_categories(pd.Index([1, 2])), integer_categories(pd.Index([2**64, 1]))
+    (True, True)
+    >>> integer_categories(pd.Index([1.5, 2.0])), integer_categories(pd.Index(["a"]))
+    (False, False)
+    """
+    kind = categories.dtype.kind
+    if kind in "iu":
+        return True
+    return kind == "O" and len(categories) > 0 and pd.api.types.infer_dtype(
+        categories, skipna=False) == "integer"
+
+
+class NumericPositions(NamedTuple):
+    """Numeric categories as float64 numbers measured from an origin
+    (:func:`numeric_positions`).
+
+    Parameters
+    ----------
+    values : numpy.ndarray or None
+        value − origin of each category as float64 (read-only), or None when some
+        difference from the origin is not a float64 number exactly (or the categories are
+        not numbers).
+    origin : int
+        0, or the smallest category for integers beyond 2**53 (a Python int, exact).
+    problem : str or None
+        Why ``values`` is None, for the caller's message.
+
+    Examples
+    --------
+    >>> positions = numeric_positions(pd.Index([2**60 + 7, 2**60 + 9]))
+    >>> positions.values.tolist(), positions.origin - 2**60
+    ([0.0, 2.0], 7)
+    """
+
+    values: np.ndarray | None
+    origin: int
+    problem: str | None = None
+
+    def require(self, purpose: str) -> np.ndarray:
+        """The positions, or a :class:`~kappalab.errors.NonNumericError` naming ``purpose``
+        and the problem when there are none.
+
+        Parameters
+        ----------
+        purpose : str
+            What needs the values (e.g. "the interval metric"), for the message.
+
+        Returns
+        -------
+        numpy.ndarray
+            :attr:`values`.
+
+        Raises
+        ------
+        NonNumericError
+            When :attr:`values` is None.
+
+        Examples
+        --------
+        >>> numeric_positions(pd.Index([1, 5])).require("the ICC").tolist()
+        [1.0, 5.0]
+        >>> try:
+        ...     numeric_positions(pd.Index([0, 2**62 + 1])).require("the ICC")
+        ... except NonNumericError as error:
+        ...     print(str(error)[:56], "...")
+        the ICC needs the differences between the values exactly ...
+        """
+        if self.values is None:
+            raise NonNumericError(
+                f"{purpose} needs the differences between the values exactly, but "
+                f"{self.problem}: divide them by a common unit or subtract a reference value "
+                "first (or convert them to float if 16 significant digits are enough)")
+        return self.values
+
+
+def numeric_positions(categories: pd.Index) -> NumericPositions:
+    r"""The numeric categories as float64 numbers, exactly: their values measured from an
+    origin.
+
+    Floats, and integers within ±2**53, are their own float64 values (origin 0). Integers
+    beyond 2**53 are not all float64 numbers (2**62 and 2**62 + 1 are one float64), but the
+    coefficients with numeric distances (the interval, ordinal, circular and bipolar metrics,
+    Gwet's value weights, the ICC, the correlations) use them only through their differences:
+    their positions are then the exact integer differences from the smallest category, which
+    is the origin (the ratio metric, which needs the values themselves, adds it back). Those
+    differences are float64 numbers exactly whenever the values span at most 2**53, and also
+    when they are, e.g., multiples of a large power of two; when one is not, ``values`` is
+    None and the caller refuses the numeric distance (``problem`` says what the values span).
+
+    Parameters
+    ----------
+    categories : pandas.Index
+        The categories: floats, an integer dtype, or Python integers as objects (labels
+        give no positions).
+
+    Returns
+    -------
+    NumericPositions
+        The positions (or None), the origin and, without positions, the reason.
+
+    Examples
+    --------
+    >>> numeric_positions(pd.Index([1.5, 4.0])).values.tolist()
+    [1.5, 4.0]
+    >>> big = numeric_positions(pd.Index([2**62, 2**62 + 1, 2**62 + 3]))
+    >>> big.values.tolist(), big.origin == 2**62   # exact differences from the smallest
+    ([0.0, 1.0, 3.0], True)
+    >>> numeric_positions(pd.Index([0, 2**62 + 1])).values is None   # 2**62 + 1: no float64
+    True
+    """
+    raw = categories.to_numpy()
+    if not integer_categories(categories) or (raw.dtype.kind in "iu" and exact_as_float(raw)):
+        try:
+            values = raw.astype(float)
+        except (TypeError, ValueError):  # labels: no positions (the caller says why)
+            return NumericPositions(None, 0, "the categories are not numbers")
+        values.flags.writeable = False
+        return NumericPositions(values, 0)
+    origin, top = int(raw.min()), int(raw.max())
+    if raw.dtype.kind in "iu":
+        # for int64 the difference modulo 2**64 is the exact one, which is below 2**64
+        offsets = raw.view(np.uint64) - np.uint64(origin % 2**64)
+        values = offsets.astype(float)
+        below = values < 2.0**64  # 2**64 − 1 rounds up to 2**64, outside uint64
+        exact = below.all() and (values.astype(np.uint64) == offsets).all()
+    else:  # Python integers: exact differences, compared with their float64 exactly
+        offsets = raw - origin
+        with np.errstate(over="ignore"):
+            values = np.array([float(v) if v < 2**1024 else np.inf for v in offsets])
+        exact = bool((values.astype(object) == offsets).all())
+    if not exact:
+        return NumericPositions(None, origin, (
+            f"the integer values span more than 2**53 (from {origin} to {top}) and their "
+            "differences from the smallest are not all float64 numbers"))
+    values.flags.writeable = False
+    return NumericPositions(values, origin)
 
 
 def check_layout(matrix: np.ndarray) -> None:

@@ -7,6 +7,7 @@ broadcasts over leading axes, such as posterior draws or items.
 ========================================  =====================================================
 kernel                                    formula
 ========================================  =====================================================
+:func:`column_totals`                     Σ_i w_i s_i by blocks and pairwise (accurate totals)
 :func:`count_square_sums`                 Σ_k n_ik²
 :func:`pair_agreement`                    P_i = Σ_k n_ik(n_ik − 1)/(m_i(m_i − 1))
 :func:`rater_marginal_entries`            (rater, category) one-hot or rater-moment entries
@@ -40,8 +41,9 @@ from scipy.special import ndtr
 
 from .bivariate_normal import rectangle_probabilities
 
-__all__ = ["CrossTables", "DistinctRows", "alpha_from_joint", "chance_corrected",
-           "conger_chance_agreement", "count_square_sums", "distinct_rows",
+__all__ = ["CrossTables", "DistinctRows", "SUM_BLOCK_ROWS", "alpha_from_joint",
+           "chance_corrected", "column_totals", "conger_chance_agreement", "count_square_sums",
+           "distinct_rows",
            "fleiss_chance_agreement", "joint_disagreements", "latent_cross_tables", "latent_icc",
            "numeric_array",
            "pair_agreement", "pearson_from_sums", "pearson_sums", "rater_marginal_entries",
@@ -72,6 +74,93 @@ def numeric_array(x: Any) -> np.ndarray:
     """
     t = np.asarray(x)
     return t if t.dtype.kind in "cO" else t.astype(float)
+
+
+# ====================================================================== totals over items
+#: rows added by one matrix product in :func:`column_totals` before the blocks' partial sums
+#: are added pairwise
+SUM_BLOCK_ROWS = 128
+
+
+def column_totals(stats: np.ndarray | sp.spmatrix, weights: np.ndarray | None = None
+                  ) -> np.ndarray:
+    r"""The totals :math:`T = \sum_i w_i s_i` of the rows of an items × s matrix, with a rounding
+    error that does not grow with the number of items.
+
+    A single pass (a matrix-vector product, or ``stats.sum(axis=0)`` on a C-ordered array)
+    adds one row at a time to a running total, whose error bound grows as n·u
+    (u = 2**-53) and whose typical error as √n·u, some 3e-13 relative at ten million items.
+    Here the rows are added in blocks of b = :data:`SUM_BLOCK_ROWS` by one batched matrix
+    product, and the ⌈n/b⌉ partial sums of each column by pairwise summation (numpy's, along
+    a contiguous row), so that
+
+    .. math::  |\hat T_j - T_j| \le \big(b + \lceil\log_2 \lceil n/b\rceil\rceil + 1\big)\,
+               u \sum_i |w_i s_{ij}| + O(u^2)
+
+    whatever n (Higham 2002, ch. 4). The blocks are views of a C-ordered matrix (an F-ordered
+    one is copied once). A sparse matrix is summed by the same blocks: its products are
+    collected into a ⌈n/b⌉ × s sparse matrix of partial sums (scipy adds the at most b
+    entries of each cell), which is summed the same way until at most b rows are left.
+
+    Parameters
+    ----------
+    stats : numpy.ndarray or scipy.sparse matrix
+        Items × s statistics (real).
+    weights : numpy.ndarray, optional
+        w_i, one per row (default: every row once).
+
+    Returns
+    -------
+    numpy.ndarray
+        The s totals (float).
+
+    References
+    ----------
+    Higham, N. J. (2002). *Accuracy and Stability of Numerical Algorithms*, 2nd ed. SIAM,
+    ch. 4 (summation). doi:10.1137/1.9780898718027
+
+    Examples
+    --------
+    A million copies of 0.1: added one at a time (``cumsum``) they drift by 1.3e-6 from the
+    correctly rounded sum (``math.fsum``); by blocks and pairwise, by two units in the last
+    place.
+
+    >>> import math
+    >>> x = np.full((10**6, 1), 0.1)
+    >>> math.fsum(x[:, 0]), float(np.cumsum(x[:, 0])[-1]), float(column_totals(x)[0])
+    (100000.0, 100000.00000133288, 100000.00000000003)
+    >>> column_totals(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([2.0, 0.5])).tolist()
+    [3.5, 6.0]
+    >>> column_totals(sp.csr_matrix([[1.0, 0.0], [3.0, 4.0]])).tolist()
+    [4.0, 4.0]
+    """
+    b = SUM_BLOCK_ROWS
+    if sp.issparse(stats):
+        stats = sp.csr_matrix(stats)
+        while stats.shape[0] > b:
+            n, s = stats.shape
+            row = np.repeat(np.arange(n), np.diff(stats.indptr))
+            data = stats.data if weights is None else stats.data * weights[row]
+            stats = sp.csr_matrix((data, (row // b, stats.indices)), shape=(-(-n // b), s))
+            weights = None
+        if weights is not None:
+            return np.asarray(stats.T @ np.asarray(weights, dtype=float), dtype=float).ravel()
+        return np.asarray(stats.sum(axis=0), dtype=float).ravel()
+    stats = np.asarray(stats, dtype=float)
+    n, s = stats.shape
+    g = n // b
+    head = stats[:g * b].reshape(g, b, s)  # a view: blocks of b consecutive rows
+    if weights is None:
+        partial = head.sum(axis=1)
+        tail = stats[g * b:].sum(axis=0)
+    else:
+        w = np.asarray(weights, dtype=float)
+        partial = np.matmul(w[:g * b].reshape(g, 1, b), head).reshape(g, s)
+        tail = stats[g * b:].T @ w[g * b:]
+    partials = np.empty((s, g + 1))  # one contiguous row per column: numpy sums it pairwise
+    partials[:, :g] = partial.T
+    partials[:, g] = tail
+    return partials.sum(axis=1)
 
 
 # ====================================================================== per-item agreement

@@ -744,14 +744,15 @@ def test_a_numeric_level_on_text_names_the_level_and_the_values(tmp_path, capsys
         assert "weights" not in err and "--level nominal" in err
 
 
-def test_integers_beyond_64_bits_are_named_as_such(tmp_path, capsys):
+def test_integers_beyond_64_bits_without_exact_differences_are_named_as_such(tmp_path, capsys):
     path = tmp_path / "big.csv"
     path.write_text("item,rater,value\n1,a,99999999999999999999\n1,b,1\n2,a,2\n2,b,2\n"
                     "3,a,1\n3,b,1\n")
     assert main(["report", str(path), "--level", "interval"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "99999999999999999999" in err
-    assert "64-bit" in err and "needs numeric values" not in err
+    # numbers, but 99999999999999999999 − 1 is no float64 number: the differences are named
+    assert "differences" in err and "2**53" in err and "needs numeric values" not in err
 
 
 @pytest.mark.parametrize("column, cells, kind", [
@@ -847,3 +848,19 @@ def test_labels_kept_apart_are_a_note(tmp_path, capsys):
     err = capsys.readouterr().err
     assert re.search(r"kappalab: note: the values (0 and False|1 and True) are equal as "
                      "numbers", err), err
+
+
+def test_integers_beyond_2_53_are_reported_exactly(tmp_path, capsys):
+    """2**62 and 2**62 + 1 are one float64: the report worked on their exact difference.
+    Percent agreement: two items agree, the third differs by the span (quadratic weight 0),
+    (1 + 1 + 0)/3. Interval α: three 0s and three 1s (offsets), D_o = (2/1)/6,
+    D_e = 2·3·3/30, α = 1 − (1/3)/(3/5) = 4/9."""
+    rows = [(item, rater, value) for item, row in enumerate(
+        [[2**62, 2**62], [2**62 + 1, 2**62 + 1], [2**62, 2**62 + 1]])
+        for rater, value in zip("ab", row)]
+    path = tmp_path / "big.csv"
+    pd.DataFrame(rows, columns=["item", "rater", "value"]).to_csv(path, index=False)
+    assert main(["report", str(path), "--level", "interval", "--format", "json"]) == 0
+    values = {r["coefficient"]: r["value"] for r in json.loads(capsys.readouterr().out)}
+    assert values["percent agreement (weighted)"] == pytest.approx(2 / 3, abs=1e-15)
+    assert values["Krippendorff's alpha"] == pytest.approx(4 / 9, abs=1e-15)

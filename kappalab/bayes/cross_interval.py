@@ -293,19 +293,23 @@ def interval_posterior(ax: Annotations, ay: Annotations, options: SamplingOption
     ax.category_values("the interval cross-replication model")
     ay.category_values("the interval cross-replication model")
     al = AlignedReplications(ax, ay)
-    center, scale = location_scale(ax, ay)
+    # both sides' categories on the union's one scale (one origin for integers beyond 2**53)
+    union = al.category_values("the interval cross-replication model")
+    positions = (union[al.x_map], union[al.y_map])
+    center, scale = location_scale(ax, ay, values=positions)
+    location = center + float(al.value_origin)  # the data's mean (integers beyond 2**53)
     if not scale > 0:
-        raise EmptyDataError(f"every annotation has the same value ({center:g}): reliability "
-                             "is undefined")
+        raise EmptyDataError(f"every annotation has the same value ({location:g}): "
+                             "reliability is undefined")
     items = []
-    for ann, side in ((ax, "x"), (ay, "y")):
-        m, mean, ss = (al.spread(v, side) for v in item_statistics(ann, center, scale))
+    for ann, side, v in ((ax, "x", positions[0]), (ay, "y", positions[1])):
+        m, mean, ss = (al.spread(s, side) for s in item_statistics(ann, center, scale, v))
         require_pairable(m, side.upper(), "reliability")
         items.append((m, mean, ss))
     stats = CrossIntervalStatistics.from_items(items[0], items[1], al.n_common, al.n_only_x)
 
     padded = stats.padded()
-    data = {**padded.data_values(), "center": center, "scale": scale}
+    data = {**padded.data_values(), "center": location, "scale": scale}
 
     def build(pm, pt, Model):
         with Model() as model:
@@ -336,14 +340,16 @@ def interval_posterior(ax: Annotations, ay: Annotations, options: SamplingOption
 
     keep = ["irr_x", "irr_y", "kx", "normalized_kx", "rho", "mu_x", "mu_y",
             "sigma_between_x", "sigma_between_y", "sigma_within_x", "sigma_within_y"]
+    standardised = ["mu_x_z", "mu_y_z", "sigma_total_x", "sigma_total_y"]
     entry = compiled_model(("cross_replication (interval)", tuple(sorted(prior.items()))),
                            build, list(data), shape=padded.shape_key())
-    posterior, sample_stats = entry.fit(data, options, keep)
+    posterior, sample_stats = entry.fit(data, options, keep + standardised)
+    draws = {k: flat(posterior, k) for k in ["irr_x", "irr_y", "rho"] + standardised}
+    posterior = posterior.drop_vars(standardised)
 
     replicated, observed = {}, {}
     c = al.n_common
     if c >= 3:
-        draws = {k: flat(posterior, k) for k in keep}
         R, S = items[0][0][:c], items[1][0][:c]
         replicated["item_mean_correlation"] = _replicate_mean_correlation(
             options.rng, draws, R, S)
@@ -354,11 +360,13 @@ def interval_posterior(ax: Annotations, ay: Annotations, options: SamplingOption
         replicated=replicated, observed=observed,
         headline=("irr_x", "irr_y", "kx", "normalized_kx", "rho"),
         attrs={**prior_attrs(prior), **item_counts(al), "level": "interval",
-               "data_mean": center, "data_sd": scale})
+               "data_mean": location, "data_sd": scale})
 
 
 def _replicate_mean_correlation(rng, draws, R, S) -> np.ndarray:
-    """Correlation of replicated item means (x̄_i, ȳ_i) over the common items, per draw."""
+    """Correlation of replicated item means (x̄_i, ȳ_i) over the common items, per draw, on
+    the model's standardised scale (its own draws ``mu_x_z``, ``sigma_total_x``, ``irr_x``,
+    …: nothing on the data's scale, which may be 1e±300, is formed)."""
     n_draws = draws["rho"].size
     out = np.empty(n_draws)
     for block in blocks(n_draws, R.size):
@@ -367,10 +375,13 @@ def _replicate_mean_correlation(rng, draws, R, S) -> np.ndarray:
         shape = (block.stop - block.start, R.size)
         z1, z2 = rng.standard_normal(shape), rng.standard_normal(shape)
         rho = col("rho")
-        b_x = col("sigma_between_x") * z1
-        b_y = col("sigma_between_y") * (rho * z1 + np.sqrt(np.maximum(1 - rho**2, 0)) * z2)
-        x = col("mu_x") + b_x + col("sigma_within_x") / np.sqrt(R) * rng.standard_normal(shape)
-        y = col("mu_y") + b_y + col("sigma_within_y") / np.sqrt(S) * rng.standard_normal(shape)
+        sd_x, sd_y, irr_x, irr_y = (col("sigma_total_x"), col("sigma_total_y"), col("irr_x"),
+                                    col("irr_y"))
+        b_x = sd_x * np.sqrt(irr_x) * z1
+        b_y = sd_y * np.sqrt(irr_y) * (rho * z1 + np.sqrt(np.maximum(1 - rho**2, 0)) * z2)
+        within_x, within_y = sd_x * np.sqrt(1.0 - irr_x), sd_y * np.sqrt(1.0 - irr_y)
+        x = col("mu_x_z") + b_x + within_x / np.sqrt(R) * rng.standard_normal(shape)
+        y = col("mu_y_z") + b_y + within_y / np.sqrt(S) * rng.standard_normal(shape)
         out[block] = row_pearson(x, y)
     return out
 

@@ -18,7 +18,7 @@ from ..annotations import as_annotations
 from ..coefficients.multirater import weights_for
 from ..coefficients.pairwise import two_raters
 from ..errors import DroppedAnnotationsWarning, EmptyDataError, warn
-from ..kernels import distinct_rows, pair_agreement
+from ..kernels import column_totals, distinct_rows, pair_agreement
 from .assembly import assemble, blocks, dirichlet, flat
 from .compiled import bucket, compiled_model, pad
 from .sampling import SamplingOptions, prior_attrs, validate_prior
@@ -451,26 +451,42 @@ class OneWayStatistics(NamedTuple):
         return {prefix + name: value for name, value in self._asdict().items()}
 
 
-def item_statistics(ann, center: float, scale: float):
+def item_statistics(ann, center: float, scale: float, values: np.ndarray | None = None):
     """Per item: (m_i, mean x̄_i, within SS_i) of the standardised values (x − center)/scale
-    (x̄_i = 0, SS_i = 0 for items without annotations)."""
-    m, s1, s2 = ann.item_moments(factor=1.0 / scale, shift=center)
+    (x̄_i = 0, SS_i = 0 for items without annotations); ``values``: the categories' positions
+    (default ``ann.category_values``), as :func:`location_scale` took them."""
+    m, s1, s2 = ann.item_moments(factor=1.0 / scale, shift=center, values=values)
     mean = s1 / np.where(m > 0, m, 1.0)
     return m, mean, np.maximum(s2 - s1 * mean, 0.0)
 
 
-def location_scale(*anns) -> tuple[float, float]:
-    """Pooled mean and standard deviation of all annotation values of ``anns``."""
+def location_scale(*anns, values: Sequence[np.ndarray] | None = None) -> tuple[float, float]:
+    """Pooled mean and standard deviation of all annotation values of ``anns``, by which the
+    interval models standardise their data, so that the posteriors of scale-free quantities
+    (the ICC, κx, ρ) are invariant to affine maps of the values.
+
+    The moments are taken of the values mapped onto [−1, 1] by their midrange and half-span,
+    then mapped back: a sum of values of 1e300 would overflow, and a sum of squares of values
+    of 1e-300 underflow to 0. The values are those of ``Annotations.category_values``, from
+    its ``value_origin`` (the differences of integers beyond 2**53 are exact), or ``values``:
+    each data set's category positions on one common scale (two replications' union).
+    """
+    if values is None:
+        values = [ann.category_values("the interval model") for ann in anns]
+    low = min(float(v.min()) for v in values)
+    high = max(float(v.max()) for v in values)
+    shift, half = low / 2 + high / 2, high / 2 - low / 2  # no overflow at ±1.7e308
+    unit = half if half > 0 else 1.0
     n = total = 0.0
-    for ann in anns:
-        m, s1, _ = ann.item_moments()
-        n, total = n + m.sum(), total + s1.sum()
-    center = total / n
+    for ann, v in zip(anns, values):
+        m, s1, _ = ann.item_moments(factor=1.0 / unit, shift=shift, values=v)
+        n, total = n + column_totals(m[:, None])[0], total + column_totals(s1[:, None])[0]
+    center = total / n  # on [−1, 1]
     ss = 0.0
-    for ann in anns:
-        _, _, s2 = ann.item_moments(shift=center)
-        ss += s2.sum()
-    return float(center), float(np.sqrt(ss / n))
+    for ann, v in zip(anns, values):
+        _, _, s2 = ann.item_moments(factor=1.0 / unit, shift=shift + unit * center, values=v)
+        ss += column_totals(s2[:, None])[0]
+    return float(shift + unit * center), float(unit * np.sqrt(ss / n))
 
 
 def normal_means_loglik(pt, stats: OneWayStatistics, mu, var_b, var_w):
@@ -539,7 +555,13 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
 
         Posterior predictive: ``between_variance`` (variance of the item means over items)
         and ``within_variance_sd`` (standard deviation over items with m_i ≥ 2 of the item
-        variances SS_i/(m_i − 1); a small p-value flags items of unequal difficulty).
+        variances SS_i/(m_i − 1); a small p-value flags items of unequal difficulty), both of
+        the standardised values (x − mean)/s, so that they and their p-values are defined at
+        any scale of the data (× s² for the data's units).
+
+    The model sees only the standardised data, so the posteriors of ``icc`` and ``alpha``
+    are the same for x and a·x + b (a > 0, from 1e-300 to 1e300), and those of ``mu`` and
+    the standard deviations follow the map.
 
     Raises
     ------
@@ -578,14 +600,15 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
             f"annotations; got {int((m_all > 0).sum())} annotated items, "
             f"{int((m_all >= 2).sum())} with 2 or more")
     center, scale = location_scale(ann)
+    location = center + float(ann.value_origin)  # the data's mean (integers beyond 2**53)
     if not scale > 0:
-        raise EmptyDataError(f"every annotation has the same value ({center:g}): the ICC is "
-                             "undefined")
+        raise EmptyDataError(f"every annotation has the same value ({location:g}): the ICC "
+                             "is undefined")
     m_all, mean_all, ss_all = item_statistics(ann, center, scale)
     stats = OneWayStatistics.from_items(m_all, mean_all, ss_all)
 
     padded = stats.padded(bucket(stats.m.size))
-    data = {**padded.data_values(), "center": center, "scale": scale}
+    data = {**padded.data_values(), "center": location, "scale": scale}
 
     def build(pm, pt, Model):
         with Model() as model:
@@ -605,12 +628,15 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
     entry = compiled_model(("interval_reliability", tuple(sorted(prior.items()))), build,
                            list(data), shape=(padded.m.size,))
     posterior, sample_stats = entry.fit(
-        data, options, ["icc", "alpha", "mu", "sigma_between", "sigma_within"])
+        data, options, ["icc", "alpha", "mu", "sigma_between", "sigma_within", "mu_z",
+                        "sigma_total"])
 
-    # posterior predictive, on the standardised scale, reported on the data's
-    mu_d = (flat(posterior, "mu") - center) / scale
-    sb = flat(posterior, "sigma_between") / scale
-    sw = flat(posterior, "sigma_within") / scale
+    # posterior predictive, on the standardised scale (the model's own draws: no data-scale
+    # number is formed, so nothing overflows at 1e300 or loses the digits of a large mean)
+    mu_d = flat(posterior, "mu_z")
+    icc_draws, sd_draws = flat(posterior, "icc"), flat(posterior, "sigma_total")
+    sb, sw = sd_draws * np.sqrt(icc_draws), sd_draws * np.sqrt(1.0 - icc_draws)
+    posterior = posterior.drop_vars(["mu_z", "sigma_total"])
     S = mu_d.size
     present = m_all > 0
     m, mean, ss = m_all[present], mean_all[present], ss_all[present]
@@ -625,15 +651,14 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
             df = m[pairable] - 1
             chi2 = rng.chisquare(np.broadcast_to(df, (sd_mean.shape[0], df.size)))
             rep_within[block] = _sd(sw[block, None] ** 2 * chi2 / df)
-    replicated = {"between_variance": rep_between * scale**2}
-    observed = {"between_variance": float(_sd(mean) ** 2 * scale**2)}
+    replicated = {"between_variance": rep_between}
+    observed = {"between_variance": float(_sd(mean) ** 2)}
     if pairable.sum() >= 2:
-        replicated["within_variance_sd"] = rep_within * scale**2
-        observed["within_variance_sd"] = float(
-            _sd(ss[pairable] / (m[pairable] - 1)) * scale**2)
+        replicated["within_variance_sd"] = rep_within
+        observed["within_variance_sd"] = float(_sd(ss[pairable] / (m[pairable] - 1)))
     return assemble(
         posterior, sample_stats, options, model="interval_reliability", replicated=replicated,
         observed=observed, headline=("icc", "mu", "sigma_between", "sigma_within"),
         attrs={**prior_attrs(prior), "n_items": int(m.size),
                "n_pairable_items": int(pairable.sum()), "n_annotations": int(m.sum()),
-               "data_mean": center, "data_sd": scale})
+               "data_mean": location, "data_sd": scale})

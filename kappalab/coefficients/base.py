@@ -36,7 +36,7 @@ import scipy.sparse as sp
 
 from ..errors import UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
-from ..kernels import numeric_array, single_blas_thread
+from ..kernels import column_totals, numeric_array, single_blas_thread
 from ..uncertainty import BLOCK_CELLS, gwet_design, interval, parse_ci
 from ..validation import check_confidence, check_count, check_sample_weight, make_rng
 
@@ -149,9 +149,11 @@ class ItemSumCoefficient(ABC):
         """Items × s matrix of per-item sufficient statistics, before sample weights."""
 
     def unweighted_totals(self) -> np.ndarray:
-        """Σ_i s_i before sample weights (a core may override it with a faster direct
-        reduction, which must equal ``unweighted_item_stats().sum(axis=0)``)."""
-        return np.asarray(self.unweighted_item_stats().sum(axis=0), dtype=float).ravel()
+        """Σ_i s_i before sample weights, summed by :func:`~kappalab.kernels.column_totals`
+        (blocks, then pairwise: the rounding error does not grow with the items). A core may
+        override it with a faster direct reduction, which must equal
+        ``unweighted_item_stats().sum(axis=0)``."""
+        return column_totals(self.unweighted_item_stats())
 
     def item_stats(self) -> np.ndarray | sp.spmatrix:
         """Items × s matrix of per-item sufficient statistics, row i multiplied by w_i."""
@@ -161,8 +163,7 @@ class ItemSumCoefficient(ABC):
         """Σ_i w_i s_i (length s)."""
         if self.sample_weight is None:
             return self.unweighted_totals()
-        stats = self.unweighted_item_stats()
-        return np.asarray(stats.T @ self.sample_weight, dtype=float).ravel()
+        return column_totals(self.unweighted_item_stats(), self.sample_weight)
 
     @abstractmethod
     def combine(self, totals: np.ndarray) -> Components:

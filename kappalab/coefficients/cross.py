@@ -39,6 +39,7 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import CategoryDistance, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
+from ..kernels import column_totals
 from ..validation import check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array,
                    disagreement_components, distance_product, distance_to_own_item,
@@ -163,7 +164,7 @@ class CrossKappa(ItemSumCoefficient):
         return np.column_stack([w[:, None] * C for w, C in self._blocks()])
 
     def unweighted_totals(self) -> np.ndarray:
-        return np.concatenate([w @ C for w, C in self._blocks()])
+        return np.concatenate([column_totals(C, w) for w, C in self._blocks()])
 
     def combine(self, totals: np.ndarray) -> Components:
         t = numeric_array(totals)
@@ -360,7 +361,7 @@ class RaterVersusRest(CrossKappa):
         return np.column_stack(observed + [sides])
 
     def unweighted_totals(self) -> np.ndarray:
-        return self.unweighted_item_stats().sum(axis=0)
+        return column_totals(self.unweighted_item_stats())
 
     def rater_totals(self) -> np.ndarray:
         """R × s: κx's totals of every rater against the rest, by scatter-adds (rows in the
@@ -413,7 +414,7 @@ def _cross_distance(a: AlignedReplications, distance: Any,
         return nx.sum(axis=0) + ny.sum(axis=0)
 
     return category_distance(distance, a.categories, kind="level", values=a.category_values,
-                             marginals=marginals)
+                             marginals=marginals, origin=a.value_origin)
 
 
 @shared_parameters

@@ -58,7 +58,8 @@ from ..alignment import AlignedReplications
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
-from ..kernels import (numeric_array, pearson_from_sums, pearson_sums, spearman_brown)
+from ..kernels import (column_totals, numeric_array, pearson_from_sums, pearson_sums,
+                       spearman_brown)
 from ..uncertainty import parse_ci
 from ..validation import make_rng
 from .base import Components, ItemSumCoefficient
@@ -262,15 +263,25 @@ class DisattenuatedCorrelation(Estimate):
 
 # ====================================================================== split-half
 def _annotation_scores(ann: Annotations, purpose: str) -> tuple[np.ndarray, np.ndarray]:
-    """(item code, numeric value) of every annotation, centred on the grand mean (Pearson
-    correlations do not depend on the centre; it keeps the half sums free of cancellation).
+    """(item code, numeric value) of every annotation, mapped to [−1, 1] and centred on the
+    grand mean (Pearson correlations depend on neither the centre nor the unit; the map keeps
+    the half sums free of cancellation, overflow and underflow at any magnitude, 1e±300).
     Works with or without rater identities (counts are expanded)."""
     values = ann.category_values(purpose)  # NonNumericError for labels that are not numbers
     items, categories = ann.item_category_codes()  # counts data: the counts expanded
-    scores = values[categories]
+    scores = _unit_scores(values)[categories]
     if scores.size:
         scores = scores - scores.mean()
     return np.asarray(items, dtype=np.int64), scores
+
+
+def _unit_scores(values: np.ndarray) -> np.ndarray:
+    """The category values mapped affinely onto [−1, 1] (midrange 0, half-span 1; unchanged
+    but for the shift when they are all equal)."""
+    low, high = float(values.min()), float(values.max())
+    half = high / 2 - low / 2  # no overflow at ±1.7e308
+    shift = low / 2 + high / 2
+    return (values - shift) / half if half > 0 else values - shift
 
 
 def _check_splits(n_splits: Any) -> int:
@@ -570,7 +581,7 @@ class DisattenuationCoefficient(ItemSumCoefficient):
                                                  if isinstance(rel, ItemSumCoefficient)])
 
     def unweighted_totals(self) -> np.ndarray:
-        return np.concatenate([self.pearson.sum(axis=0)] + [
+        return np.concatenate([column_totals(self.pearson)] + [
             rel.totals() for rel in self.reliabilities if isinstance(rel, ItemSumCoefficient)])
 
     def combine(self, totals: np.ndarray) -> Components:
@@ -615,10 +626,12 @@ class DisattenuationCoefficient(ItemSumCoefficient):
 # ====================================================================== disattenuation
 def _item_means(ann: Annotations, rows: np.ndarray, purpose: str
                 ) -> tuple[np.ndarray, np.ndarray]:
-    """(m_i, mean score) of the given item rows, scores centred for precision."""
+    """(m_i, mean score) of the given item rows, the scores mapped onto [−1, 1] for precision
+    at any magnitude (the correlations of the means do not depend on the map)."""
     values = ann.category_values(purpose)
-    shift = 0.5 * (values.min() + values.max())
-    m, s1, _ = ann.item_moments(1.0, shift)
+    low, high = float(values.min()), float(values.max())
+    half = high / 2 - low / 2
+    m, s1, _ = ann.item_moments(1.0 / half if half > 0 else 1.0, low / 2 + high / 2)
     m, s1 = m[rows], s1[rows]
     mean = np.full(m.shape, np.nan)
     np.divide(s1, m, out=mean, where=m > 0)

@@ -33,9 +33,10 @@ ICC(3,k) = (MS_R − MS_E)/MS_R. Sample weights, the analytic standard error, th
 and the jackknife then come from the spine; the F intervals of Shrout & Fleiss and McGraw &
 Wong are computed from the same mean squares (:func:`icc`).
 
-The ratings are first centred on their mean and divided by their largest absolute deviation,
-which changes no ICC (each is invariant to an affine map of all ratings) but keeps the sums of
-squares free of cancellation.
+The ratings are first mapped onto [−1, 1] by their midrange and half-span, then centred on
+their mean and divided by their largest absolute deviation, which changes no ICC (each is
+invariant to an affine map of all ratings) but keeps the sums of squares free of
+cancellation, overflow and underflow whatever the magnitude of the ratings (1e±300).
 
 References
 ----------
@@ -211,10 +212,18 @@ class IntraclassCorrelationCore(ItemSumCoefficient):
         self.name = self.form
         self.set_sample_weight(sample_weight, x.shape[0])
         self.item_labels = item_labels
-        center = float(x.mean()) if x.size else 0.0
-        spread = float(np.abs(x - center).max()) if x.size else 0.0
-        self.scale = spread if spread > 0 else 1.0
-        self.x = (x - center) / self.scale
+        # first onto [−1, 1] by the midrange and half-span (no overflow or underflow at any
+        # magnitude, 1e±300), then centred and scaled to a largest |deviation| of 1
+        low, high = (float(x.min()), float(x.max())) if x.size else (0.0, 0.0)
+        half = high / 2 - low / 2
+        half = half if half > 0 else 1.0
+        z = (x - (low / 2 + high / 2)) / half
+        center = float(z.mean()) if z.size else 0.0
+        spread = float(np.abs(z - center).max()) if z.size else 0.0
+        spread = spread if spread > 0 else 1.0
+        #: the unit of the scaled ratings, in the data's units (the mean squares × scale²)
+        self.scale = np.float64(half) * spread
+        self.x = (z - center) / spread
 
     def with_form(self, form: str) -> "IntraclassCorrelationCore":
         """The same core for another form (no statistic recomputed)."""
@@ -280,7 +289,8 @@ class IntraclassCorrelationCore(ItemSumCoefficient):
 
     def details(self) -> dict[str, Any]:
         ms = self.combine(self.totals())
-        units = self.scale ** 2
+        with np.errstate(over="ignore", under="ignore"):  # beyond 1e±154: inf or 0, as is
+            units = self.scale * self.scale
         return {"form": self.form, "type": FORMS[self.form][1],
                 "description": FORMS[self.form][2],
                 "ms_rows": float(ms["ms_rows"]) * units,

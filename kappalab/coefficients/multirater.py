@@ -46,7 +46,7 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import CategoryDistance, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
-from ..kernels import count_square_sums, rater_marginal_entries
+from ..kernels import column_totals, count_square_sums, rater_marginal_entries
 from ..uncertainty import (ALPHA_MIN, KRIPPENDORFF, PairableValues, check_alpha_min, parse_ci,
                            krippendorff_interval)
 from ..validation import check_confidence, check_count, check_sample_weight, make_rng
@@ -291,8 +291,14 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         return np.column_stack(blocks)
 
     def unweighted_totals(self) -> np.ndarray:
-        # unweighted_item_stats().sum(axis=0): a matvec per block, nothing stacked
-        parts = [np.asarray(C.T @ w, dtype=float).ravel() for w, C in self._dense_blocks()]
+        # unweighted_item_stats().sum(axis=0): w @ C per block, nothing stacked, by blocks of
+        # rows and pairwise (column_totals), so the rounding error does not grow with the
+        # items; the pooled counts of pairable items (whole numbers, weights 0 or 1) add up
+        # exactly in any order below 2**53, in one product
+        counts_only = self.chance == "pooled" and not self.use_moments
+        parts = [np.asarray(C.T @ w, dtype=float).ravel() if counts_only and block > 0
+                 else column_totals(C, w)
+                 for block, (w, C) in enumerate(self._dense_blocks())]
         if self.chance == "rater_marginal":  # straight from bincounts, not the sparse matrix
             if self.use_moments:
                 scores = self._scores()
@@ -636,15 +642,22 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         cols = np.concatenate([kept, off.col])
         coincidence = np.concatenate([diagonal[kept], 2.0 * off.data])  # both orders of c < k
         n_values = float(m.sum())
-        if self.dis.scores is not None:  # interval form: δ_ck = (f(s_c − s_k))²
-            gap = self.dis.interval_factor * (self.dis.scores[rows] - self.dis.scores[cols])
-            delta = gap * gap
-        else:
-            delta = self.dis.matrix[rows, cols]
         marginals = np.asarray(counts.sum(axis=0), dtype=float).ravel()
         pairs_of_values = n_values * (n_values - 1)
-        expected = (float(marginals @ distance_product(self.dis, marginals)) / pairs_of_values
-                    if pairs_of_values > 0 else np.nan)
+        if self.dis.scores is not None:
+            # interval form, δ_ck = u (x_c − x_k)² on the normalised scores x: δ and D_e in
+            # the units of the scores (α is their ratio), which neither overflow nor
+            # underflow whatever the magnitude of the values (1e±300)
+            scores = self._scores()
+            x = (self.dis.scores - scores.shift) * scores.factor
+            gap = x[rows] - x[cols]
+            delta = gap * gap
+            expected = float(np.real(self._expected(
+                np.array([n_values, marginals @ x, marginals @ (x * x)]))))
+        else:
+            delta = self.dis.matrix[rows, cols]
+            expected = (float(marginals @ distance_product(self.dis, marginals))
+                        / pairs_of_values if pairs_of_values > 0 else np.nan)
         sizes, units = np.unique(m.astype(np.int64), return_counts=True)
         return PairableValues(np.asarray(delta, dtype=float), coincidence / n_values,
                               rows == cols, sizes, units, expected)
@@ -827,7 +840,8 @@ def distance_for(ann: Annotations, spec: Any, sample_weight: np.ndarray | None =
     by :func:`~kappalab.distances.category_distance` (Krippendorff's ordinal metric on the
     sample-weighted pairable marginals)."""
     return category_distance(spec, ann.categories, kind=kind, values=ann.category_values,
-                             marginals=lambda: pairable_marginals(ann, sample_weight))
+                             marginals=lambda: pairable_marginals(ann, sample_weight),
+                             origin=ann.value_origin)
 
 
 def weights_for(ann: Annotations, weights: Any) -> CategoryDistance:

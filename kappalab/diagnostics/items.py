@@ -138,14 +138,16 @@ def _core(ann: Annotations, level: Any, coefficient: str) -> ChanceCorrectedAgre
                                     name=name)
 
 
-def _per_item_parts(core: ChanceCorrectedAgreement,
-                    stats: np.ndarray | sp.spmatrix) -> tuple[np.ndarray, np.ndarray]:
-    """(observed agreement 1 − d_i/scale, observed disagreement d_i) of each item alone, NaN
-    for an item with fewer than two annotations.
+def _per_item_parts(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmatrix
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """(observed agreement 1 − d_i/scale, chance-corrected agreement 1 − d_i/D_e) of each
+    item alone, NaN for an item with fewer than two annotations.
 
     The core's first two columns are the item's observed block [u_i d_i, u_i]
     (:class:`~kappalab.coefficients.multirater.ChanceCorrectedAgreement`), so ``combine`` on
-    the totals with that block replaced by the item's gives the item's observed parts; it is
+    the totals with that block replaced by the item's gives the item's observed agreement and
+    its value 1 − d_i/D_e (D_e from the chance block of all the data), computed in the
+    core's normalised units: no overflow or underflow when the values are 1e±300. It is
     evaluated once per distinct block (a few values for categorical data), in blocks of rows.
     """
     observed_block = stats[:, :2]
@@ -153,16 +155,16 @@ def _per_item_parts(core: ChanceCorrectedAgreement,
                       else np.asarray(observed_block, dtype=float))
     distinct, of_item = np.unique(observed_block, axis=0, return_inverse=True)
     totals = core.totals()
-    observed, disagreement = np.empty(len(distinct)), np.empty(len(distinct))
+    observed, corrected = np.empty(len(distinct)), np.empty(len(distinct))
     block = max(1, BLOCK_CELLS // max(1, totals.size))
     for start in range(0, len(distinct), block):  # bounds the memory; no loop over items
         stack = np.tile(totals, (min(block, len(distinct) - start), 1))
         stack[:, :2] = distinct[start:start + block]
         parts = core.combine(stack)
         observed[start:start + block] = np.real(parts["observed"])
-        disagreement[start:start + block] = np.real(parts["observed_disagreement"])
+        corrected[start:start + block] = np.real(parts["value"])
     of_item = of_item.ravel()
-    return observed[of_item], disagreement[of_item]
+    return observed[of_item], corrected[of_item]
 
 
 def _leave_one_out(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmatrix,
@@ -278,9 +280,7 @@ def item_report(data: AnnotationsLike, *, level: Any = "nominal",
     core = _core(ann, level, coefficient)
     estimate = core.estimate()  # warns if the coefficient is undefined on the data
     stats = core.item_stats()
-    agreement, disagreement = _per_item_parts(core, stats)
-    with np.errstate(all="ignore"):
-        chance_corrected = 1.0 - disagreement / estimate.expected_disagreement
+    agreement, chance_corrected = _per_item_parts(core, stats)
     without = _leave_one_out(core, stats, estimate.value)
     report = label_summary(ann)
     report.insert(1, "agreement", agreement)
