@@ -108,7 +108,7 @@ import pandas as pd
 import kappalab as kl
 from kappalab import simulate
 
-from experiments.study import cluster, parse_args, run
+from experiments.study import cluster, finish_panels, parse_args, run
 
 CONFIDENCE = 0.95
 BAND = (0.93, 0.97)
@@ -446,23 +446,11 @@ def plot(table: pd.DataFrame, path) -> None:
         truth = cell["truth"].mean()
         ax.set_title(f"{name} (truth {'≈ ' if cell['truth_sd'].max() > 0 else ''}"
                      f"{truth:.3g})", fontsize=9)
-    for ax in axes.flat[len(names):]:
-        ax.set_visible(False)
     low = min(80.0, 100 * float(np.nanmin(table["coverage"] - 2 * table["coverage_se"])) - 1)
     for ax in axes.flat:
         ax.set_ylim(max(0.0, low), 100.5)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("coverage (%)")
-    for ax in axes[-1, :]:
-        ax.set_xlabel("items")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8,
-               frameon=False)
-    fig.suptitle("Coverage of nominal 95% intervals against the exact population truth "
-                 "(±2 Monte Carlo SE; band 93–97%)", fontsize=10)
-    fig.tight_layout(rect=(0, 0.05, 1, 0.97))
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    finish_panels(fig, axes, path, "Coverage of nominal 95% intervals against the exact "
+                  "population truth (±2 Monte Carlo SE; band 93–97%)", n_panels=len(names))
 
 
 # ------------------------------------------------------------------------------ main

@@ -64,7 +64,7 @@ import pandas as pd
 import kappalab as kl
 from kappalab import simulate
 
-from experiments.study import cluster, parse_args, run
+from experiments.study import cluster, finish_panels, parse_args, run
 
 CONFIDENCE = 0.95
 RELIABILITY = 0.6
@@ -229,20 +229,8 @@ def plot(table: pd.DataFrame, path) -> None:
         ax.xaxis.set_tick_params(labelbottom=True)  # every panel, not only the last row's
         ax.set_ylim(max(0.0, low), 100.5)
         ax.set_title(f"{name} ({design})", fontsize=8)
-    for ax in axes.flat[len(panels):]:
-        ax.set_visible(False)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("coverage (%)")
-    for ax in axes[-1, :]:
-        ax.set_xlabel("items")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8,
-               frameon=False)
-    fig.suptitle("Coverage of nominal 95% intervals by standard-error convention "
-                 "(±2 Monte Carlo SE)", fontsize=10)
-    fig.tight_layout(rect=(0, 0.05, 1, 0.96))
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    finish_panels(fig, axes, path, "Coverage of nominal 95% intervals by standard-error "
+                  "convention (±2 Monte Carlo SE)", n_panels=len(panels), top=0.96)
 
 
 def check_truths(sizes, seed: int) -> None:

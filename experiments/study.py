@@ -83,3 +83,24 @@ def run(args: argparse.Namespace, client: Any, cells: list, replicate: Callable,
 
     return run_study(cells, replicate, n_replications, client=client, seed=args.seed,
                      checkpoint=args.checkpoint, description=description, **options)
+
+
+def finish_panels(fig: Any, axes: Any, path: Path, title: str, *, n_panels: int,
+                  ylabel: str = "coverage (%)", xlabel: str = "items",
+                  top: float = 0.97) -> None:
+    """Close a grid of panels as every coverage figure does: the unused panels hidden, the
+    outer axes labelled, one legend below the panels (where it covers no data), the title,
+    then the figure written to ``path`` and closed."""
+    for ax in axes.flat[n_panels:]:
+        ax.set_visible(False)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(ylabel)
+    for ax in axes[-1, :]:
+        ax.set_xlabel(xlabel)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8,
+               frameon=False)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout(rect=(0, 0.05, 1, top))
+    fig.savefig(path, dpi=120)
+    matplotlib.pyplot.close(fig)
