@@ -700,8 +700,10 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--n-resamples", default=2000, type=_whole(1),
                              help="replicates of the bootstrap methods")
         command.add_argument("--benchmark", default=None, choices=list(SCALES),
-                             help="interpretation scale: adds each value's band and, with "
-                                  "--ci, the band reached with --confidence certainty")
+                             help="interpretation scale: adds the band of each chance-corrected "
+                                  "coefficient (none for percent agreement and the ICC) "
+                                  "and, with --ci, the band reached with --confidence "
+                                  "certainty")
         command.add_argument("--seed", default=0, type=_whole(0),
                              help="seed of the resampling methods (same seed, same output)")
         command.add_argument("--quiet", "-q", action="store_true",

@@ -73,9 +73,9 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
         ``"krippendorff"``; :func:`kappalab.benchmark`): adds the column ``band``, the band each
         value falls in, and with ``ci=`` the column ``certain_band``, the highest band reached
         with certainty ``confidence`` given the standard error (Gwet 2014). None where the
-        value (or its standard error) is undefined. None (default): no such column. Every
-        row is banded, percent agreement too, although the scales were proposed for
-        chance-corrected coefficients.
+        value (or its standard error) is undefined. None (default): no such column. Only
+        the chance-corrected coefficients are banded, the coefficients the scales were
+        proposed for: percent agreement and the ICC rows have None.
 
     Returns
     -------
@@ -153,8 +153,9 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
             ]
         if isinstance(level, str) and level == "interval":
             rows.append((_report_icc, {}))
-    records = []
+    records, banded = [], []
     for function, options in rows:
+        banded.append(function.__name__ not in _NOT_CHANCE_CORRECTED)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UndefinedCoefficientWarning)
             warnings.simplefilter("always", PairwiseMeanWarning)
@@ -199,17 +200,18 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
         })
     report = pd.DataFrame.from_records(records, columns=_COLUMNS)
     if scale is not None:
-        _add_bands(report, scale, confidence, with_certainty=ci is not None)
+        _add_bands(report, scale, confidence, banded, with_certainty=ci is not None)
     return report
 
 
-def _add_bands(report: pd.DataFrame, scale: Any, confidence: float, *,
-               with_certainty: bool) -> None:
+def _add_bands(report: pd.DataFrame, scale: Any, confidence: float, banded: Sequence[bool],
+               *, with_certainty: bool) -> None:
     """The columns of ``benchmark=``, before ``note``: each value's band and, with an interval,
-    the band reached with certainty ``confidence`` (None where the value or SE is undefined)."""
+    the band reached with certainty ``confidence`` (None where the value or SE is undefined,
+    and in the rows not ``banded``: coefficients that are not chance-corrected)."""
     bands, certain = [], []
-    for value, se in zip(report["value"], report["se"]):
-        if not np.isfinite(value):
+    for value, se, chance_corrected in zip(report["value"], report["se"], banded):
+        if not chance_corrected or not np.isfinite(value):
             bands.append(None)
             certain.append(None)
             continue
@@ -230,6 +232,10 @@ def _report_icc(data: Any, **options: Any) -> Any:
     """The report's ICC row: ICC(2,1), with the report's interval method (no F interval
     unless asked: the report's ``ci`` column means one method for every row)."""
     return intraclass.icc(data, form="ICC(2,1)", **{"ci": None, **options})
+
+
+#: the report's rows that are not chance-corrected: no interpretation band, no P_e
+_NOT_CHANCE_CORRECTED = ("percent_agreement", "_report_icc")
 
 
 def _report_weights(level: Any) -> Any:

@@ -864,3 +864,27 @@ def test_integers_beyond_2_53_are_reported_exactly(tmp_path, capsys):
     values = {r["coefficient"]: r["value"] for r in json.loads(capsys.readouterr().out)}
     assert values["percent agreement (weighted)"] == pytest.approx(2 / 3, abs=1e-15)
     assert values["Krippendorff's alpha"] == pytest.approx(4 / 9, abs=1e-15)
+
+
+# ---------------------------------------------------------------- first hour: the report table
+def test_the_benchmark_bands_no_percent_agreement(tmp_path, capsys):
+    """`--benchmark krippendorff` labelled percent agreement "Reliable" beside α "Discard"."""
+    path = tmp_path / "wide.csv"
+    # percent agreement by hand: items agree in pairs 1 of 3 (i0, i1, i3, i5) or 3 of 3
+    # (i2, i4): P_o = (4·1/3 + 2·1)/6 = 5/9 — no band for it, one for α
+    pd.DataFrame([[1, 2, 2], [2, 2, 3], [3, 3, 3], [1, 1, 2], [4, 4, 4], [2, 3, 3]],
+                 index=[f"i{k}" for k in range(6)]).to_csv(path)
+    assert main(["report", str(path), "--wide", "--format", "json",
+                 "--benchmark", "krippendorff"]) == 0
+    rows = {r["coefficient"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["percent agreement"]["value"] == pytest.approx(5 / 9, abs=1e-12)
+    assert rows["percent agreement"]["band"] is None
+    assert rows["percent agreement"]["certain_band"] is None
+    assert rows["Krippendorff's alpha"]["band"] in SCALES_KRIPPENDORFF
+    assert main(["report", str(path), "--wide", "--benchmark", "krippendorff"]) == 0
+    line = next(row for row in capsys.readouterr().out.splitlines()
+                if row.strip().startswith("percent agreement"))
+    assert not any(label in line for label in SCALES_KRIPPENDORFF)
+
+
+SCALES_KRIPPENDORFF = ("Discard", "Tentative conclusions", "Reliable")
