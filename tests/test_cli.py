@@ -888,3 +888,42 @@ def test_the_benchmark_bands_no_percent_agreement(tmp_path, capsys):
 
 
 SCALES_KRIPPENDORFF = ("Discard", "Tentative conclusions", "Reliable")
+
+
+def test_the_report_table_fits_a_terminal_with_footnotes_and_integers(tmp_path, capsys):
+    """`kappalab report` printed the note column padded to its longest note, counts as
+    100.0000, percent agreement's expected agreement as 0.0000 and, with --ci none, se and
+    interval columns full of NaN. The table now: numbers as the csv output has them, to 4
+    decimals; counts as integers; notes as numbered footnotes; no inapplicable cell."""
+    path = tmp_path / "long.csv"
+    # 4 items × 2 raters, one category: every chance-corrected coefficient is undefined
+    pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4], "rater": ["a", "b"] * 4,
+                  "value": ["x"] * 8}).to_csv(path, index=False)
+    assert main(["report", str(path), "--format", "csv", "--ci", "none"]) == 0
+    frame = pd.read_csv(pd.io.common.StringIO(capsys.readouterr().out), keep_default_na=False)
+    assert main(["report", str(path), "--ci", "none"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    header = lines[0].split()
+    assert header == ["coefficient", "value", "observed", "expected", "level", "n_items",
+                      "n_annotations", "n_raters"]  # no se, ci_low, ci_high, note
+    notes = list(dict.fromkeys(n for n in frame["note"] if n))
+    assert len(notes) >= 2 and max(map(len, notes)) > 100
+    assert max(len(line) for line in lines[:len(frame) + 1]) < 100
+    for k, (_, row) in enumerate(frame.iterrows(), start=1):
+        line = lines[k]
+        assert line.startswith(row.coefficient)
+        if row.note:
+            assert line.startswith(f"{row.coefficient} [{notes.index(row.note) + 1}]")
+        assert line.split()[-3:] == ["4", "8", "2"]  # items, annotations, raters: integers
+        after_value = line.split()[len(row.coefficient.split()) + 1 + bool(row.note) + 1:]
+        assert "NaN" not in after_value  # NaN is an undefined value, nothing else
+        if row.coefficient == "percent agreement":
+            # P_o = 1 (every pair agrees), observed 1, no expected agreement, level next
+            assert float(row.value) == 1 and row.expected == ""
+            assert line.split()[-6:-3] == ["1.0000", "1.0000", "nominal"]
+        else:
+            assert line.split()[len(row.coefficient.split()) + bool(row.note)] == "NaN"
+    footnotes = " ".join(" ".join(lines[len(frame) + 2:]).split())
+    for k, note in enumerate(notes, start=1):
+        assert f"[{k}] {' '.join(note.split())}" in footnotes
