@@ -159,7 +159,10 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
             rows.append((_report_icc, {}))
     records, banded = [], []
     for function, options in rows:
-        banded.append(function.__name__ not in _NOT_CHANCE_CORRECTED)
+        # no band, no chance agreement for percent agreement; no agreement proportions in
+        # the ICC
+        chance_corrected = function.__name__ not in _NOT_CHANCE_CORRECTED
+        banded.append(chance_corrected)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UndefinedCoefficientWarning)
             warnings.simplefilter("always", PairwiseMeanWarning)
@@ -193,8 +196,6 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
         low, high = est.ci if est.ci is not None else (np.nan, np.nan)
         if ci is not None and est.se is not None and not np.isfinite(est.se):
             notes.append("the standard error is undefined on these data")
-        # no chance agreement in percent agreement, no agreement proportions in the ICC
-        chance_corrected = function.__name__ not in _NOT_CHANCE_CORRECTED
         records.append({
             "coefficient": est.coefficient, "value": est.value,
             "se": np.nan if est.se is None else est.se, "ci_low": low, "ci_high": high,
