@@ -38,7 +38,7 @@ from .errors import AnnotationError, DroppedAnnotationsWarning
 from .interpretation import SCALES
 from .planning import COEFFICIENTS, plan
 from .progress import elapsed, track
-from .report import NOT_COMPUTED, agreement_report
+from .report import NOT_COMPUTED, ReportTable, agreement_report
 from .startup import EXIT_INTERRUPTED, INTERRUPTED
 from .uncertainty import CI_METHODS
 
@@ -51,10 +51,7 @@ def _render(report: pd.DataFrame, fmt: str) -> str:
         return json.dumps(records, indent=2)
     if fmt == "csv":
         return report.to_csv(index=False).rstrip("\n")
-    shown = report.drop(columns=["note"]) if not report["note"].astype(bool).any() else report
-    with pd.option_context("display.width", 200, "display.max_columns", 20,
-                           "display.float_format", "{:.4f}".format):
-        return shown.to_string(index=False)
+    return ReportTable(report).to_text()  # the notes as footnotes, no empty column
 
 
 # ---------------------------------------------------------------------- reading files
@@ -700,8 +697,10 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--n-resamples", default=2000, type=_whole(1),
                              help="replicates of the bootstrap methods")
         command.add_argument("--benchmark", default=None, choices=list(SCALES),
-                             help="interpretation scale: adds each value's band and, with "
-                                  "--ci, the band reached with --confidence certainty")
+                             help="interpretation scale: adds the band of each chance-corrected "
+                                  "coefficient (none for percent agreement and the ICC) "
+                                  "and, with --ci, the band reached with --confidence "
+                                  "certainty")
         command.add_argument("--seed", default=0, type=_whole(0),
                              help="seed of the resampling methods (same seed, same output)")
         command.add_argument("--quiet", "-q", action="store_true",

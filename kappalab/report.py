@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 import warnings
 from typing import Any, Sequence
 
@@ -17,7 +18,7 @@ from .interpretation import benchmark as benchmark_value, interpretation_scale
 from .uncertainty import parse_ci
 from .validation import check_confidence, check_count, check_sample_weight, make_rng
 
-__all__ = ["NOT_COMPUTED", "agreement_report"]
+__all__ = ["NOT_COMPUTED", "ReportTable", "agreement_report"]
 
 #: the beginning of the note of a coefficient the report could not compute (the reason follows)
 NOT_COMPUTED = "not computed: "
@@ -51,8 +52,10 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
     defaults to the F interval). Columns: coefficient,
     value, its standard error and interval (NaN unless ``ci=`` names a method of
     :data:`kappalab.uncertainty.CI_METHODS`), observed and expected agreement (P_o, P_e on the
-    weighted 0–1 scale), level, the items, annotations and raters used, and a note where a
-    value or its interval is undefined.
+    weighted 0–1 scale; NaN where they do not apply: P_e of percent agreement, both for the
+    ICC), level, the items, annotations and raters used, and a note where a value or its
+    interval is undefined. ``print(report)`` shows the table for a terminal
+    (:meth:`ReportTable.to_text`: the notes as footnotes, no empty column).
 
     Parameters
     ----------
@@ -73,16 +76,17 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
         ``"krippendorff"``; :func:`kappalab.benchmark`): adds the column ``band``, the band each
         value falls in, and with ``ci=`` the column ``certain_band``, the highest band reached
         with certainty ``confidence`` given the standard error (Gwet 2014). None where the
-        value (or its standard error) is undefined. None (default): no such column. Every
-        row is banded, percent agreement too, although the scales were proposed for
-        chance-corrected coefficients.
+        value (or its standard error) is undefined. None (default): no such column. Only
+        the chance-corrected coefficients are banded, the coefficients the scales were
+        proposed for: percent agreement and the ICC rows have None.
 
     Returns
     -------
-    pandas.DataFrame
-        One row per coefficient, columns ``coefficient``, ``value``, ``se``, ``ci_low``,
-        ``ci_high``, ``observed``, ``expected``, ``level``, ``n_items``, ``n_annotations``,
-        ``n_raters`` (then ``band`` and ``certain_band`` with ``benchmark=``) and ``note``.
+    ReportTable
+        A :class:`pandas.DataFrame`, one row per coefficient, columns ``coefficient``,
+        ``value``, ``se``, ``ci_low``, ``ci_high``, ``observed``, ``expected``, ``level``,
+        ``n_items``, ``n_annotations``, ``n_raters`` (then ``band`` and ``certain_band``
+        with ``benchmark=``) and ``note``.
 
     Raises
     ------
@@ -153,8 +157,12 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
             ]
         if isinstance(level, str) and level == "interval":
             rows.append((_report_icc, {}))
-    records = []
+    records, banded = [], []
     for function, options in rows:
+        # no band, no chance agreement for percent agreement; no agreement proportions in
+        # the ICC
+        chance_corrected = function.__name__ not in _NOT_CHANCE_CORRECTED
+        banded.append(chance_corrected)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UndefinedCoefficientWarning)
             warnings.simplefilter("always", PairwiseMeanWarning)
@@ -191,25 +199,148 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
         records.append({
             "coefficient": est.coefficient, "value": est.value,
             "se": np.nan if est.se is None else est.se, "ci_low": low, "ci_high": high,
-            "observed": est.observed,
-            "expected": est.expected, "level": est.level, "n_items": est.n_items,
+            "observed": est.observed if function.__name__ != "_report_icc" else np.nan,
+            "expected": est.expected if chance_corrected else np.nan,
+            "level": est.level, "n_items": est.n_items,
             "n_annotations": est.n_annotations,
             "n_raters": np.nan if est.n_raters is None else est.n_raters,
             "note": "; ".join(dict.fromkeys(notes)),
         })
-    report = pd.DataFrame.from_records(records, columns=_COLUMNS)
+    report = ReportTable(pd.DataFrame.from_records(records, columns=_COLUMNS))
     if scale is not None:
-        _add_bands(report, scale, confidence, with_certainty=ci is not None)
+        _add_bands(report, scale, confidence, banded, with_certainty=ci is not None)
     return report
 
 
-def _add_bands(report: pd.DataFrame, scale: Any, confidence: float, *,
-               with_certainty: bool) -> None:
+#: the columns of counts, printed as integers
+_COUNT_COLUMNS = ("n_items", "n_annotations", "n_raters")
+#: the width the footnotes of a printed report are wrapped to
+_FOOTNOTE_WIDTH = 92
+
+
+class ReportTable(pd.DataFrame):
+    """The table :func:`agreement_report` returns: a :class:`pandas.DataFrame` that prints as
+    a terminal table (:meth:`to_text`). Anything derived from it (a selection, ``set_index``)
+    is a plain DataFrame.
+
+    Parameters
+    ----------
+    data : DataFrame, dict, array-like or None
+        The table, usually :func:`agreement_report`'s rows (as :class:`pandas.DataFrame`).
+    index : Index or array-like, optional
+        As for :class:`pandas.DataFrame`.
+    columns : Index or array-like, optional
+        As for :class:`pandas.DataFrame`.
+    dtype : dtype, optional
+        As for :class:`pandas.DataFrame`.
+    copy : bool, optional
+        As for :class:`pandas.DataFrame`.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> report = kl.agreement_report([[1, 1], [1, 2], [2, 2], [1, 1]])
+    >>> print(report)   # Cohen's κ: P_o = 3/4, P_e = (3/4)(1/2) + (1/4)(1/2) = 1/2, κ = 1/2
+    coefficient            value  observed  expected    level  n_items  n_annotations  n_raters
+    percent agreement     0.7500    0.7500            nominal        4              8         2
+    Krippendorff's alpha  0.5333    0.7500    0.4643  nominal        4              8         2
+    Fleiss' kappa         0.4667    0.7500    0.5312  nominal        4              8         2
+    Gwet's AC1            0.5294    0.7500    0.4688  nominal        4              8         2
+    Brennan-Prediger      0.5000    0.7500    0.5000  nominal        4              8         2
+    Conger's kappa        0.5000    0.7500    0.5000  nominal        4              8         2
+    Janson-Olsson iota    0.5000    0.7500    0.5000  nominal        4              8         2
+    Light's kappa         0.5000    0.7500    0.5000  nominal        4              8         2
+    Cohen's kappa         0.5000    0.7500    0.5000  nominal        4              8         2
+    Scott's pi            0.4667    0.7500    0.5312  nominal        4              8         2
+    Bennett's S           0.5000    0.7500    0.5000  nominal        4              8         2
+    """
+
+    @property
+    def _constructor(self):  # derived frames are plain DataFrames
+        return pd.DataFrame
+
+    def __repr__(self) -> str:
+        return self.to_text()
+
+    def to_text(self) -> str:
+        """The report as a terminal table: the values with 4 decimals, counts as integers,
+        no column that is empty in every row (the standard error and interval without
+        ``ci=``), no cell that does not apply (blank), and the notes numbered under the
+        table, each note once.
+
+        Returns
+        -------
+        str
+            The table, then a blank line and the footnotes ``[k] note`` when there are notes.
+
+        Examples
+        --------
+        >>> import kappalab as kl
+        >>> report = kl.agreement_report([[1, 1], [1, 1]])  # one category: κ undefined
+        >>> print(report.to_text().splitlines()[-1][:48])
+        [10] Bennett's S is undefined: there is only one
+        """
+        return _format_report(pd.DataFrame(self))
+
+
+def _format_report(report: pd.DataFrame) -> str:
+    """The terminal table of a frame with :func:`agreement_report`'s columns (see
+    :meth:`ReportTable.to_text`): cells right-aligned under their column, the first column
+    left-aligned, ``NaN`` only for an undefined value."""
+    notes = [str(n) for n in report.get("note", pd.Series(dtype=str)).fillna("")]
+    numbered = [n for n in dict.fromkeys(notes) if n]
+    shown = [c for c in report.columns if c != "note" and _has_content(report[c])]
+    cells = {column: [_cell(column, v) for v in report[column]] for column in shown}
+    if shown and numbered:
+        first = shown[0]
+        cells[first] = [f"{cell} [{numbered.index(note) + 1}]" if note else cell
+                        for cell, note in zip(cells[first], notes)]
+    widths = {c: max([len(str(c)), *map(len, cells[c])]) for c in shown}
+
+    def line(values: Sequence[str]) -> str:
+        parts = [value.ljust(widths[c]) if k == 0 else value.rjust(widths[c])
+                 for k, (c, value) in enumerate(zip(shown, values))]
+        return "  ".join(parts).rstrip()
+
+    lines = [line([str(c) for c in shown])]
+    lines += [line([cells[c][k] for c in shown]) for k in range(len(report))]
+    if numbered:
+        lines.append("")
+        for k, note in enumerate(numbered, start=1):
+            marker = f"[{k}] "
+            lines += textwrap.wrap(note, _FOOTNOTE_WIDTH, initial_indent=marker,
+                                   subsequent_indent=" " * len(marker))
+    return "\n".join(lines)
+
+
+def _has_content(column: pd.Series) -> bool:
+    """Whether a column has a cell to print (not NaN, None or an empty string)."""
+    return bool(column.map(lambda v: not (v is None or v == "" or _is_nan(v))).any())
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, (float, np.floating)) and np.isnan(value)
+
+
+def _cell(column: str, value: Any) -> str:
+    """One printed cell: blank where nothing applies, ``NaN`` for an undefined value."""
+    if value is None or _is_nan(value):
+        return "NaN" if column == "value" else ""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        return str(value)
+    if column in _COUNT_COLUMNS and float(value).is_integer():
+        return str(int(value))
+    return f"{value:.4f}"
+
+
+def _add_bands(report: pd.DataFrame, scale: Any, confidence: float, banded: Sequence[bool],
+               *, with_certainty: bool) -> None:
     """The columns of ``benchmark=``, before ``note``: each value's band and, with an interval,
-    the band reached with certainty ``confidence`` (None where the value or SE is undefined)."""
+    the band reached with certainty ``confidence`` (None where the value or SE is undefined,
+    and in the rows not ``banded``: coefficients that are not chance-corrected)."""
     bands, certain = [], []
-    for value, se in zip(report["value"], report["se"]):
-        if not np.isfinite(value):
+    for value, se, chance_corrected in zip(report["value"], report["se"], banded):
+        if not chance_corrected or not np.isfinite(value):
             bands.append(None)
             certain.append(None)
             continue
@@ -230,6 +361,10 @@ def _report_icc(data: Any, **options: Any) -> Any:
     """The report's ICC row: ICC(2,1), with the report's interval method (no F interval
     unless asked: the report's ``ci`` column means one method for every row)."""
     return intraclass.icc(data, form="ICC(2,1)", **{"ci": None, **options})
+
+
+#: the report's rows that are not chance-corrected: no interpretation band, no P_e
+_NOT_CHANCE_CORRECTED = ("percent_agreement", "_report_icc")
 
 
 def _report_weights(level: Any) -> Any:

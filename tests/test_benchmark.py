@@ -275,7 +275,8 @@ def test_the_report_bands_each_value(monkeypatch):
     with_ci = kl.agreement_report(data, benchmark="landis-koch",
                                   ci="analytic").set_index("coefficient")
     assert list(with_ci.columns[-3:]) == ["band", "certain_band", "note"]
-    for name, row in with_ci.iterrows():
+    assert with_ci.loc["percent agreement", ["band", "certain_band"]].isna().all()
+    for name, row in with_ci.drop(index="percent agreement").iterrows():
         cumulative = _irrcac_cumulative(row.value, row.se, "landis_koch", monkeypatch)
         labels = ["Almost Perfect", "Substantial", "Moderate", "Fair", "Slight", "Poor"]
         first = next(i for i, p in enumerate(cumulative) if p >= 0.95)
@@ -287,7 +288,9 @@ def test_the_report_leaves_undefined_values_without_a_band():
     x = [[1, 1], [1, 1], [1, 1], [1, 1]]  # one category: the chance-corrected rows are NaN
     report = kl.agreement_report(x, benchmark="fleiss", ci="jackknife").set_index(
         "coefficient")
-    assert report.loc["percent agreement", "band"] == "Excellent"
+    # percent agreement (1) is not chance-corrected: no band although "Excellent" by value
+    assert report.loc["percent agreement", "value"] == 1.0
+    assert pd.isna(report.loc["percent agreement", "band"])
     undefined = report[report.value.isna()]
     assert len(undefined) > 0
     assert undefined.band.isna().all() and undefined.certain_band.isna().all()
@@ -322,7 +325,7 @@ def test_the_command_line_bands_the_report(tmp_path, capsys):
     rows = {r["coefficient"]: r for r in json.loads(capsys.readouterr().out)}
     assert rows["Fleiss' kappa"]["value"] == pytest.approx(160 / 286, abs=1e-12)
     assert rows["Fleiss' kappa"]["band"] == "Intermediate to Good"  # 0.4 ≤ 0.5594 ≤ 0.75
-    assert rows["percent agreement"]["band"] == "Intermediate to Good"  # P_o = 5/7 = 0.714
+    assert rows["percent agreement"]["band"] is None  # P_o = 5/7: not chance-corrected
     # the command line's default interval is analytic: the certain band is irrCAC's first
     # cumulative probability ≥ 0.95
     fleiss = rows["Fleiss' kappa"]
@@ -338,3 +341,22 @@ def test_the_command_line_refuses_an_unknown_scale(capsys):
         main(["demo", "--benchmark", "cohen"])
     assert exit_info.value.code == 2
     assert "--benchmark" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ first hour: bands
+def test_the_report_bands_only_chance_corrected_coefficients():
+    """A newcomer's report: percent agreement 0.93 read "Reliable" beside α 0.66 "Discard".
+    The scales are for chance-corrected coefficients; percent agreement and the ICC get no
+    band. By hand (6 items × 3 raters, interval): P_o = 0.9259 would be "Reliable"."""
+    x = np.array([[1, 2, 3], [2, 2, 3], [3, 3, 3], [1, 1, 2], [4, 4, 4], [2, 3, 3]])
+    report = kl.agreement_report(x, level="interval", benchmark="krippendorff",
+                                 ci="analytic").set_index("coefficient")
+    for name in ["percent agreement (weighted)", "ICC(2,1)"]:
+        assert pd.isna(report.loc[name, "band"]), name
+        assert pd.isna(report.loc[name, "certain_band"]), name
+    # α = 1 − D_o/D_e = 1 − (1 − P_o)/(1 − P_e) on the weighted scale, below 0.667: Discard
+    alpha = report.loc["Krippendorff's alpha"]
+    assert alpha.value == pytest.approx(1 - (1 - alpha.observed) / (1 - alpha.expected))
+    assert alpha.value < 0.667 and alpha.band == "Discard"
+    chance_corrected = report.drop(index=["percent agreement (weighted)", "ICC(2,1)"])
+    assert chance_corrected.band.notna().all() and chance_corrected.certain_band.notna().all()

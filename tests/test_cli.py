@@ -864,3 +864,66 @@ def test_integers_beyond_2_53_are_reported_exactly(tmp_path, capsys):
     values = {r["coefficient"]: r["value"] for r in json.loads(capsys.readouterr().out)}
     assert values["percent agreement (weighted)"] == pytest.approx(2 / 3, abs=1e-15)
     assert values["Krippendorff's alpha"] == pytest.approx(4 / 9, abs=1e-15)
+
+
+# ---------------------------------------------------------------- first hour: the report table
+def test_the_benchmark_bands_no_percent_agreement(tmp_path, capsys):
+    """`--benchmark krippendorff` labelled percent agreement "Reliable" beside α "Discard"."""
+    path = tmp_path / "wide.csv"
+    # percent agreement by hand: items agree in pairs 1 of 3 (i0, i1, i3, i5) or 3 of 3
+    # (i2, i4): P_o = (4·1/3 + 2·1)/6 = 5/9 — no band for it, one for α
+    pd.DataFrame([[1, 2, 2], [2, 2, 3], [3, 3, 3], [1, 1, 2], [4, 4, 4], [2, 3, 3]],
+                 index=[f"i{k}" for k in range(6)]).to_csv(path)
+    assert main(["report", str(path), "--wide", "--format", "json",
+                 "--benchmark", "krippendorff"]) == 0
+    rows = {r["coefficient"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["percent agreement"]["value"] == pytest.approx(5 / 9, abs=1e-12)
+    assert rows["percent agreement"]["band"] is None
+    assert rows["percent agreement"]["certain_band"] is None
+    assert rows["Krippendorff's alpha"]["band"] in SCALES_KRIPPENDORFF
+    assert main(["report", str(path), "--wide", "--benchmark", "krippendorff"]) == 0
+    line = next(row for row in capsys.readouterr().out.splitlines()
+                if row.strip().startswith("percent agreement"))
+    assert not any(label in line for label in SCALES_KRIPPENDORFF)
+
+
+SCALES_KRIPPENDORFF = ("Discard", "Tentative conclusions", "Reliable")
+
+
+def test_the_report_table_fits_a_terminal_with_footnotes_and_integers(tmp_path, capsys):
+    """`kappalab report` printed the note column padded to its longest note, counts as
+    100.0000, percent agreement's expected agreement as 0.0000 and, with --ci none, se and
+    interval columns full of NaN. The table now: numbers as the csv output has them, to 4
+    decimals; counts as integers; notes as numbered footnotes; no inapplicable cell."""
+    path = tmp_path / "long.csv"
+    # 4 items × 2 raters, one category: every chance-corrected coefficient is undefined
+    pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4], "rater": ["a", "b"] * 4,
+                  "value": ["x"] * 8}).to_csv(path, index=False)
+    assert main(["report", str(path), "--format", "csv", "--ci", "none"]) == 0
+    frame = pd.read_csv(pd.io.common.StringIO(capsys.readouterr().out), keep_default_na=False)
+    assert main(["report", str(path), "--ci", "none"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    header = lines[0].split()
+    assert header == ["coefficient", "value", "observed", "expected", "level", "n_items",
+                      "n_annotations", "n_raters"]  # no se, ci_low, ci_high, note
+    notes = list(dict.fromkeys(n for n in frame["note"] if n))
+    assert len(notes) >= 2 and max(map(len, notes)) > 100
+    assert max(len(line) for line in lines[:len(frame) + 1]) < 100
+    for k, (_, row) in enumerate(frame.iterrows(), start=1):
+        line = lines[k]
+        assert line.startswith(row.coefficient)
+        if row.note:
+            assert line.startswith(f"{row.coefficient} [{notes.index(row.note) + 1}]")
+        assert line.split()[-3:] == ["4", "8", "2"]  # items, annotations, raters: integers
+        after_value = line.split()[len(row.coefficient.split()) + 1 + bool(row.note) + 1:]
+        assert "NaN" not in after_value  # NaN is an undefined value, nothing else
+        if row.coefficient == "percent agreement":
+            # P_o = 1 (every pair agrees), observed 1, no expected agreement, level next
+            assert float(row.value) == 1 and row.expected == ""
+            assert line.split()[-6:-3] == ["1.0000", "1.0000", "nominal"]
+        else:
+            assert line.split()[len(row.coefficient.split()) + bool(row.note)] == "NaN"
+    footnotes = " ".join(" ".join(lines[len(frame) + 2:]).split())
+    for k, note in enumerate(notes, start=1):
+        assert f"[{k}] {' '.join(note.split())}" in footnotes

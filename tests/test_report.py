@@ -1,5 +1,8 @@
 """agreement_report on data where a coefficient cannot be computed, and on crowd data."""
 
+from fractions import Fraction
+import re
+
 import numpy as np
 import pytest
 
@@ -109,3 +112,82 @@ def test_report_computes_each_row_once_with_its_interval(monkeypatch):
     assert one.loc["percent agreement", "note"].startswith("no interval: ")
     with pytest.raises(kl.errors.InvalidParameterError, match="n_resamples"):
         kl.agreement_report(x, ci="bootstrap", n_resamples=1)
+
+
+# ---------------------------------------------------------------- first hour: the printed table
+def printed_cells(text):
+    """The cells of a printed report, read back by the header's columns: every column but the
+    first is right-aligned and ends where its header ends; the first (left-aligned, names of
+    single spaces) is what precedes the second's cell, two spaces or more before it. Returns
+    the header names, the rows (dicts of stripped cells) and the lines below the table."""
+    lines = text.splitlines()
+    header = lines[0]
+    names = header.split()
+    ends, position = [], 0
+    for name in names:
+        position = header.index(name, position) + len(name)
+        ends.append(position)
+    rows, k = [], 1
+    while k < len(lines) and lines[k].strip():
+        line = lines[k]
+        first, second = re.fullmatch(r"(.*?)\s{2,}(\S+)", line[:ends[1]]).groups()
+        row = {names[0]: first.strip(), names[1]: second}
+        row.update({name: line[start:end].strip() for name, start, end
+                    in zip(names[2:], ends[1:], ends[2:])})
+        assert not line[ends[-1]:].strip(), line  # nothing beyond the last column
+        rows.append(row)
+        k += 1
+    return names, rows, lines[k:]
+
+
+def test_printing_a_report_shows_every_row_with_notes_as_footnotes():
+    """`print(agreement_report(...))` collapsed to `...` because the note column was padded
+    to its longest note: the printed table has one line per row, numbers as the frame has
+    them (4 decimals, counts as integers), the notes numbered under it, nothing cut."""
+    x = [[1, 1], [1, 1], [1, 1]]  # 2 raters, 3 items, one category: P_e = 1, κ undefined
+    report = kl.agreement_report(x, ci="jackknife")
+    text = str(report)
+    assert text == repr(report) and "..." not in text
+    names, rows, below = printed_cells(text)
+    assert names[:3] == ["coefficient", "value", "se"] and "note" not in names
+    assert len(rows) == len(report) == 11
+    notes = [n for n in dict.fromkeys(report["note"]) if n]
+    assert notes and max(map(len, notes)) > 120  # why each chance-corrected value is NaN
+    footnotes = " ".join(" ".join(below).split())
+    for (_, row), cells in zip(report.iterrows(), rows):
+        assert cells["coefficient"].startswith(row.coefficient)
+        assert cells["value"] == ("NaN" if np.isnan(row.value) else f"{row.value:.4f}")
+        for column in ["n_items", "n_annotations", "n_raters"]:
+            assert cells[column] == str(int(row[column])), column  # 3, 6, 2: no 3.0000
+        if row.note:
+            marker = f"[{notes.index(row.note) + 1}]"
+            assert cells["coefficient"] == f"{row.coefficient} {marker}"
+            assert f"{marker} {' '.join(row.note.split())}" in footnotes
+    assert max(map(len, text.splitlines()[:len(rows) + 1])) <= 120
+
+
+def test_the_printed_report_leaves_inapplicable_cells_and_empty_columns_out():
+    """Percent agreement has no expected agreement (it was printed as 0.0000), the ICC neither
+    observed nor expected agreement; without ci= the se and interval columns are empty and
+    not printed (they were full of NaN)."""
+    x = np.array([[1, 2, 3], [2, 2, 3], [3, 3, 3], [1, 1, 2], [4, 4, 4], [2, 3, 3]])
+    report = kl.agreement_report(x, level="interval")
+    frame = report.set_index("coefficient")
+    assert np.isnan(frame.loc["percent agreement (weighted)", "expected"])
+    assert np.isnan(frame.loc["ICC(2,1)", ["observed", "expected"]].astype(float)).all()
+    # P_o by hand, the mean over items of the pairs' weights 1 − (a − b)²/3² (categories 1–4):
+    # (1, 2, 3): (8/9 + 5/9 + 8/9)/3 = 7/9; (2, 2, 3), (1, 1, 2), (2, 3, 3): (1 + 16/9)/3 =
+    # 25/27; (3, 3, 3), (4, 4, 4): 1. Mean (21 + 3·25 + 2·27)/(27·6) = 25/27
+    assert frame.loc["percent agreement (weighted)", "observed"] == pytest.approx(
+        float(Fraction(25, 27)), abs=1e-12)
+    text = str(report)
+    assert not re.search(r"\bnan\b", text, flags=re.IGNORECASE)
+    names, rows, below = printed_cells(text)
+    assert names == ["coefficient", "value", "observed", "expected", "level", "n_items",
+                     "n_annotations", "n_raters"]
+    cells = {row["coefficient"]: row for row in rows}
+    assert cells["percent agreement (weighted)"]["expected"] == ""
+    assert cells["ICC(2,1)"]["observed"] == cells["ICC(2,1)"]["expected"] == ""
+    alpha_expected = frame.loc["Krippendorff's alpha", "expected"]
+    assert cells["Krippendorff's alpha"]["expected"] == f"{alpha_expected:.4f}"
+    assert not any(line.strip() for line in below)  # no note, no footnote
