@@ -166,5 +166,6 @@ def test_guide_links_lead_somewhere(page):
                 except AttributeError:
                     obj = importlib.import_module(f"{obj.__name__}.{part}")
             continue
-        path = (ROOT / page).parent / target.partition("#")[0]
+        path = ((ROOT / page).parent / target.partition("#")[0]).resolve()
         assert path.is_file(), f"{page}: the link {target} leads to no file"
+        assert path.is_relative_to(ROOT), f"{page}: the link {target} leads out of the repository"
