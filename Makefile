@@ -16,7 +16,8 @@ demo: $(BIN)/python
 # `make test`: install kappalab with its test oracles, then run the whole suite.
 # irrCAC pins scipy==1.12 (numpy<2); installed without its pins it runs correctly here.
 # The real-data tests read the original files from KAPPALAB_DATA (kappalab.datasets.fetch):
-# a shared data folder beside the clone when there is one; else they skip, saying why.
+# a shared data folder beside the clone when there is one; else they skip, saying why, and
+# the run ends with one line counting them (tests/conftest.py).
 SHARED_DATA := $(wildcard $(abspath ../shared/data))
 
 test: $(BIN)/python

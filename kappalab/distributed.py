@@ -29,7 +29,8 @@ item statistics with the *same core* the in-memory estimator uses and adding the
    the partitions hold whole items in any order (e.g. Parquet files of one hash group of
    items each): without the ranges' proof, one pass over each partition's distinct labels
    counts the partitions of every label, far less work than the shuffle it saves, and an
-   item found in two partitions is refused by name (:class:`InvalidParameterError`);
+   item found in two partitions is refused by name
+   (:class:`~kappalab.errors.InvalidParameterError`);
    ``partitioned_by_item=False`` shuffles without looking.
 3. **Totals.** Each partition builds an in-memory :class:`~kappalab.Annotations` of its items
    and the estimator's core on it, and returns its totals; a tree reduction adds them, and

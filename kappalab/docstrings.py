@@ -63,7 +63,7 @@ Documented = TypeVar("Documented", bound=Callable)
 
 def shared_parameters(obj: Documented) -> Documented:
     """Fill the ``{{shared: <name>}}`` lines of ``obj``'s docstring from
-    :data:`SHARED_PARAMETERS`.
+    ``SHARED_PARAMETERS``, the module's dictionary of parameter texts.
 
     Parameters
     ----------

@@ -15,6 +15,7 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
 from test_guide import python_blocks as guide_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,3 +117,55 @@ def test_cited_files_exist():
             if not (ROOT / name).is_file():
                 missing.append(f"{page}: {name}")
     assert not missing, "files named that do not exist:\n" + "\n".join(missing)
+
+
+#: the pages the README says read well on their own, outside the built site
+PLAIN_PAGES = sorted(["docs/getting_started.md",
+                      *(str(path.relative_to(ROOT)) for path in ROOT.glob("docs/guide/*.md"))])
+
+
+def prose(page: str) -> str:
+    """The text of a page without its fenced code blocks."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    return re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+
+
+@pytest.mark.parametrize("page", PLAIN_PAGES)
+def test_guide_pages_use_no_myst_syntax(page):
+    """On GitHub, a MyST role ({doc}`...`, {func}`...`) or directive shows as raw text: the
+    guide links with plain Markdown, which myst-parser resolves in the site too."""
+    text = prose(page)
+    roles = re.findall(r"\{[\w:-]+\}`[^`]*`", text)
+    assert not roles, f"{page}: MyST roles, which GitHub shows raw: {roles[:5]}"
+    # the guide index's toctree is the one directive: GitHub shows it as a code block listing
+    # the pages, which the table below it links
+    directives = [line for line in re.findall(r"^(?:```|:::)\{[\w:-]+\}.*$",
+                                              (ROOT / page).read_text(encoding="utf-8"), re.M)
+                  if line != "```{toctree}"]
+    assert not directives, f"{page}: MyST directives, which GitHub shows raw: {directives}"
+
+
+@pytest.mark.parametrize("page", PLAIN_PAGES)
+def test_guide_links_lead_somewhere(page):
+    """A relative link names a file of the repository; a ``#kappalab...`` link names an object
+    of the package (the site links it to its reference page)."""
+    import importlib
+
+    for target in re.findall(r"\]\(([^)\s]+)\)", prose(page)):
+        if target.startswith(("http://", "https://")):
+            continue
+        if target.startswith("#"):
+            name = target[1:]
+            if not name.startswith("kappalab"):
+                continue  # an intersphinx name (functools.partial) or a heading
+            module, _, attr = name.partition(".")
+            obj = importlib.import_module(module)
+            for part in attr.split(".") if attr else []:
+                try:
+                    obj = getattr(obj, part)
+                except AttributeError:
+                    obj = importlib.import_module(f"{obj.__name__}.{part}")
+            continue
+        path = ((ROOT / page).parent / target.partition("#")[0]).resolve()
+        assert path.is_file(), f"{page}: the link {target} leads to no file"
+        assert path.is_relative_to(ROOT), f"{page}: the link {target} leads out of the repository"

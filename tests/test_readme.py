@@ -103,3 +103,32 @@ def test_quick_start_frame_is_read_as_long():
         expected = krippendorff.alpha(reliability_data=reliability, level_of_measurement=level)
         assert float(kl.krippendorff_alpha(df, level=level)) == pytest.approx(expected, abs=1e-12)
     assert np.isclose(float(kl.krippendorff_alpha(df, level="ordinal")), 0.25)
+
+
+def section(title: str) -> str:
+    """The text of the README's ``## title`` section."""
+    text = README.read_text(encoding="utf-8")
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    assert match, f"the README has no section {title!r}"
+    return match.group(1)
+
+
+def test_readme_says_how_to_get_the_real_data_for_the_tests():
+    """A plain clone has no data folder beside it: the section on the tests says where the
+    real-data tests look (``KAPPALAB_DATA``), how to fill that folder
+    (``kappalab.datasets.fetch``), and that they skip otherwise, counted on the last line."""
+    tests = section("Tests and benchmarks")
+    assert "KAPPALAB_DATA" in tests
+    assert "kappalab.datasets.fetch" in tests or "datasets.fetch" in tests
+    assert "skip" in tests
+    assert "real-data tests included" not in tests, "a claim only true beside the data"
+
+
+def test_readme_data_commands_name_real_sources():
+    """The fetch names the README gives are ones ``fetch`` takes."""
+    from kappalab.datasets import fetchable
+
+    tests = section("Tests and benchmarks")
+    names = re.findall(r'fetch\("([\w-]+)"', tests)
+    assert names, "no fetch(...) call in the README's section on the tests"
+    assert set(names) <= set(fetchable()), sorted(set(names) - set(fetchable()))

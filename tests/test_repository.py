@@ -25,8 +25,10 @@ SCANNED_SUFFIXES = {".py", ".md", ".csv", ".toml", ".txt", ".cfg", ".ini", ".yml
 SKIPPED_PARTS = {".git", ".venv", "__pycache__", "results", "build", ".hypothesis"}
 
 #: a development machine's absolute path, a path out of the clone (``../``), or a section of an
-#: issue kept outside the repository
-OUTSIDE = re.compile(r"(?<![\w.~-])/(?:work|home|Users)/|(?<![\w.])\.\./[A-Za-z_]"
+#: issue kept outside the repository. A Markdown link of the docs to a page one folder up,
+#: ``](../architecture.md)``, is no such path (tests/test_docs_pages.py checks that the links
+#: of the guide lead to files of the repository)
+OUTSIDE = re.compile(r"(?<![\w.~-])/(?:work|home|Users)/|(?<![\w.])(?<!\]\()\.\./[A-Za-z_]"
                      r"|\b[Ii]ssue #?\d+,? \u00a7")
 #: a project document named in a file, in capitals like ``CONTRIBUTING.md`` (generated tables
 #: are lower case): it must be in the repository

@@ -11,7 +11,7 @@ A checkpoint is a text file of JSON lines (UTF-8, in fact ASCII):
   ``[name, value]`` pairs in their order.
 
 Values are stored as data, never as code. JSON's own null, true/false, numbers, strings and
-arrays hold None, bool, int (|n| ≤ 2⁵³), finite float (Python's shortest repr, which reads
+arrays hold None, bool, int (``|n| ≤ 2⁵³``), finite float (Python's shortest repr, which reads
 back to the same double), str and list; everything else is an object tagged by ``"$"``:
 ``{"$":"int","hex":...}`` (larger ints), ``{"$":"float","bits":...}`` (NaN and ±inf, the 64
 IEEE bits in hex), ``{"$":"complex","real":...,"imag":...}``, ``{"$":"bytes","base64":...}``,
