@@ -31,10 +31,10 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations
+from .annotations import DUPLICATE_POLICIES, Annotations
 from .distances import LEVELS, category_distance
 from .encoding import text_cell_labels
-from .errors import AnnotationError, DroppedAnnotationsWarning
+from .errors import AnnotationError, DroppedAnnotationsWarning, DuplicateAnnotationError
 from .interpretation import SCALES
 from .planning import COEFFICIENTS, plan
 from .progress import elapsed, track
@@ -306,7 +306,8 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
                      rater: str | None = "rater", value: str = "value",
                      sep: str | None = None, encoding: str = "utf-8-sig",
                      na_values: Sequence[str] = (),
-                     categories: Sequence[str] | None = None) -> Annotations:
+                     categories: Sequence[str] | None = None,
+                     duplicates: str = "raise") -> Annotations:
     """Annotations from a long or wide file, as the console command reads them.
 
     Parameters
@@ -324,6 +325,10 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
     categories : sequence of str, optional
         The categories in their (ordinal) order; converted to numbers when the values are
         numbers.
+    duplicates : {"raise", "first", "last", "separate"}
+        What a rater's repeated annotation of an item in a long file does
+        (:meth:`Annotations.from_long`'s ``duplicates=``); ``"raise"`` names the option
+        ``--duplicates``.
 
     Returns
     -------
@@ -370,7 +375,14 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
         numeric = column in frame.columns and pd.api.types.is_numeric_dtype(frame[column])
         cats = (_numeric_categories(categories) if numeric
                 else list(text_cell_labels(categories)))
-    return Annotations.from_long(frame, item=item, rater=rater, value=value, categories=cats)
+    try:
+        return Annotations.from_long(frame, item=item, rater=rater, value=value,
+                                     categories=cats, duplicates=duplicates)
+    except DuplicateAnnotationError as exc:
+        others = "|".join(p for p in DUPLICATE_POLICIES if p != "raise")
+        raise CliError(f"{exc}; pass --duplicates {others} to keep each rater's first or "
+                       "last annotation of an item, or to count each repeat as a separate "
+                       "rater") from None
 
 
 def _typed_cells(frame: pd.DataFrame, columns: Sequence[Any], source: str) -> pd.DataFrame:
@@ -407,7 +419,8 @@ def _report_command(args: argparse.Namespace) -> str:
         warnings.simplefilter("always", DroppedAnnotationsWarning)
         ann = read_annotations(args.file, wide=args.wide, item=args.item, rater=rater,
                                value=args.value, sep=args.sep, encoding=args.encoding,
-                               na_values=na_values, categories=categories)
+                               na_values=na_values, categories=categories,
+                               duplicates=args.duplicates)
     why = "an empty cell"
     if na_values:
         why += f" or one of --na-values {','.join(na_values)}"
@@ -651,6 +664,10 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--categories", default=None, metavar="A,B,C",
                         help="the categories in their order (ordinal levels); numbers when "
                              "the values are numbers; default: the sorted values")
+    report.add_argument("--duplicates", default="raise", choices=DUPLICATE_POLICIES,
+                        help="a rater's repeated annotation of an item (long files): an "
+                             "error (raise), keep the first or the last, or count each "
+                             "repeat as a separate rater")
     report.set_defaults(run=_report_command)
     demo = sub.add_parser("demo", formatter_class=_HelpFormatter,
                           help="the report on bundled datasets",

@@ -864,3 +864,24 @@ def test_integers_beyond_2_53_are_reported_exactly(tmp_path, capsys):
     values = {r["coefficient"]: r["value"] for r in json.loads(capsys.readouterr().out)}
     assert values["percent agreement (weighted)"] == pytest.approx(2 / 3, abs=1e-15)
     assert values["Krippendorff's alpha"] == pytest.approx(4 / 9, abs=1e-15)
+
+
+# ------------------------------------------------------------ first hour: the command line
+
+def test_duplicates_option_names_the_way_out_and_applies_the_policy(tmp_path, capsys):
+    """Rater a annotates item 1 twice ("x", then "y"). Items: 1 = (x|y by a, x by b), 2 = (y, y),
+    3 = (x, y). Percent agreement by hand: first keeps x for a on item 1, so items agree
+    1, 1, 0: 2/3; last keeps y: 0, 1, 0: 1/3; separate makes a second rater "a" whose one
+    annotation (item 1) pairs with the others: item 1 holds x, x, y, 1 agreeing pair of 3."""
+    path = tmp_path / "dup.csv"
+    path.write_text("item,rater,value\n1,a,x\n1,b,x\n2,a,y\n2,b,y\n3,a,x\n3,b,y\n1,a,y\n")
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "more than once" in err and "--duplicates first" in err, err
+    assert len(err.strip().splitlines()) == 1
+    expected = {"first": 2 / 3, "last": 1 / 3, "separate": (1 / 3 + 1 + 0) / 3}
+    for policy, value in expected.items():
+        assert main(["report", str(path), "--duplicates", policy, "--format", "csv"]) == 0
+        out = capsys.readouterr()
+        assert coefficient_of(out.out, "percent agreement") == pytest.approx(value), policy
+    assert main(["report", str(path), "--duplicates", "raise"]) == 2
