@@ -21,6 +21,7 @@ import io
 import json
 import numbers
 import os
+import re
 import signal
 import sys
 import warnings
@@ -333,7 +334,10 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
     Returns
     -------
     Annotations
-        Rows of a long file whose value is missing are dropped with a
+        An error about a row of the file names it as the user sees it: the line of a
+        delimited text (the header is line 1; a quoted cell that spans lines shifts the
+        count), the row of a spreadsheet (the header is row 1), the row of a Parquet file
+        counted from 1. Rows of a long file whose value is missing are dropped with a
         :class:`~kappalab.errors.DroppedAnnotationsWarning`.
 
     Raises
@@ -354,7 +358,8 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
         frame = frame.set_index(frame.columns[0])
         if frame.index.hasnans:
             row = int(np.flatnonzero(pd.isna(frame.index))[0]) + 2  # 1-based, after the header
-            raise CliError(f"row {row} of the wide file has no item id (first column)")
+            where = "line" if _file_kind(source) == "text" else "row"
+            raise CliError(f"{where} {row} of the wide file has no item id (first column)")
         frame = _typed_cells(frame, list(frame.columns), source)
         numeric = all(pd.api.types.is_numeric_dtype(t) for t in frame.dtypes)
         cats = None if categories is None else (
@@ -365,6 +370,9 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
         text += [rater, "worker" if rater == "rater" else rater]
     frame = read_table(source, sep=sep, encoding=encoding, na_values=na_values,
                        text_columns=list(dict.fromkeys(text)))
+    kind = _file_kind(source)
+    first = 1 if kind == "parquet" else 2  # a text or a sheet: line (row) 1 is the header
+    frame.index = pd.RangeIndex(first, first + len(frame))  # rows named as the user sees them
     column = _column(frame, value, "value")
     used = [_column(frame, item, "item"), column]
     used += [] if rater is None else [_column(frame, rater, "rater")]
@@ -383,6 +391,21 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
         raise CliError(f"{exc}; pass --duplicates {others} to keep each rater's first or "
                        "last annotation of an item, or to count each repeat as a separate "
                        "rater") from None
+    except AnnotationError as exc:
+        if kind != "text":
+            raise
+        # the frame's index is the line number: "row 18" of the message is line 18
+        raise type(exc)(_ROW.sub(r"line \1", str(exc))) from None
+
+
+_ROW = re.compile(r"\brow (\d+)\b")
+
+
+def _file_kind(source: str) -> str:
+    """``"excel"``, ``"parquet"`` or ``"text"`` (delimited text, stdin), by the suffix."""
+    suffix = "" if source == "-" else os.path.splitext(source)[1].lower()
+    return ("excel" if suffix in EXCEL_SUFFIXES else
+            "parquet" if suffix in PARQUET_SUFFIXES else "text")
 
 
 def _typed_cells(frame: pd.DataFrame, columns: Sequence[Any], source: str) -> pd.DataFrame:

@@ -885,3 +885,22 @@ def test_duplicates_option_names_the_way_out_and_applies_the_policy(tmp_path, ca
         out = capsys.readouterr()
         assert coefficient_of(out.out, "percent agreement") == pytest.approx(value), policy
     assert main(["report", str(path), "--duplicates", "raise"]) == 2
+
+
+def test_row_numbers_in_errors_are_the_lines_and_rows_the_user_sees(tmp_path, capsys):
+    """A blank item id on line 18 of a CSV (line 1 is the header, so it is the 17th data
+    row) is reported at line 18; in a spreadsheet, at the row number Excel shows (row 1
+    holds the header)."""
+    rows = [f"{i // 2 + 1},{'ab'[i % 2]},x" for i in range(20)]
+    rows[16] = ",a,x"  # line 18: the header is line 1, rows[0] is line 2
+    path = tmp_path / "blank.csv"
+    path.write_text("item,rater,value\n" + "\n".join(rows) + "\n")
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "line 18" in err and "row 16" not in err, err
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False).replace("", None)
+    sheet = tmp_path / "blank.xlsx"
+    frame.to_excel(sheet, index=False)  # row 1: header; the data row rows[16] is row 18
+    assert main(["report", str(sheet)]) == 2
+    err = capsys.readouterr().err
+    assert "row 18" in err and "row 16" not in err, err
