@@ -373,6 +373,8 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
     kind = _file_kind(source)
     first = 1 if kind == "parquet" else 2  # a text or a sheet: line (row) 1 is the header
     frame.index = pd.RangeIndex(first, first + len(frame))  # rows named as the user sees them
+    _reject_missing_columns(frame, {"item": item, "rater": rater, "value": value},
+                            _source_name(source))
     column = _column(frame, value, "value")
     used = [_column(frame, item, "item"), column]
     used += [] if rater is None else [_column(frame, rater, "rater")]
@@ -396,6 +398,41 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
             raise
         # the frame's index is the line number: "row 18" of the message is line 18
         raise type(exc)(_ROW.sub(r"line \1", str(exc))) from None
+
+
+def _reject_missing_columns(frame: pd.DataFrame, names: dict[str, str | None],
+                            name: str) -> None:
+    """Refuse a long file without the item, rater or value column, naming the options that
+    name them, and ``--wide`` when neither the rater nor the value column is there and the
+    columns look like raters (:func:`_looks_wide`)."""
+    missing = [role for role, column in names.items()
+               if column is not None and _column(frame, column, role) not in frame.columns]
+    if not missing:
+        return
+    listed = [f"column {names[role]!r} ({role}s)" for role in missing]
+    shown = listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
+    options = ", ".join(f"--{role} COLUMN" for role in missing)
+    options += " (--rater none when the raters are unknown)" if "rater" in missing else ""
+    message = (f"{shown} {'is' if len(missing) == 1 else 'are'} not in {name}; its columns "
+               f"are {[str(c) for c in frame.columns]}: name "
+               f"{'it' if len(missing) == 1 else 'them'} with {options}")
+    if {"rater", "value"} <= set(missing) and _looks_wide(frame):
+        message += ("; or, if the first column holds the items and each other column is a "
+                    "rater (items × raters), pass --wide")
+    raise CliError(message)
+
+
+def _looks_wide(frame: pd.DataFrame) -> bool:
+    """Whether the columns after the first look like raters: at least two, at most 20
+    distinct labels among them, and each sharing a label with another (in a long file the
+    rater ids and the labels are apart)."""
+    if frame.shape[1] < 3:
+        return False
+    sets = [set(pd.unique(frame[c].dropna().astype(str))) for c in frame.columns[1:]]
+    if len(set().union(*sets)) > 20:
+        return False
+    return all(labels & set().union(*(sets[:k] + sets[k + 1:]))
+               for k, labels in enumerate(sets))
 
 
 _ROW = re.compile(r"\brow (\d+)\b")

@@ -904,3 +904,20 @@ def test_row_numbers_in_errors_are_the_lines_and_rows_the_user_sees(tmp_path, ca
     assert main(["report", str(sheet)]) == 2
     err = capsys.readouterr().err
     assert "row 18" in err and "row 16" not in err, err
+
+
+def test_a_missing_column_names_the_options_and_wide_when_columns_look_like_raters(
+        tmp_path, capsys):
+    long = tmp_path / "long.csv"
+    long.write_text("sentence_id,mturk_id,label_bias\n1,a,x\n1,b,y\n2,a,x\n2,b,x\n")
+    assert main(["report", str(long), "--item", "sentence_id"]) == 2
+    err = capsys.readouterr().err
+    assert "'rater'" in err and "'value'" in err and "sentence_id" in err, err
+    assert "--rater" in err and "--value" in err and "--wide" not in err, err
+    assert len(err.strip().splitlines()) == 1
+    wide = tmp_path / "wide.csv"  # items × raters: three raters' labels from one set
+    wide.write_text("id,ann1,ann2,ann3\n1,x,y,x\n2,y,y,\n3,x,x,x\n")
+    assert main(["report", str(wide)]) == 2
+    err = capsys.readouterr().err
+    assert "--item" in err and "--wide" in err, err
+    assert main(["report", str(wide), "--wide", "--format", "csv"]) == 0
