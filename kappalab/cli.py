@@ -485,6 +485,8 @@ def _report_command(args: argparse.Namespace) -> str:
     if na_values:
         why += f" or one of --na-values {','.join(na_values)}"
     _print_notes(caught, why)
+    if args.level == "ordinal" and categories is None and not ann.is_numeric:
+        print(f"kappalab: note: {_order_note(ann.categories)}", file=sys.stderr)
     if not ann.is_numeric and _level_uses_values(args.level, ann.categories):
         raise CliError(_with_missing_hint(
             _not_numbers(args.level, ann.categories, _source_name(args.file)), ann.categories))
@@ -504,6 +506,22 @@ def _report_command(args: argparse.Namespace) -> str:
         raise CliError(_with_missing_hint(reason, ann.categories))
     _print_notes(caught, why)
     return _render(report, args.format)
+
+
+def _order_note(categories: Sequence[Any], shown: int = 10) -> str:
+    """The order ``--level ordinal`` gave text labels (sorted), and how to give another.
+
+    Examples
+    --------
+    >>> _order_note(["hi", "lo", "mid"])
+    "--level ordinal ordered the labels as sorted text: 'hi' < 'lo' < 'mid'; give their \
+order with --categories, e.g. --categories hi,lo,mid"
+    """
+    labels = [repr(c) for c in categories[:shown]]
+    more = f" < ... ({len(categories)} labels)" if len(categories) > shown else ""
+    return (f"--level ordinal ordered the labels as sorted text: {' < '.join(labels)}{more}; "
+            "give their order with --categories, e.g. --categories "
+            f"{','.join(str(c) for c in categories[:3])}{',...' * (len(categories) > 3)}")
 
 
 def _level_uses_values(level: str, categories: Sequence[Any]) -> bool:

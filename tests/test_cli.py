@@ -921,3 +921,23 @@ def test_a_missing_column_names_the_options_and_wide_when_columns_look_like_rate
     err = capsys.readouterr().err
     assert "--item" in err and "--wide" in err, err
     assert main(["report", str(wide), "--wide", "--format", "csv"]) == 0
+
+
+def test_ordinal_text_labels_note_the_order_used_and_how_to_give_one(tmp_path, capsys):
+    path = tmp_path / "ord.csv"
+    pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": list("ababab"),
+                  "value": ["très", "positive", "négatif", "négatif",
+                            "neutral, leaning positive", "positive"]}).to_csv(path, index=False)
+    assert main(["report", str(path), "--level", "ordinal"]) == 0
+    err = capsys.readouterr().err
+    # Python's sort of the texts (code points: "n" < "p" < "t", "e" < "é")
+    assert ("'neutral, leaning positive' < 'négatif' < 'positive' < 'très'" in err
+            and "--categories" in err), err
+    grades = tmp_path / "grades.csv"
+    grades.write_text("item,rater,value\n1,a,lo\n1,b,mid\n2,a,hi\n2,b,hi\n3,a,lo\n3,b,lo\n")
+    assert main(["report", str(grades), "--level", "ordinal"]) == 0
+    assert "'hi' < 'lo' < 'mid'" in capsys.readouterr().err
+    assert main(["report", str(grades), "--level", "ordinal", "--categories", "lo,mid,hi"]) == 0
+    assert "order" not in capsys.readouterr().err  # the order given: nothing to note
+    assert main(["report", str(grades), "--level", "nominal"]) == 0
+    assert "order" not in capsys.readouterr().err  # no order used
