@@ -504,6 +504,13 @@ def _report_command(args: argparse.Namespace) -> str:
     if failed.all():  # nothing could be computed: one line, as for any other fault
         reason = report["note"].iloc[0][len(NOT_COMPUTED):]
         raise CliError(_with_missing_hint(reason, ann.categories))
+    kept = _missing_looking(ann.categories)  # after any error, which has its own hint
+    if kept:
+        one = len(kept) == 1
+        print(f"kappalab: note: the value{'' if one else 's'} {', '.join(map(repr, kept))} "
+              f"{'is kept as a label' if one else 'are kept as labels'} (only an empty cell "
+              f"is missing); if {'it means' if one else 'they mean'} missing, pass "
+              f"--na-values {','.join(kept)}", file=sys.stderr)
     _print_notes(caught, why)
     return _render(report, args.format)
 
@@ -579,8 +586,13 @@ MISSING_LOOKING = frozenset({"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "
                              "n/a", "nan", "null"})
 
 
+def _missing_looking(categories: Sequence[Any]) -> list[str]:
+    """The labels that pandas would read as missing (:data:`MISSING_LOOKING`)."""
+    return [c for c in categories if isinstance(c, str) and c.strip() in MISSING_LOOKING]
+
+
 def _with_missing_hint(message: str, categories: Sequence[Any]) -> str:
-    tokens = [c for c in categories if isinstance(c, str) and c.strip() in MISSING_LOOKING]
+    tokens = _missing_looking(categories)
     if not tokens:
         return message
     return (f"{message} (the values include {', '.join(tokens)}: if that means missing, "

@@ -524,7 +524,9 @@ def test_quiet_leaves_only_the_notes(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(sys, "stderr", tty)
     assert main(["report", str(path), "--quiet"]) == 0
     assert tty.getvalue().splitlines() == [
-        "kappalab: note: dropped 2 of 15 rows whose 'value' value is missing (an empty cell)"]
+        "kappalab: note: dropped 2 of 15 rows whose 'value' value is missing (an empty cell)",
+        "kappalab: note: the values 'N/A', 'NA', 'None', 'null' are kept as labels (only an "
+        "empty cell is missing); if they mean missing, pass --na-values N/A,NA,None,null"]
     tty.seek(0), tty.truncate()
     assert main(["report", str(path)]) == 0  # on a terminal, without --quiet: shown
     assert "computing the report" in tty.getvalue()
@@ -941,3 +943,23 @@ def test_ordinal_text_labels_note_the_order_used_and_how_to_give_one(tmp_path, c
     assert "order" not in capsys.readouterr().err  # the order given: nothing to note
     assert main(["report", str(grades), "--level", "nominal"]) == 0
     assert "order" not in capsys.readouterr().err  # no order used
+
+
+def test_na_like_labels_kept_are_a_note_that_names_na_values(tmp_path, capsys):
+    frame = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+                          "rater": list("abc") * 4,
+                          "value": ["x", "x", "NA", "y", "y", "y", "x", "y", "NA",
+                                    "y", "NA", "y"]})
+    path = tmp_path / "na.csv"
+    frame.to_csv(path, index=False)
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    out = capsys.readouterr()
+    assert alpha_of(out.out) == pytest.approx(peer_alpha(frame), abs=1e-12)  # "NA": a label
+    assert "the value 'NA' is kept as a label" in out.err, out.err
+    assert "--na-values NA" in out.err, out.err
+    assert main(["report", str(path), "--format", "csv", "--na-values", "NA"]) == 0
+    out = capsys.readouterr()
+    dropped = frame.assign(value=frame["value"].replace("NA", np.nan))
+    assert alpha_of(out.out) == pytest.approx(peer_alpha(dropped), abs=1e-12)
+    assert "kept as a label" not in out.err
+    assert peer_alpha(frame) != pytest.approx(peer_alpha(dropped), abs=1e-3)  # they differ
