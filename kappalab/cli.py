@@ -41,7 +41,7 @@ from .planning import COEFFICIENTS, plan
 from .progress import elapsed, track
 from .report import NOT_COMPUTED, agreement_report
 from .startup import EXIT_INTERRUPTED, INTERRUPTED
-from .uncertainty import CI_METHODS
+from .uncertainty import CI_METHODS, KRIPPENDORFF, ci_choices, parse_ci
 
 FORMATS = ("table", "json", "csv")
 
@@ -676,6 +676,19 @@ def _tokens(text: str | None) -> list[str]:
     return [] if not text else text.split(",")
 
 
+def _ci_option(text: str) -> str:
+    """``--ci``: ``none`` or a name of ``ci=`` that every row of the report takes, with the
+    estimators' own message for any other name (:func:`kappalab.uncertainty.parse_ci`)."""
+    if text == "none":
+        return text
+    try:
+        parse_ci(text)
+    except AnnotationError as exc:
+        none = "" if text == KRIPPENDORFF else "; or none (no intervals)"
+        raise argparse.ArgumentTypeError(f"{exc}{none}") from None
+    return text
+
+
 def _confidence(text: str) -> float:
     try:
         level = float(text)
@@ -800,8 +813,11 @@ def build_parser() -> argparse.ArgumentParser:
     for command in (report, demo):
         command.add_argument("--format", default="table", choices=FORMATS,
                              help="output format")
-        command.add_argument("--ci", default="analytic", choices=["none", *CI_METHODS],
-                             help="method of the standard errors and intervals")
+        command.add_argument("--ci", default="analytic", type=_ci_option,
+                             metavar="{" + ",".join(["none", *CI_METHODS]) + "}",
+                             help="method of the standard errors and intervals, shared by "
+                                  "every row: none, or a name of ci= that every coefficient "
+                                  f"takes (the names of ci=: {ci_choices()})")
         command.add_argument("--confidence", default=0.95, type=_confidence,
                              help="confidence level of the intervals")
         command.add_argument("--n-resamples", default=2000, type=_whole(1),

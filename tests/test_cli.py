@@ -963,3 +963,28 @@ def test_na_like_labels_kept_are_a_note_that_names_na_values(tmp_path, capsys):
     assert alpha_of(out.out) == pytest.approx(peer_alpha(dropped), abs=1e-12)
     assert "kept as a label" not in out.err
     assert peer_alpha(frame) != pytest.approx(peer_alpha(dropped), abs=1e-3)  # they differ
+
+
+def test_the_ci_names_are_one_list_krippendorff_included(tmp_path, capsys):
+    """The documented names of ``ci=`` (docs: uncertainty), written out here."""
+    import kappalab as kl
+    from kappalab.errors import InvalidParameterError
+
+    names = ["analytic", "asymptotic", "gwet", "bootstrap", "bootstrap-basic", "bootstrap-bca",
+             "bayesian-bootstrap", "jackknife"]
+    data = datasets.load("worked_example")
+    for estimator in (kl.krippendorff_alpha, kl.fleiss_kappa):
+        with pytest.raises(InvalidParameterError, match="unknown ci 'bogus'") as caught:
+            estimator(data, ci="bogus")
+        message = str(caught.value)
+        assert all(f"'{name}'" in message for name in [*names, "krippendorff"]), message
+        assert "Krippendorff's alpha only" in message
+    path = tmp_path / "k.csv"
+    datasets.load_frame("worked_example").to_csv(path, index=False)
+    result = run("report", str(path), "--ci", "bogus")
+    assert result.returncode == 2
+    assert all(f"'{name}'" in result.stderr for name in [*names, "krippendorff"]), result.stderr
+    result = run("report", str(path), "--ci", "krippendorff")
+    assert result.returncode == 2 and "alpha only" in result.stderr, result.stderr
+    assert "krippendorff_alpha(..., ci='krippendorff')" in result.stderr
+    assert "krippendorff" in run("report", "--help").stdout
