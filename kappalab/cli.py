@@ -6,7 +6,8 @@ raters file: delimited text (separator sniffed among comma, tab and semicolon, o
 ``-`` is stdin), ``.xlsx`` and ``.parquet`` (with openpyxl or pyarrow: the ``readers`` extra).
 Nothing is dropped silently: only an empty cell (or a token of ``--na-values``) is missing,
 and the rows dropped for a missing value are counted on stderr. Errors are one line on stderr
-starting ``kappalab: error:``, exit code 2 (130 after Ctrl-C). A progress line appears on
+starting ``kappalab: error:``, exit code 2 (130 after Ctrl-C; a closed pipe downstream,
+as in ``kappalab report FILE | head``, ends quietly with 141). A progress line appears on
 stderr for steps longer than 2 s when stderr is a terminal (see :mod:`kappalab.progress`).
 """
 
@@ -712,7 +713,8 @@ def _whole(minimum: int):
 
 
 EPILOG = ("Exit codes: 0 success; 2 error (one line on stderr starting 'kappalab: error:'); "
-          "130 interrupted (Ctrl-C).")
+          "130 interrupted (Ctrl-C); 141 the output's reader closed the pipe (| head), "
+          "quietly.")
 
 
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -836,6 +838,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 EXIT_ERROR = 2
+#: the status of a process ended by SIGPIPE as a shell reports it (128 + 13), after a closed
+#: pipe downstream (``kappalab report big.csv | head``)
+EXIT_CLOSED_PIPE = 128 + 13
+
+
+class _ClosedPipe(Exception):
+    """stdout's reader has gone: the command ends quietly, as other Unix tools do."""
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> int:
@@ -871,9 +880,9 @@ def _write(output: str) -> None:
     try:
         print(output)
         sys.stdout.flush()
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader is gone (`| head`): normal, nothing to say
         _silence_stdout()
-        raise CliError("the output was closed before the end (broken pipe)") from None
+        raise _ClosedPipe from None
     except UnicodeEncodeError as exc:
         raise CliError(f"cannot write the output to {_output_name()}: its encoding "
                        f"({exc.encoding}) cannot show {exc.object[exc.start:exc.end]!r}; set "
@@ -929,10 +938,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     Every fault ends as one line on stderr that starts with ``kappalab: error:``, never a
     traceback: exit code 2 for a fault of the input or of the options (a missing file, a
     directory, an unreadable table, bad annotations), for an output that cannot be written
-    (a full disk, a closed pipe on stdout: ``kappalab report big.csv | head -3``), for a lack
+    (a full disk), for a lack
     of memory, and for an unforeseen exception (a bug: the environment variable
     ``KAPPALAB_TRACEBACK=1`` shows it); exit code 130 after Ctrl-C, whenever it comes (while
-    the command starts, reads or computes). Option errors are argparse's usage message, exit
+    the command starts, reads or computes). A closed pipe on stdout (``kappalab report
+    big.csv | head -3``) is normal: no message, exit code 141, as for a Unix tool ended by
+    SIGPIPE. Option errors are argparse's usage message, exit
     code 2.
 
     Parameters
@@ -943,7 +954,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success, 2 after an error, 130 when interrupted.
+        0 on success, 2 after an error, 130 when interrupted, 141 after a closed pipe.
     """
     with _Interrupts() as interrupts:
         try:
@@ -957,6 +968,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BaseException as exc:
             if interrupts.seen or isinstance(exc, KeyboardInterrupt):
                 return _fail(INTERRUPTED, EXIT_INTERRUPTED)
+            if isinstance(exc, _ClosedPipe):
+                return EXIT_CLOSED_PIPE
             if isinstance(exc, (CliError, AnnotationError)):
                 return _fail(str(exc))
             if isinstance(exc, MemoryError):
