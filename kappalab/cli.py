@@ -485,7 +485,7 @@ def _report_command(args: argparse.Namespace) -> str:
     why = "an empty cell"
     if na_values:
         why += f" or one of --na-values {','.join(na_values)}"
-    _print_notes(caught, why)
+    _print_notes(caught, why, f"--duplicates {args.duplicates}")
     if args.level == "ordinal" and categories is None and not ann.is_numeric:
         print(f"kappalab: note: {_order_note(ann.categories)}", file=sys.stderr)
     if not ann.is_numeric and _level_uses_values(args.level, ann.categories):
@@ -600,13 +600,16 @@ def _with_missing_hint(message: str, categories: Sequence[Any]) -> str:
             f"pass --na-values {','.join(tokens)})")
 
 
-def _print_notes(caught: list[warnings.WarningMessage], why: str) -> None:
-    """Each distinct warning as one line on stderr; dropped rows say why they were dropped."""
+def _print_notes(caught: list[warnings.WarningMessage], why: str,
+                 duplicates: str = "") -> None:
+    """Each distinct warning as one line on stderr; dropped rows say why they were dropped
+    (``why``, or for repeated submissions the option ``duplicates``)."""
     seen = set()
     for w in caught:
         line = f"kappalab: note: {w.message}"
         if issubclass(w.category, DroppedAnnotationsWarning):
-            line += f" ({why})"
+            repeats = "repeated submission" in str(w.message)  # from_long's duplicates=
+            line += f" ({duplicates})" if repeats and duplicates else f" ({why})"
         if line not in seen:
             seen.add(line)
             print(line, file=sys.stderr)

@@ -992,3 +992,12 @@ def test_a_closed_pipe_downstream_exits_quietly(long_file):
         f"{sys.executable} -m kappalab report {long_file} --format csv | head -1",
         shell=True, capture_output=True, text=True, timeout=120)
     assert result.stdout.startswith("coefficient,value") and result.stderr == "", result.stderr
+
+
+def test_the_note_of_repeats_dropped_names_the_duplicates_option(tmp_path, capsys):
+    path = tmp_path / "dup.csv"
+    path.write_text("item,rater,value\n1,a,x\n1,b,x\n2,a,y\n2,b,y\n1,a,y\n")
+    assert main(["report", str(path), "--duplicates", "last"]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "repeated" in line]
+    assert notes == ["kappalab: note: dropped 1 repeated submission(s) of an (item, rater) "
+                     "pair, keeping the last of each (--duplicates last)"], notes
