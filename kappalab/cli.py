@@ -941,13 +941,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     Every fault ends as one line on stderr that starts with ``kappalab: error:``, never a
     traceback: exit code 2 for a fault of the input or of the options (a missing file, a
     directory, an unreadable table, bad annotations), for an output that cannot be written
-    (a full disk), for a lack
-    of memory, and for an unforeseen exception (a bug: the environment variable
-    ``KAPPALAB_TRACEBACK=1`` shows it); exit code 130 after Ctrl-C, whenever it comes (while
-    the command starts, reads or computes). A closed pipe on stdout (``kappalab report
-    big.csv | head -3``) is normal: no message, exit code 141, as for a Unix tool ended by
-    SIGPIPE. Option errors are argparse's usage message, exit
-    code 2.
+    (a full disk), for a lack of memory, and for an unforeseen exception (a bug: the
+    environment variable ``KAPPALAB_TRACEBACK=1`` shows it); exit code 130 after Ctrl-C,
+    whenever it comes (while the command starts, reads or computes). A closed pipe on stdout
+    (``kappalab report big.csv | head -3``) is normal: no message, exit code 141, as for a
+    Unix tool ended by SIGPIPE. Option errors are argparse's usage message, exit code 2.
 
     Parameters
     ----------
