@@ -6,7 +6,8 @@ raters file: delimited text (separator sniffed among comma, tab and semicolon, o
 ``-`` is stdin), ``.xlsx`` and ``.parquet`` (with openpyxl or pyarrow: the ``readers`` extra).
 Nothing is dropped silently: only an empty cell (or a token of ``--na-values``) is missing,
 and the rows dropped for a missing value are counted on stderr. Errors are one line on stderr
-starting ``kappalab: error:``, exit code 2 (130 after Ctrl-C). A progress line appears on
+starting ``kappalab: error:``, exit code 2 (130 after Ctrl-C; a closed pipe downstream,
+as in ``kappalab report FILE | head``, ends quietly with 141). A progress line appears on
 stderr for steps longer than 2 s when stderr is a terminal (see :mod:`kappalab.progress`).
 """
 
@@ -21,6 +22,7 @@ import io
 import json
 import numbers
 import os
+import re
 import signal
 import sys
 import warnings
@@ -31,16 +33,16 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations
+from .annotations import DUPLICATE_POLICIES, Annotations
 from .distances import LEVELS, category_distance
 from .encoding import text_cell_labels
-from .errors import AnnotationError, DroppedAnnotationsWarning
+from .errors import AnnotationError, DroppedAnnotationsWarning, DuplicateAnnotationError
 from .interpretation import SCALES
 from .planning import COEFFICIENTS, plan
 from .progress import elapsed, track
 from .report import NOT_COMPUTED, ReportTable, agreement_report
 from .startup import EXIT_INTERRUPTED, INTERRUPTED
-from .uncertainty import CI_METHODS
+from .uncertainty import CI_METHODS, KRIPPENDORFF, ci_choices, parse_ci
 
 FORMATS = ("table", "json", "csv")
 
@@ -303,7 +305,8 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
                      rater: str | None = "rater", value: str = "value",
                      sep: str | None = None, encoding: str = "utf-8-sig",
                      na_values: Sequence[str] = (),
-                     categories: Sequence[str] | None = None) -> Annotations:
+                     categories: Sequence[str] | None = None,
+                     duplicates: str = "raise") -> Annotations:
     """Annotations from a long or wide file, as the console command reads them.
 
     Parameters
@@ -321,11 +324,18 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
     categories : sequence of str, optional
         The categories in their (ordinal) order; converted to numbers when the values are
         numbers.
+    duplicates : {"raise", "first", "last", "separate"}
+        What a rater's repeated annotation of an item in a long file does
+        (:meth:`Annotations.from_long`'s ``duplicates=``); ``"raise"`` names the option
+        ``--duplicates``.
 
     Returns
     -------
     Annotations
-        Rows of a long file whose value is missing are dropped with a
+        An error about a row of the file names it as the user sees it: the line of a
+        delimited text (the header is line 1; a quoted cell that spans lines shifts the
+        count), the row of a spreadsheet (the header is row 1), the row of a Parquet file
+        counted from 1. Rows of a long file whose value is missing are dropped with a
         :class:`~kappalab.errors.DroppedAnnotationsWarning`.
 
     Raises
@@ -346,7 +356,8 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
         frame = frame.set_index(frame.columns[0])
         if frame.index.hasnans:
             row = int(np.flatnonzero(pd.isna(frame.index))[0]) + 2  # 1-based, after the header
-            raise CliError(f"row {row} of the wide file has no item id (first column)")
+            where = "line" if _file_kind(source) == "text" else "row"
+            raise CliError(f"{where} {row} of the wide file has no item id (first column)")
         frame = _typed_cells(frame, list(frame.columns), source)
         numeric = all(pd.api.types.is_numeric_dtype(t) for t in frame.dtypes)
         cats = None if categories is None else (
@@ -357,6 +368,11 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
         text += [rater, "worker" if rater == "rater" else rater]
     frame = read_table(source, sep=sep, encoding=encoding, na_values=na_values,
                        text_columns=list(dict.fromkeys(text)))
+    kind = _file_kind(source)
+    first = 1 if kind == "parquet" else 2  # a text or a sheet: line (row) 1 is the header
+    frame.index = pd.RangeIndex(first, first + len(frame))  # rows named as the user sees them
+    _reject_missing_columns(frame, {"item": item, "rater": rater, "value": value},
+                            _source_name(source))
     column = _column(frame, value, "value")
     used = [_column(frame, item, "item"), column]
     used += [] if rater is None else [_column(frame, rater, "rater")]
@@ -367,7 +383,64 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
         numeric = column in frame.columns and pd.api.types.is_numeric_dtype(frame[column])
         cats = (_numeric_categories(categories) if numeric
                 else list(text_cell_labels(categories)))
-    return Annotations.from_long(frame, item=item, rater=rater, value=value, categories=cats)
+    try:
+        return Annotations.from_long(frame, item=item, rater=rater, value=value,
+                                     categories=cats, duplicates=duplicates)
+    except DuplicateAnnotationError as exc:
+        others = "|".join(p for p in DUPLICATE_POLICIES if p != "raise")
+        raise CliError(f"{exc}; pass --duplicates {others} to keep each rater's first or "
+                       "last annotation of an item, or to count each repeat as a separate "
+                       "rater") from None
+    except AnnotationError as exc:
+        if kind != "text":
+            raise
+        # the frame's index is the line number: "row 18" of the message is line 18
+        raise type(exc)(_ROW.sub(r"line \1", str(exc))) from None
+
+
+def _reject_missing_columns(frame: pd.DataFrame, names: dict[str, str | None],
+                            name: str) -> None:
+    """Refuse a long file without the item, rater or value column, naming the options that
+    name them, and ``--wide`` when neither the rater nor the value column is there and the
+    columns look like raters (:func:`_looks_wide`)."""
+    missing = [role for role, column in names.items()
+               if column is not None and _column(frame, column, role) not in frame.columns]
+    if not missing:
+        return
+    listed = [f"column {names[role]!r} ({role}s)" for role in missing]
+    shown = listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
+    options = ", ".join(f"--{role} COLUMN" for role in missing)
+    options += " (--rater none when the raters are unknown)" if "rater" in missing else ""
+    message = (f"{shown} {'is' if len(missing) == 1 else 'are'} not in {name}; its columns "
+               f"are {[str(c) for c in frame.columns]}: name "
+               f"{'it' if len(missing) == 1 else 'them'} with {options}")
+    if {"rater", "value"} <= set(missing) and _looks_wide(frame):
+        message += ("; or, if the first column holds the items and each other column is a "
+                    "rater (items × raters), pass --wide")
+    raise CliError(message)
+
+
+def _looks_wide(frame: pd.DataFrame) -> bool:
+    """Whether the columns after the first look like raters: at least two, at most 20
+    distinct labels among them, and each sharing a label with another (in a long file the
+    rater ids and the labels are apart)."""
+    if frame.shape[1] < 3:
+        return False
+    sets = [set(pd.unique(frame[c].dropna().astype(str))) for c in frame.columns[1:]]
+    if len(set().union(*sets)) > 20:
+        return False
+    return all(labels & set().union(*(sets[:k] + sets[k + 1:]))
+               for k, labels in enumerate(sets))
+
+
+_ROW = re.compile(r"\brow (\d+)\b")
+
+
+def _file_kind(source: str) -> str:
+    """``"excel"``, ``"parquet"`` or ``"text"`` (delimited text, stdin), by the suffix."""
+    suffix = "" if source == "-" else os.path.splitext(source)[1].lower()
+    return ("excel" if suffix in EXCEL_SUFFIXES else
+            "parquet" if suffix in PARQUET_SUFFIXES else "text")
 
 
 def _typed_cells(frame: pd.DataFrame, columns: Sequence[Any], source: str) -> pd.DataFrame:
@@ -404,11 +477,14 @@ def _report_command(args: argparse.Namespace) -> str:
         warnings.simplefilter("always", DroppedAnnotationsWarning)
         ann = read_annotations(args.file, wide=args.wide, item=args.item, rater=rater,
                                value=args.value, sep=args.sep, encoding=args.encoding,
-                               na_values=na_values, categories=categories)
+                               na_values=na_values, categories=categories,
+                               duplicates=args.duplicates)
     why = "an empty cell"
     if na_values:
         why += f" or one of --na-values {','.join(na_values)}"
-    _print_notes(caught, why)
+    _print_notes(caught, why, f"--duplicates {args.duplicates}")
+    if args.level == "ordinal" and categories is None and not ann.is_numeric:
+        print(f"kappalab: note: {_order_note(ann.categories)}", file=sys.stderr)
     if not ann.is_numeric and _level_uses_values(args.level, ann.categories):
         raise CliError(_with_missing_hint(
             _not_numbers(args.level, ann.categories, _source_name(args.file)), ann.categories))
@@ -426,8 +502,31 @@ def _report_command(args: argparse.Namespace) -> str:
     if failed.all():  # nothing could be computed: one line, as for any other fault
         reason = report["note"].iloc[0][len(NOT_COMPUTED):]
         raise CliError(_with_missing_hint(reason, ann.categories))
+    kept = _missing_looking(ann.categories)  # after any error, which has its own hint
+    if kept:
+        one = len(kept) == 1
+        print(f"kappalab: note: the value{'' if one else 's'} {', '.join(map(repr, kept))} "
+              f"{'is kept as a label' if one else 'are kept as labels'} (only an empty cell "
+              f"is missing); if {'it means' if one else 'they mean'} missing, pass "
+              f"--na-values {','.join(kept)}", file=sys.stderr)
     _print_notes(caught, why)
     return _render(report, args.format)
+
+
+def _order_note(categories: Sequence[Any], shown: int = 10) -> str:
+    """The order ``--level ordinal`` gave text labels (sorted), and how to give another.
+
+    Examples
+    --------
+    >>> _order_note(["hi", "lo", "mid"])
+    "--level ordinal ordered the labels as sorted text: 'hi' < 'lo' < 'mid'; give their \
+order with --categories, e.g. --categories hi,lo,mid"
+    """
+    labels = [repr(c) for c in categories[:shown]]
+    more = f" < ... ({len(categories)} labels)" if len(categories) > shown else ""
+    return (f"--level ordinal ordered the labels as sorted text: {' < '.join(labels)}{more}; "
+            "give their order with --categories, e.g. --categories "
+            f"{','.join(str(c) for c in categories[:3])}{',...' * (len(categories) > 3)}")
 
 
 def _level_uses_values(level: str, categories: Sequence[Any]) -> bool:
@@ -485,21 +584,29 @@ MISSING_LOOKING = frozenset({"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "
                              "n/a", "nan", "null"})
 
 
+def _missing_looking(categories: Sequence[Any]) -> list[str]:
+    """The labels that pandas would read as missing (:data:`MISSING_LOOKING`)."""
+    return [c for c in categories if isinstance(c, str) and c.strip() in MISSING_LOOKING]
+
+
 def _with_missing_hint(message: str, categories: Sequence[Any]) -> str:
-    tokens = [c for c in categories if isinstance(c, str) and c.strip() in MISSING_LOOKING]
+    tokens = _missing_looking(categories)
     if not tokens:
         return message
     return (f"{message} (the values include {', '.join(tokens)}: if that means missing, "
             f"pass --na-values {','.join(tokens)})")
 
 
-def _print_notes(caught: list[warnings.WarningMessage], why: str) -> None:
-    """Each distinct warning as one line on stderr; dropped rows say why they were dropped."""
+def _print_notes(caught: list[warnings.WarningMessage], why: str,
+                 duplicates: str = "") -> None:
+    """Each distinct warning as one line on stderr; dropped rows say why they were dropped
+    (``why``, or for repeated submissions the option ``duplicates``)."""
     seen = set()
     for w in caught:
         line = f"kappalab: note: {w.message}"
         if issubclass(w.category, DroppedAnnotationsWarning):
-            line += f" ({why})"
+            repeats = "repeated submission" in str(w.message)  # from_long's duplicates=
+            line += f" ({duplicates})" if repeats and duplicates else f" ({why})"
         if line not in seen:
             seen.add(line)
             print(line, file=sys.stderr)
@@ -570,6 +677,19 @@ def _tokens(text: str | None) -> list[str]:
     return [] if not text else text.split(",")
 
 
+def _ci_option(text: str) -> str:
+    """``--ci``: ``none`` or a name of ``ci=`` that every row of the report takes, with the
+    estimators' own message for any other name (:func:`kappalab.uncertainty.parse_ci`)."""
+    if text == "none":
+        return text
+    try:
+        parse_ci(text)
+    except AnnotationError as exc:
+        none = "" if text == KRIPPENDORFF else "; or none (no intervals)"
+        raise argparse.ArgumentTypeError(f"{exc}{none}") from None
+    return text
+
+
 def _confidence(text: str) -> float:
     try:
         level = float(text)
@@ -593,7 +713,8 @@ def _whole(minimum: int):
 
 
 EPILOG = ("Exit codes: 0 success; 2 error (one line on stderr starting 'kappalab: error:'); "
-          "130 interrupted (Ctrl-C).")
+          "130 interrupted (Ctrl-C); 141 the output's reader closed the pipe (| head), "
+          "quietly.")
 
 
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -648,6 +769,10 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--categories", default=None, metavar="A,B,C",
                         help="the categories in their order (ordinal levels); numbers when "
                              "the values are numbers; default: the sorted values")
+    report.add_argument("--duplicates", default="raise", choices=DUPLICATE_POLICIES,
+                        help="a rater's repeated annotation of an item (long files): an "
+                             "error (raise), keep the first or the last, or count each "
+                             "repeat as a separate rater")
     report.set_defaults(run=_report_command)
     demo = sub.add_parser("demo", formatter_class=_HelpFormatter,
                           help="the report on bundled datasets",
@@ -690,8 +815,11 @@ def build_parser() -> argparse.ArgumentParser:
     for command in (report, demo):
         command.add_argument("--format", default="table", choices=FORMATS,
                              help="output format")
-        command.add_argument("--ci", default="analytic", choices=["none", *CI_METHODS],
-                             help="method of the standard errors and intervals")
+        command.add_argument("--ci", default="analytic", type=_ci_option,
+                             metavar="{" + ",".join(["none", *CI_METHODS]) + "}",
+                             help="method of the standard errors and intervals, shared by "
+                                  "every row: none, or a name of ci= that every coefficient "
+                                  f"takes (the names of ci=: {ci_choices()})")
         command.add_argument("--confidence", default=0.95, type=_confidence,
                              help="confidence level of the intervals")
         command.add_argument("--n-resamples", default=2000, type=_whole(1),
@@ -712,6 +840,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 EXIT_ERROR = 2
+#: the status of a process ended by SIGPIPE as a shell reports it (128 + 13), after a closed
+#: pipe downstream (``kappalab report big.csv | head``)
+EXIT_CLOSED_PIPE = 128 + 13
+
+
+class _ClosedPipe(Exception):
+    """stdout's reader has gone: the command ends quietly, as other Unix tools do."""
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> int:
@@ -747,9 +882,9 @@ def _write(output: str) -> None:
     try:
         print(output)
         sys.stdout.flush()
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader is gone (`| head`): normal, nothing to say
         _silence_stdout()
-        raise CliError("the output was closed before the end (broken pipe)") from None
+        raise _ClosedPipe from None
     except UnicodeEncodeError as exc:
         raise CliError(f"cannot write the output to {_output_name()}: its encoding "
                        f"({exc.encoding}) cannot show {exc.object[exc.start:exc.end]!r}; set "
@@ -805,11 +940,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     Every fault ends as one line on stderr that starts with ``kappalab: error:``, never a
     traceback: exit code 2 for a fault of the input or of the options (a missing file, a
     directory, an unreadable table, bad annotations), for an output that cannot be written
-    (a full disk, a closed pipe on stdout: ``kappalab report big.csv | head -3``), for a lack
-    of memory, and for an unforeseen exception (a bug: the environment variable
-    ``KAPPALAB_TRACEBACK=1`` shows it); exit code 130 after Ctrl-C, whenever it comes (while
-    the command starts, reads or computes). Option errors are argparse's usage message, exit
-    code 2.
+    (a full disk), for a lack of memory, and for an unforeseen exception (a bug: the
+    environment variable ``KAPPALAB_TRACEBACK=1`` shows it); exit code 130 after Ctrl-C,
+    whenever it comes (while the command starts, reads or computes). A closed pipe on stdout
+    (``kappalab report big.csv | head -3``) is normal: no message, exit code 141, as for a
+    Unix tool ended by SIGPIPE. Option errors are argparse's usage message, exit code 2.
 
     Parameters
     ----------
@@ -819,7 +954,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success, 2 after an error, 130 when interrupted.
+        0 on success, 2 after an error, 130 when interrupted, 141 after a closed pipe.
     """
     with _Interrupts() as interrupts:
         try:
@@ -833,6 +968,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BaseException as exc:
             if interrupts.seen or isinstance(exc, KeyboardInterrupt):
                 return _fail(INTERRUPTED, EXIT_INTERRUPTED)
+            if isinstance(exc, _ClosedPipe):
+                return EXIT_CLOSED_PIPE
             if isinstance(exc, (CliError, AnnotationError)):
                 return _fail(str(exc))
             if isinstance(exc, MemoryError):

@@ -236,7 +236,19 @@ def parse_ci(ci: str) -> tuple[str, str]:
             "ci='krippendorff' (Krippendorff's bootstrap of pairable values) is defined for "
             "Krippendorff's alpha only: use kl.krippendorff_alpha(..., ci='krippendorff'), or "
             "an item-resampling interval here, e.g. ci='bootstrap'")
-    raise InvalidParameterError(f"unknown ci {ci!r}; choose one of {', '.join(CI_METHODS)}")
+    raise InvalidParameterError(f"unknown ci {ci!r}; choose one of {ci_choices()}")
+
+
+def ci_choices() -> str:
+    """The names ``ci=`` takes, in words: :data:`CI_METHODS` and, for Krippendorff's α
+    alone, :data:`KRIPPENDORFF` (the one list, for messages and the command line's help).
+
+    Examples
+    --------
+    >>> ci_choices()  # doctest: +ELLIPSIS
+    "'analytic', 'asymptotic', ..., 'jackknife', or 'krippendorff' (Krippendorff's alpha only)"
+    """
+    return f"{', '.join(map(repr, CI_METHODS))}, or {KRIPPENDORFF!r} (Krippendorff's alpha only)"
 
 
 def _value(core, totals: np.ndarray) -> np.ndarray:

@@ -419,18 +419,6 @@ def test_broken_pipe_in_a_shell_pipeline(long_file):
     assert "Traceback" not in result.stderr and "Exception" not in result.stderr
 
 
-def test_broken_pipe_when_the_reader_is_gone(long_file):
-    # the read end closes before the command writes: a certain EPIPE
-    process = subprocess.Popen([sys.executable, "-m", "kappalab", "report", str(long_file)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    process.stdout.close()
-    err = process.stderr.read().decode()
-    code = process.wait(timeout=120)
-    assert "Traceback" not in err and "Exception" not in err
-    assert code == 2 and err.startswith("kappalab: error:") and "pipe" in err
-    assert len(err.strip().splitlines()) == 1
-
-
 @pytest.mark.parametrize("fault, code, fragment", [
     (MemoryError(), 2, "out of memory"),
     (KeyboardInterrupt(), 130, "interrupted"),
@@ -524,7 +512,9 @@ def test_quiet_leaves_only_the_notes(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(sys, "stderr", tty)
     assert main(["report", str(path), "--quiet"]) == 0
     assert tty.getvalue().splitlines() == [
-        "kappalab: note: dropped 2 of 15 rows whose 'value' value is missing (an empty cell)"]
+        "kappalab: note: dropped 2 of 15 rows whose 'value' value is missing (an empty cell)",
+        "kappalab: note: the values 'N/A', 'NA', 'None', 'null' are kept as labels (only an "
+        "empty cell is missing); if they mean missing, pass --na-values N/A,NA,None,null"]
     tty.seek(0), tty.truncate()
     assert main(["report", str(path)]) == 0  # on a terminal, without --quiet: shown
     assert "computing the report" in tty.getvalue()
@@ -927,3 +917,150 @@ def test_the_report_table_fits_a_terminal_with_footnotes_and_integers(tmp_path, 
     footnotes = " ".join(" ".join(lines[len(frame) + 2:]).split())
     for k, note in enumerate(notes, start=1):
         assert f"[{k}] {' '.join(note.split())}" in footnotes
+
+
+# ------------------------------------------------------------ first hour: the command line
+
+def test_duplicates_option_names_the_way_out_and_applies_the_policy(tmp_path, capsys):
+    """Rater a annotates item 1 twice ("x", then "y"). Items: 1 = (x|y by a, x by b), 2 = (y, y),
+    3 = (x, y). Percent agreement by hand: first keeps x for a on item 1, so items agree
+    1, 1, 0: 2/3; last keeps y: 0, 1, 0: 1/3; separate makes a second rater "a" whose one
+    annotation (item 1) pairs with the others: item 1 holds x, x, y, 1 agreeing pair of 3."""
+    path = tmp_path / "dup.csv"
+    path.write_text("item,rater,value\n1,a,x\n1,b,x\n2,a,y\n2,b,y\n3,a,x\n3,b,y\n1,a,y\n")
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "more than once" in err and "--duplicates first" in err, err
+    assert len(err.strip().splitlines()) == 1
+    expected = {"first": 2 / 3, "last": 1 / 3, "separate": (1 / 3 + 1 + 0) / 3}
+    for policy, value in expected.items():
+        assert main(["report", str(path), "--duplicates", policy, "--format", "csv"]) == 0
+        out = capsys.readouterr()
+        assert coefficient_of(out.out, "percent agreement") == pytest.approx(value), policy
+    assert main(["report", str(path), "--duplicates", "raise"]) == 2
+
+
+def test_row_numbers_in_errors_are_the_lines_and_rows_the_user_sees(tmp_path, capsys):
+    """A blank item id on line 18 of a CSV (line 1 is the header, so it is the 17th data
+    row) is reported at line 18; in a spreadsheet, at the row number Excel shows (row 1
+    holds the header)."""
+    rows = [f"{i // 2 + 1},{'ab'[i % 2]},x" for i in range(20)]
+    rows[16] = ",a,x"  # line 18: the header is line 1, rows[0] is line 2
+    path = tmp_path / "blank.csv"
+    path.write_text("item,rater,value\n" + "\n".join(rows) + "\n")
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "line 18" in err and "row 16" not in err, err
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False).replace("", None)
+    sheet = tmp_path / "blank.xlsx"
+    frame.to_excel(sheet, index=False)  # row 1: header; the data row rows[16] is row 18
+    assert main(["report", str(sheet)]) == 2
+    err = capsys.readouterr().err
+    assert "row 18" in err and "row 16" not in err, err
+
+
+def test_a_missing_column_names_the_options_and_wide_when_columns_look_like_raters(
+        tmp_path, capsys):
+    long = tmp_path / "long.csv"
+    long.write_text("sentence_id,mturk_id,label_bias\n1,a,x\n1,b,y\n2,a,x\n2,b,x\n")
+    assert main(["report", str(long), "--item", "sentence_id"]) == 2
+    err = capsys.readouterr().err
+    assert "'rater'" in err and "'value'" in err and "sentence_id" in err, err
+    assert "--rater" in err and "--value" in err and "--wide" not in err, err
+    assert len(err.strip().splitlines()) == 1
+    wide = tmp_path / "wide.csv"  # items × raters: three raters' labels from one set
+    wide.write_text("id,ann1,ann2,ann3\n1,x,y,x\n2,y,y,\n3,x,x,x\n")
+    assert main(["report", str(wide)]) == 2
+    err = capsys.readouterr().err
+    assert "--item" in err and "--wide" in err, err
+    assert main(["report", str(wide), "--wide", "--format", "csv"]) == 0
+
+
+def test_ordinal_text_labels_note_the_order_used_and_how_to_give_one(tmp_path, capsys):
+    path = tmp_path / "ord.csv"
+    pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": list("ababab"),
+                  "value": ["très", "positive", "négatif", "négatif",
+                            "neutral, leaning positive", "positive"]}).to_csv(path, index=False)
+    assert main(["report", str(path), "--level", "ordinal"]) == 0
+    err = capsys.readouterr().err
+    # Python's sort of the texts (code points: "n" < "p" < "t", "e" < "é")
+    assert ("'neutral, leaning positive' < 'négatif' < 'positive' < 'très'" in err
+            and "--categories" in err), err
+    grades = tmp_path / "grades.csv"
+    grades.write_text("item,rater,value\n1,a,lo\n1,b,mid\n2,a,hi\n2,b,hi\n3,a,lo\n3,b,lo\n")
+    assert main(["report", str(grades), "--level", "ordinal"]) == 0
+    assert "'hi' < 'lo' < 'mid'" in capsys.readouterr().err
+    assert main(["report", str(grades), "--level", "ordinal", "--categories", "lo,mid,hi"]) == 0
+    assert "order" not in capsys.readouterr().err  # the order given: nothing to note
+    assert main(["report", str(grades), "--level", "nominal"]) == 0
+    assert "order" not in capsys.readouterr().err  # no order used
+
+
+def test_na_like_labels_kept_are_a_note_that_names_na_values(tmp_path, capsys):
+    frame = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+                          "rater": list("abc") * 4,
+                          "value": ["x", "x", "NA", "y", "y", "y", "x", "y", "NA",
+                                    "y", "NA", "y"]})
+    path = tmp_path / "na.csv"
+    frame.to_csv(path, index=False)
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    out = capsys.readouterr()
+    assert alpha_of(out.out) == pytest.approx(peer_alpha(frame), abs=1e-12)  # "NA": a label
+    assert "the value 'NA' is kept as a label" in out.err, out.err
+    assert "--na-values NA" in out.err, out.err
+    assert main(["report", str(path), "--format", "csv", "--na-values", "NA"]) == 0
+    out = capsys.readouterr()
+    dropped = frame.assign(value=frame["value"].replace("NA", np.nan))
+    assert alpha_of(out.out) == pytest.approx(peer_alpha(dropped), abs=1e-12)
+    assert "kept as a label" not in out.err
+    assert peer_alpha(frame) != pytest.approx(peer_alpha(dropped), abs=1e-3)  # they differ
+
+
+def test_the_ci_names_are_one_list_krippendorff_included(tmp_path, capsys):
+    """The documented names of ``ci=`` (docs: uncertainty), written out here."""
+    import kappalab as kl
+    from kappalab.errors import InvalidParameterError
+
+    names = ["analytic", "asymptotic", "gwet", "bootstrap", "bootstrap-basic", "bootstrap-bca",
+             "bayesian-bootstrap", "jackknife"]
+    data = datasets.load("worked_example")
+    for estimator in (kl.krippendorff_alpha, kl.fleiss_kappa):
+        with pytest.raises(InvalidParameterError, match="unknown ci 'bogus'") as caught:
+            estimator(data, ci="bogus")
+        message = str(caught.value)
+        assert all(f"'{name}'" in message for name in [*names, "krippendorff"]), message
+        assert "Krippendorff's alpha only" in message
+    path = tmp_path / "k.csv"
+    datasets.load_frame("worked_example").to_csv(path, index=False)
+    result = run("report", str(path), "--ci", "bogus")
+    assert result.returncode == 2
+    assert all(f"'{name}'" in result.stderr for name in [*names, "krippendorff"]), result.stderr
+    result = run("report", str(path), "--ci", "krippendorff")
+    assert result.returncode == 2 and "alpha only" in result.stderr, result.stderr
+    assert "krippendorff_alpha(..., ci='krippendorff')" in result.stderr
+    assert "krippendorff" in run("report", "--help").stdout
+
+
+def test_a_closed_pipe_downstream_exits_quietly(long_file):
+    """The read end closes before the command writes (a certain EPIPE, as after
+    ``kappalab report ... | head``): no message, and the status of a process ended by
+    SIGPIPE, 128 + 13, as a shell reports for other Unix tools."""
+    process = subprocess.Popen([sys.executable, "-m", "kappalab", "report", str(long_file)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    code = process.wait(timeout=120)
+    assert err == "" and code == 128 + 13, (code, err)
+    result = subprocess.run(
+        f"{sys.executable} -m kappalab report {long_file} --format csv | head -1",
+        shell=True, capture_output=True, text=True, timeout=120)
+    assert result.stdout.startswith("coefficient,value") and result.stderr == "", result.stderr
+
+
+def test_the_note_of_repeats_dropped_names_the_duplicates_option(tmp_path, capsys):
+    path = tmp_path / "dup.csv"
+    path.write_text("item,rater,value\n1,a,x\n1,b,x\n2,a,y\n2,b,y\n1,a,y\n")
+    assert main(["report", str(path), "--duplicates", "last"]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "repeated" in line]
+    assert notes == ["kappalab: note: dropped 1 repeated submission(s) of an (item, rater) "
+                     "pair, keeping the last of each (--duplicates last)"], notes
