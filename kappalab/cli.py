@@ -35,7 +35,7 @@ import pandas as pd
 
 from .annotations import DUPLICATE_POLICIES, Annotations
 from .distances import LEVELS, category_distance
-from .encoding import text_cell_labels
+from .encoding import DUPLICATES_REMEDY, text_cell_labels
 from .errors import AnnotationError, DroppedAnnotationsWarning, DuplicateAnnotationError
 from .interpretation import SCALES
 from .planning import COEFFICIENTS, plan
@@ -388,7 +388,8 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
                                      categories=cats, duplicates=duplicates)
     except DuplicateAnnotationError as exc:
         others = "|".join(p for p in DUPLICATE_POLICIES if p != "raise")
-        raise CliError(f"{exc}; pass --duplicates {others} to keep each rater's first or "
+        found = str(exc).removesuffix("; " + DUPLICATES_REMEDY)
+        raise CliError(f"{found}; pass --duplicates {others} to keep each rater's first or "
                        "last annotation of an item, or to count each repeat as a separate "
                        "rater") from None
     except AnnotationError as exc:

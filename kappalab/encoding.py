@@ -924,6 +924,12 @@ def reject_infinite(values: Any, where) -> None:
         )
 
 
+#: what a repeated (item, rater) pair's error says to do (the command line says it its way)
+DUPLICATES_REMEDY = ("pass duplicates='first', 'last' or 'separate' to Annotations.from_long to "
+                     "keep each rater's first or last annotation of an item, or to count each "
+                     "repeat as a separate rater")
+
+
 def reject_duplicate_pairs(
     item_codes: np.ndarray, rater_codes: np.ndarray, items: pd.Index, raters: pd.Index
 ) -> None:
@@ -972,7 +978,7 @@ def reject_duplicate_pairs(
         raise DuplicateAnnotationError(
             f"{n_dup} (item, rater) pair(s) occur more than once, e.g. item "
             f"{label(items[first // len(raters)])} by rater {label(raters[first % len(raters)])}; "
-            "each rater may annotate an item once"
+            "each rater may annotate an item once; " + DUPLICATES_REMEDY
         )
 
 

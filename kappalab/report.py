@@ -220,8 +220,8 @@ _FOOTNOTE_WIDTH = 92
 
 class ReportTable(pd.DataFrame):
     """The table :func:`agreement_report` returns: a :class:`pandas.DataFrame` that prints as
-    a terminal table (:meth:`to_text`). Anything derived from it (a selection, ``set_index``)
-    is a plain DataFrame.
+    a terminal table (:meth:`ReportTable.to_text`). Anything derived from it (a selection,
+    ``set_index``) is a plain DataFrame.
 
     Parameters
     ----------
