@@ -16,7 +16,6 @@ import argparse
 import codecs
 import csv
 import errno
-import importlib
 import io
 import json
 import numbers
@@ -41,6 +40,7 @@ from .progress import elapsed, track
 from .report import NOT_COMPUTED, agreement_report
 from .startup import EXIT_INTERRUPTED, INTERRUPTED
 from .uncertainty import CI_METHODS
+from .validation import require_extra
 
 FORMATS = ("table", "json", "csv")
 
@@ -109,11 +109,9 @@ def sniff_separator(sample: str) -> str:
 def _require(module: str, what: str) -> None:
     """Import an optional reader, or say in one line which extra installs it."""
     try:
-        importlib.import_module(module)
-    except ImportError:
-        raise CliError(f"reading {what} files needs the optional package {module}: "
-                       f"pip install {module} (or, in a kappalab clone, "
-                       "pip install -e '.[readers]')") from None
+        require_extra(module, "readers", f"reading {what} files")
+    except ImportError as error:
+        raise CliError(str(error)) from None
 
 
 def _source_name(source: str) -> str:

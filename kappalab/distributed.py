@@ -83,7 +83,7 @@ from .errors import DroppedAnnotationsWarning, InvalidParameterError, \
     UndefinedCoefficientWarning, label, warn
 from .estimate import Estimate
 from .uncertainty import BLOCK_CELLS, rows_with_statistics
-from .validation import check_confidence, check_count, make_rng
+from .validation import check_confidence, check_count, make_rng, require_extra
 
 __all__ = ["ESTIMATORS", "CI_METHODS", "estimate", "cross_kappa", "poisson_weights"]
 
@@ -366,11 +366,7 @@ def _tree_sum(parts: list, split_every: int = 16) -> Any:
 # ---------------------------------------------------------------------- the frames
 def _check_frame(data: Any, columns: tuple[str, str | None, str], what: str) -> Any:
     """``data`` as a Dask DataFrame with its item as a column; clear errors otherwise."""
-    try:
-        import dask.dataframe as dd
-    except ImportError as error:  # pragma: no cover - the extra is not installed
-        raise InvalidParameterError(
-            "out-of-core estimation needs dask: pip install -e '.[dask]' in a clone") from error
+    dd = require_extra(("dask", "dask.dataframe"), "dask", "out-of-core estimation")
     if not isinstance(data, dd.DataFrame):
         raise InvalidParameterError(
             f"{what} must be a dask DataFrame of long annotations (one row per annotation), "
@@ -732,6 +728,8 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
         As the in-memory reading raises it, from the partition where it occurs
         (e.g. :class:`~kappalab.errors.DuplicateAnnotationError`,
         :class:`~kappalab.errors.UnknownCategoryError`).
+    ImportError
+        dask is not installed: the message names the extra, ``pip install "kappalab[dask]"``.
 
     References
     ----------

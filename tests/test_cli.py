@@ -294,7 +294,7 @@ def test_missing_reader_names_the_extra(tmp_path, capsys, monkeypatch, suffix, m
     assert main(["report", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("kappalab: error:") and len(err.strip().splitlines()) == 1
-    assert f"pip install {module}" in err and "[readers]" in err
+    assert module in err and 'pip install "kappalab[readers]"' in err
 
 
 # ---------------------------------------------------------------- options
