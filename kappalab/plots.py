@@ -1,6 +1,11 @@
 """Figures. matplotlib is imported inside each function, and figures are made without pyplot
 (``matplotlib.figure.Figure``) unless an ``ax`` is given, so nothing here needs a display or
-changes the backend: save with ``ax.figure.savefig(path)``.
+changes the backend.
+
+One convention for every function: it returns the ``matplotlib.figure.Figure`` it drew on —
+a new one, or the figure of the ``ax`` given — whose ``axes`` hold what was drawn; save it with
+``figure.savefig(path)``. Each takes a report table or the data themselves (the report is then
+computed, with the report function's options).
 
 Every figure is drawn in one house style, :data:`STYLE` (also used by the experiment and
 reproduction scripts and the documentation's gallery); :func:`style` applies it to a figure
@@ -132,8 +137,8 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
 
     Returns
     -------
-    matplotlib.axes.Axes
-        The axes drawn on (a new figure's when ``ax`` is None).
+    matplotlib.figure.Figure
+        The figure drawn on (a new one when ``ax`` is None, else ``ax.figure``).
 
     Raises
     ------
@@ -151,7 +156,7 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
     --------
     >>> x = [[1, 1], [2, 2], [1, 2]]  # IRR_X: α = 1 − (2/6)/(2·3·3/(6·5)) = 4/9
     >>> y = [[1, 1], [2, 2], [2, 2]]  # IRR_Y: α = 1 (no disagreement)
-    >>> ax = xrr(x, y, seed=0)
+    >>> ax = xrr(x, y, seed=0).axes[0]
     >>> [round(float(bar.get_height()), 4) for bar in ax.patches[:4]]  # κx/√(4/9 · 1) = 1
     [0.4444, 1.0, 0.6667, 1.0]
     >>> ax.get_xlabel()
@@ -224,7 +229,34 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
                  "Cross-replication reliability (Wong, Paritosh & Aroyo 2021)")
     if ax.get_legend_handles_labels()[0]:  # beside the axes, clear of bars and labels
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return ax
+    return ax.figure
+
+
+def _report_of(data: Any, columns: Sequence[str], own: set[str], maker: str,
+               options: dict[str, Any]) -> pd.DataFrame:
+    """``data`` itself when it is a table of ``kappalab.<maker>`` (it has ``columns``), else
+    the report of the annotations ``data``, computed with ``options``. A table with some of
+    the report's own columns (``own``) but not all is refused, never read as annotations."""
+    from .diagnostics.items import item_report
+    from .diagnostics.raters import rater_report
+
+    make = {"rater_report": rater_report, "item_report": item_report}[maker]
+    if isinstance(data, pd.DataFrame):
+        present = set(data.columns)
+        if set(columns) <= present:
+            if options:
+                named = ", ".join(f"{name}=" for name in options)
+                raise InvalidParameterError(
+                    f"{named} computes the report from the annotations, but this is already a "
+                    f"table from kappalab.{maker}: pass the annotations, or give {named} to "
+                    f"kappalab.{maker}")
+            return data
+        if own & present:
+            missing = ", ".join(c for c in columns if c not in present)
+            raise InvalidParameterError(
+                f"this table looks like one from kappalab.{maker} but has no column {missing}: "
+                f"pass a table from kappalab.{maker}, or the annotations themselves")
+    return make(data, **options)
 
 
 #: what :func:`raters` can draw: the columns of a rater report and their axis labels
@@ -235,8 +267,8 @@ _RATER_QUANTITIES = {
 
 
 @_styled
-def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
-           max_raters: int = 40, title: str | None = None):
+def raters(report: Any, quantity: str = "both", *, ax: Any = None,
+           max_raters: int = 40, title: str | None = None, **options: Any):
     r"""Forest plot of a rater report: per rater, κx against the rest of the panel (with its
     interval when the report has one) and the change of the panel's coefficient when the
     rater is removed.
@@ -249,9 +281,10 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
 
     Parameters
     ----------
-    report : pandas.DataFrame
+    report : pandas.DataFrame, Annotations or annotations data
         A table from :func:`kappalab.rater_report` (columns ``rater``, ``kappa_x``,
-        ``change``, and ``kappa_x_low``/``kappa_x_high`` when it was computed with ``ci=``).
+        ``change``, and ``kappa_x_low``/``kappa_x_high`` when it was computed with ``ci=``),
+        or the annotations, whose report is then computed with ``options``.
     quantity : {"both", "kappa_x", "change"}, default "both"
         What to draw: both panels side by side (a new figure), or one of them.
     ax : matplotlib Axes, optional
@@ -261,17 +294,24 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
         The most raters shown.
     title : str, optional
         The title (default: "Raters: agreement with the rest and influence on <coefficient>").
+    **options
+        Passed to :func:`kappalab.rater_report` when ``report`` holds the annotations
+        (``level=``, ``coefficient=``, ``ci=``, ...).
 
     Returns
     -------
-    matplotlib.axes.Axes or list of Axes
-        The axes drawn on: one, or [κx axes, change axes] for ``quantity="both"``.
+    matplotlib.figure.Figure
+        The figure drawn on (a new one when ``ax`` is None, else ``ax.figure``); its
+        ``axes`` are [κx axes, change axes] for ``quantity="both"``.
 
     Raises
     ------
     InvalidParameterError
-        A table without the columns of a rater report, an unknown ``quantity``, ``ax`` with
-        ``quantity="both"``, or ``max_raters`` not a whole number ≥ 1.
+        A table with some of the columns of a rater report but not all, ``options`` with a
+        report, an unknown ``quantity``, ``ax`` with ``quantity="both"``, or ``max_raters``
+        not a whole number ≥ 1.
+    AnnotationError
+        As :func:`kappalab.rater_report` raises it, for annotations.
 
     References
     ----------
@@ -286,7 +326,7 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
 
     >>> import kappalab as kl
     >>> report = kl.rater_report(kl.datasets.load("worked_example"))
-    >>> left, right = raters(report)
+    >>> left, right = raters(report).axes   # or raters(kl.datasets.load("worked_example"))
     >>> [label.get_text() for label in left.get_yticklabels()]   # from the top down
     ['B', 'C', 'A']
     >>> round(float(right.patches[0].get_width()), 4)             # B's bar, at the top
@@ -294,10 +334,8 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
     """
     from .validation import check_count
 
-    needed = {"rater", "kappa_x", "change"}
-    if not isinstance(report, pd.DataFrame) or not needed <= set(report.columns):
-        raise InvalidParameterError("raters() draws a table from kappalab.rater_report "
-                                    "(columns rater, kappa_x, change)")
+    report = _report_of(report, ("rater", "kappa_x", "change"), {"kappa_x", "change"},
+                        "rater_report", options)
     if quantity not in ("both", *_RATER_QUANTITIES):
         raise InvalidParameterError(f"unknown quantity {quantity!r}; choose 'both', "
                                     "'kappa_x' or 'change'")
@@ -358,7 +396,7 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
         axes[0].figure.suptitle(heading)
     else:
         axes[0].set_title(heading)
-    return axes if quantity == "both" else axes[0]
+    return axes[0].figure
 
 
 def _draw_kappa_x(axis: Any, shown: pd.DataFrame, positions: np.ndarray, values: np.ndarray,
@@ -383,8 +421,8 @@ def _draw_kappa_x(axis: Any, shown: pd.DataFrame, positions: np.ndarray, values:
 
 
 @_styled
-def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
-          title: str | None = None):
+def items(report: Any, *, ax: Any = None, contested_share: float = 0.1,
+          title: str | None = None, **options: Any):
     r"""Draw the distribution of item agreement from :func:`kappalab.item_report`, with the
     most contested items marked.
 
@@ -400,25 +438,32 @@ def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
 
     Parameters
     ----------
-    report : pandas.DataFrame
-        A table from :func:`kappalab.item_report`.
+    report : pandas.DataFrame, Annotations or annotations data
+        A table from :func:`kappalab.item_report` (with its column ``agreement``), or the
+        annotations, whose report is then computed with ``options``.
     ax : matplotlib Axes, optional
         Where to draw (default: a new ``matplotlib.figure.Figure``'s, without pyplot).
     contested_share : float, default 0.1
         The share of items (with an agreement) marked as the contested tail, in (0, 1].
     title : str, optional
         The title (default: the coefficient and its value, from the report's ``attrs``).
+    **options
+        Passed to :func:`kappalab.item_report` when ``report`` holds the annotations
+        (``level=``, ``coefficient=``, ``categories=``).
 
     Returns
     -------
-    matplotlib.axes.Axes
-        The axes drawn on (a new figure's when ``ax`` is None).
+    matplotlib.figure.Figure
+        The figure drawn on (a new one when ``ax`` is None, else ``ax.figure``).
 
     Raises
     ------
     InvalidParameterError
-        A table without the ``agreement`` column of :func:`kappalab.item_report`, no item
-        with two or more annotations, or ``contested_share`` outside (0, 1].
+        ``options`` with a report, a report without its ``chance_corrected_agreement``
+        column at a level other than nominal, no item with two or more annotations, or
+        ``contested_share`` outside (0, 1].
+    AnnotationError
+        As :func:`kappalab.item_report` raises it, for annotations.
 
     References
     ----------
@@ -429,7 +474,7 @@ def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
     --------
     >>> import kappalab as kl
     >>> report = kl.item_report([[1, 1, 1], [1, 2, 3], [2, 2, 1], [3, 3, 3], [1, 1, 2]])
-    >>> ax = items(report, contested_share=0.2)  # 1 of 5 items: agreement 0
+    >>> ax = items(report, contested_share=0.2).axes[0]  # 1 of 5 items: agreement 0
     >>> ax.get_xlabel()
     'item agreement (share of agreeing pairs of annotations)'
     >>> heights = [int(bar.get_height()) for bar in ax.patches]  # 20 bins, then the tail's
@@ -438,8 +483,9 @@ def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
     """
     from .validation import check_real
 
-    if not isinstance(report, pd.DataFrame) or "agreement" not in report.columns:
-        raise InvalidParameterError("items needs a table from kappalab.item_report")
+    report = _report_of(report, ("agreement",), {"agreement", "chance_corrected_agreement",
+                                                 "coefficient_if_removed", "change_if_removed"},
+                        "item_report", options)
     share = check_real(contested_share, "contested_share", low=0.0, high=1.0)
     if share <= 0:
         raise InvalidParameterError(f"contested_share must be in (0, 1], got {share}")
@@ -482,4 +528,4 @@ def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
     if title:
         ax.set_title(title)
     ax.legend(loc="upper left")
-    return ax
+    return ax.figure
