@@ -396,6 +396,7 @@ def _report_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _report_command(args: argparse.Namespace) -> str:
+    _check_plot_path(args.plot)
     rater = None if args.rater in ("", "none", "None") else args.rater
     na_values = _tokens(args.na_values)
     categories = None if args.categories is None else _tokens(args.categories)
@@ -428,7 +429,36 @@ def _report_command(args: argparse.Namespace) -> str:
         reason = report["note"].iloc[0][len(NOT_COMPUTED):]
         raise CliError(_with_missing_hint(reason, ann.categories))
     _print_notes(caught, why)
+    _save_plot(args, lambda plots: plots.report(report))
     return _render(report, args.format)
+
+
+def _check_plot_path(path: str | None) -> None:
+    """``--plot PATH``: an image format matplotlib writes, said before any work is done."""
+    if path is None:
+        return
+    from matplotlib.figure import Figure
+
+    formats = Figure().canvas.get_supported_filetypes()
+    suffix = os.path.splitext(path)[1].lstrip(".").lower()
+    if suffix not in formats:
+        raise CliError(f"--plot {path}: the file name must end with an image format, one of "
+                       f"{', '.join('.' + name for name in sorted(formats))} (e.g. out.png)")
+
+
+def _save_plot(args: argparse.Namespace, draw: Any) -> None:
+    """Draw the figure of ``--plot`` (``draw(kappalab.plots)`` gives it) and save it there."""
+    if args.plot is None:
+        return
+    from . import plots  # matplotlib only when a figure is asked for
+
+    try:
+        draw(plots).savefig(args.plot)
+    except OSError as exc:
+        raise CliError(f"--plot {args.plot}: cannot write the figure "
+                       f"({exc.strerror or exc})") from None
+    if not args.quiet:
+        print(f"kappalab: wrote the figure to {args.plot}", file=sys.stderr)
 
 
 def _level_uses_values(level: str, categories: Sequence[Any]) -> bool:
@@ -649,6 +679,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--categories", default=None, metavar="A,B,C",
                         help="the categories in their order (ordinal levels); numbers when "
                              "the values are numbers; default: the sorted values")
+    report.add_argument("--plot", default=None, metavar="FILE.png",
+                        help="also draw the coefficients with their intervals into this "
+                             "image (.png, .pdf, .svg, ...)")
     report.set_defaults(run=_report_command)
     demo = sub.add_parser("demo", formatter_class=_HelpFormatter,
                           help="the report on bundled datasets",

@@ -24,7 +24,7 @@ from cycler import cycler
 
 from .errors import InvalidParameterError
 
-__all__ = ["STYLE", "items", "raters", "style", "xrr"]
+__all__ = ["STYLE", "items", "raters", "report", "style", "xrr"]
 
 #: The house style of kappalab's figures, as matplotlib ``rcParams``: light grid, no top and
 #: right spines, frameless legends, one font scale, and the colour-blind-safe palette of
@@ -239,8 +239,10 @@ def _report_of(data: Any, columns: Sequence[str], own: set[str], maker: str,
     the report's own columns (``own``) but not all is refused, never read as annotations."""
     from .diagnostics.items import item_report
     from .diagnostics.raters import rater_report
+    from .report import agreement_report
 
-    make = {"rater_report": rater_report, "item_report": item_report}[maker]
+    make = {"rater_report": rater_report, "item_report": item_report,
+            "agreement_report": agreement_report}[maker]
     if isinstance(data, pd.DataFrame):
         present = set(data.columns)
         if set(columns) <= present:
@@ -257,6 +259,95 @@ def _report_of(data: Any, columns: Sequence[str], own: set[str], maker: str,
                 f"this table looks like one from kappalab.{maker} but has no column {missing}: "
                 f"pass a table from kappalab.{maker}, or the annotations themselves")
     return make(data, **options)
+
+
+@_styled
+def report(table: Any, *, ax: Any = None, title: str | None = None, **options: Any):
+    r"""The coefficients of an agreement report, one row each, with their intervals.
+
+    A point per coefficient at its value, with its interval when the report has one
+    (``ci_low``, ``ci_high``), in the report's order from the top down; a coefficient that
+    could not be computed is written "n/a". A dotted line marks 0 (chance).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame, Annotations or annotations data
+        A table from :func:`kappalab.agreement_report` (columns ``coefficient``, ``value``,
+        ``ci_low``, ``ci_high``), or the annotations, whose report is then computed with
+        ``options``.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new ``matplotlib.figure.Figure``'s, without pyplot).
+    title : str, optional
+        The title (default: the level, the items and the annotations).
+    **options
+        Passed to :func:`kappalab.agreement_report` when ``table`` holds the annotations
+        (``level=``, ``ci=``, ``confidence=``, ...).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on (a new one when ``ax`` is None, else ``ax.figure``).
+
+    Raises
+    ------
+    InvalidParameterError
+        A table with some of the columns of an agreement report but not all, or ``options``
+        with a report.
+    AnnotationError
+        As :func:`kappalab.agreement_report` raises it, for annotations.
+
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Annenberg School for
+    Communication, University of Pennsylvania (the worked example below).
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> ann = kl.datasets.load("worked_example")
+    >>> ax = report(kl.agreement_report(ann)).axes[0]
+    >>> [label.get_text() for label in ax.get_yticklabels()][:2]   # from the top down
+    ['percent agreement', "Krippendorff's alpha"]
+    >>> round(float(ax.lines[0].get_xdata()[1]), 4)   # α of the worked example
+    0.5782
+    """
+    table = _report_of(table, ("coefficient", "value"), {"ci_low", "ci_high", "se"},
+                       "agreement_report", options)
+    values = table["value"].to_numpy(dtype=float)
+    finite = np.isfinite(values)
+    positions = np.arange(len(table))[::-1]  # the first row at the top
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        ax = Figure(figsize=(6.4, 1.6 + 0.3 * len(table)), layout="constrained").add_subplot()
+    ax.plot(values[finite], positions[finite], marker="o", linestyle="none", color="#0072B2",
+            markersize=5, label="value")
+    if {"ci_low", "ci_high"} <= set(table.columns):
+        low = table["ci_low"].to_numpy(dtype=float)
+        high = table["ci_high"].to_numpy(dtype=float)
+        shown = finite & np.isfinite(low) & np.isfinite(high)
+        if shown.any():
+            ax.errorbar(values[shown], positions[shown],
+                        xerr=[values[shown] - low[shown], high[shown] - values[shown]],
+                        fmt="none", ecolor="#555555", elinewidth=1.0, capsize=2,
+                        label="interval")
+    for y in positions[~finite]:
+        ax.annotate("n/a", (0.0, y), xycoords=("axes fraction", "data"), xytext=(3, 0),
+                    textcoords="offset points", va="center", fontsize=8)
+    ax.axvline(0.0, color="black", linestyle=":", linewidth=1.0)
+    ax.set_yticks(positions, [str(name) for name in table["coefficient"]])
+    ax.set_ylim(-0.7, len(table) - 0.3)
+    ax.set_xlabel("value")
+    if title is None:
+        parts = [f"level {table['level'].iloc[0]}" if "level" in table.columns else None,
+                 f"{int(table['n_items'].iloc[0])} items" if "n_items" in table.columns
+                 else None,
+                 f"{int(table['n_annotations'].iloc[0])} annotations"
+                 if "n_annotations" in table.columns else None]
+        shown_parts = [part for part in parts if part]
+        title = "Agreement" + (f" ({', '.join(shown_parts)})" if shown_parts else "")
+    ax.set_title(title)
+    return ax.figure
 
 
 #: what :func:`raters` can draw: the columns of a rater report and their axis labels

@@ -864,3 +864,28 @@ def test_integers_beyond_2_53_are_reported_exactly(tmp_path, capsys):
     values = {r["coefficient"]: r["value"] for r in json.loads(capsys.readouterr().out)}
     assert values["percent agreement (weighted)"] == pytest.approx(2 / 3, abs=1e-15)
     assert values["Krippendorff's alpha"] == pytest.approx(4 / 9, abs=1e-15)
+
+
+# ---------------------------------------------------------------- --plot
+def test_report_plot_draws_the_coefficients_beside_the_table(tmp_path, capsys):
+    """``kappalab report labels.csv --plot out.png``: the table as without --plot, and a PNG
+    of the report's coefficients with their intervals."""
+    path = tmp_path / "labels.csv"
+    SHARP.to_csv(path, index=False)
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    table = capsys.readouterr().out
+    png = tmp_path / "out.png"
+    assert main(["report", str(path), "--format", "csv", "--plot", str(png)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == table and str(png) in captured.err
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
+    assert alpha_of(table) == pytest.approx(peer_alpha(SHARP), abs=1e-12)
+
+
+def test_report_plot_refuses_an_unknown_image_format_in_one_line(tmp_path, capsys):
+    path = tmp_path / "labels.csv"
+    SHARP.to_csv(path, index=False)
+    assert main(["report", str(path), "--plot", str(tmp_path / "out.docx")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kappalab: error: --plot") and len(err.strip().splitlines()) == 1
+    assert ".png" in err and not (tmp_path / "out.docx").exists()

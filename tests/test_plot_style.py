@@ -125,3 +125,29 @@ def test_report_options_with_a_report_are_refused():
         plots.raters(report, level="interval")
     with pytest.raises(kl.errors.InvalidParameterError, match="rater_report"):
         plots.raters(pd.DataFrame({"rater": ["a"], "kappa_x": [0.5]}))  # part of a report
+
+
+def test_report_draws_each_coefficient_with_its_interval():
+    """plots.report: one row per coefficient of kl.agreement_report, its value and interval.
+    The worked example's α (Krippendorff 2011, nominal) by the krippendorff package."""
+    import krippendorff
+    import numpy as np
+
+    ann = _worked_example()
+    table = kl.agreement_report(ann, ci="analytic")
+    figure = plots.report(table)
+    ax = figure.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    points = next(line for line in ax.lines if line.get_marker() == "o")
+    drawn = dict(zip(labels, points.get_xdata()[np.argsort(-points.get_ydata())]))
+    assert set(labels) == set(table["coefficient"])
+    frame = kl.datasets.load_frame("worked_example")
+    codes = {v: i for i, v in enumerate(sorted(frame["value"].unique()))}
+    data = (frame.assign(value=frame["value"].map(codes))
+            .pivot(index="rater", columns="item", values="value").to_numpy(dtype=float))
+    alpha = krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
+    assert drawn["Krippendorff's alpha"] == pytest.approx(alpha, abs=1e-12)
+    caps = ax.collections[0].get_segments()
+    low = {s[:, 0].min() for s in caps}
+    assert all(any(abs(v - x) < 1e-12 for x in low) for v in table["ci_low"].dropna())
+    assert plots.report(ann).axes[0].get_yticklabels()  # from the annotations too
