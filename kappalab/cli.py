@@ -457,7 +457,7 @@ def _save_plot(args: argparse.Namespace, draw: Any) -> None:
     except OSError as exc:
         raise CliError(f"--plot {args.plot}: cannot write the figure "
                        f"({exc.strerror or exc})") from None
-    if not args.quiet:
+    if not getattr(args, "quiet", False):
         print(f"kappalab: wrote the figure to {args.plot}", file=sys.stderr)
 
 
@@ -551,6 +551,7 @@ def _demo_command(args: argparse.Namespace) -> str:
 
 
 def _plan_command(args: argparse.Namespace) -> str:
+    _check_plot_path(args.plot)
     if (args.half_width is None) == (args.power is None):
         raise CliError("give one goal: --half-width, or --power with --threshold")
     if (args.power is None) != (args.threshold is None):
@@ -574,6 +575,7 @@ def _plan_command(args: argparse.Namespace) -> str:
                   half_width=args.half_width, confidence=args.confidence, power=args.power,
                   threshold=args.threshold, significance=args.significance)
              for m in (counts or [None])]
+    _save_plot(args, lambda plots: plots.sample_size(plans))
     if args.format == "table" and len(plans) == 1:
         return str(plans[0])
     frame = pd.concat([p.to_frame() for p in plans], ignore_index=True)
@@ -720,6 +722,8 @@ def build_parser() -> argparse.ArgumentParser:
     planning.add_argument("--significance", default=0.05, type=float,
                           help="level of the one-sided test (with --power)")
     planning.add_argument("--format", default="table", choices=FORMATS, help="output format")
+    planning.add_argument("--plot", default=None, metavar="FILE.png",
+                          help="also draw the items each design needs into this image")
     planning.set_defaults(run=_plan_command)
     for command in (report, demo):
         command.add_argument("--format", default="table", choices=FORMATS,

@@ -24,7 +24,7 @@ from cycler import cycler
 
 from .errors import InvalidParameterError
 
-__all__ = ["STYLE", "items", "raters", "report", "style", "xrr"]
+__all__ = ["STYLE", "items", "raters", "report", "sample_size", "style", "xrr"]
 
 #: The house style of kappalab's figures, as matplotlib ``rcParams``: light grid, no top and
 #: right spines, frameless legends, one font scale, and the colour-blind-safe palette of
@@ -347,6 +347,80 @@ def report(table: Any, *, ax: Any = None, title: str | None = None, **options: A
         shown_parts = [part for part in parts if part]
         title = "Agreement" + (f" ({', '.join(shown_parts)})" if shown_parts else "")
     ax.set_title(title)
+    return ax.figure
+
+
+@_styled
+def sample_size(plans: Any, *, ax: Any = None, title: str | None = None):
+    r"""The items (and annotations) that each sample-size plan needs, one bar per plan.
+
+    One horizontal bar per plan of :func:`kappalab.plan` — typically the same goal with
+    several numbers of annotations per item — its length the items N, labelled with N and
+    the annotations N·m, so that designs can be compared at a glance.
+
+    Parameters
+    ----------
+    plans : SampleSizePlan or sequence of SampleSizePlan
+        Results of :func:`kappalab.plan`.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new ``matplotlib.figure.Figure``'s, without pyplot).
+    title : str, optional
+        The title (default: the design of the first plan).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on (a new one when ``ax`` is None, else ``ax.figure``).
+
+    Raises
+    ------
+    InvalidParameterError
+        No plan, or something that is not a result of :func:`kappalab.plan`.
+
+    References
+    ----------
+    Donner, A. & Eliasziw, M. (1987). Sample size requirements for reliability studies.
+    *Statistics in Medicine* 6(4), 441–448. doi:10.1002/sim.4780060404 (the plans drawn: see
+    :func:`kappalab.plan`).
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> plans = [kl.plan("alpha", reliability=0.7, half_width=0.1, annotations_per_item=m)
+    ...          for m in (2, 5)]
+    >>> ax = sample_size(plans).axes[0]
+    >>> [int(bar.get_width()) for bar in ax.patches] == [p.n_items for p in plans]
+    True
+    """
+    from .planning import SampleSizePlan
+
+    plans = [plans] if isinstance(plans, SampleSizePlan) else list(plans)
+    if not plans or not all(isinstance(p, SampleSizePlan) for p in plans):
+        raise InvalidParameterError("sample_size() draws results of kappalab.plan: pass one "
+                                    "or a list of them")
+    n_items = np.array([p.n_items for p in plans], dtype=float)
+    positions = np.arange(len(plans))[::-1]  # the first plan at the top
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        ax = Figure(figsize=(6.4, 1.8 + 0.4 * len(plans)), layout="constrained").add_subplot()
+    ax.barh(positions, n_items, height=0.6, color="#0072B2", edgecolor="black",
+            linewidth=0.4)
+    for y, p in zip(positions, plans):
+        goal = (f"half-width {p.half_width:.3f}" if p.goal == "half-width"
+                else f"power {p.power:.3f}")
+        ax.annotate(f"{p.n_items:,} items, {p.n_annotations:,} annotations ({goal})",
+                    (p.n_items, y), xytext=(4, 0), textcoords="offset points", va="center",
+                    fontsize=8)
+    ax.set_yticks(positions, [f"{p.annotations_per_item} per item" for p in plans])
+    ax.set_ylim(-0.7, len(plans) - 0.3)
+    ax.set_xlim(0, float(n_items.max()) * 2.0)  # room for the labels
+    ax.set_xlabel("items needed")
+    ax.set_ylabel("annotations per item")
+    import textwrap
+
+    ax.set_title(title if title is not None else
+                 textwrap.fill(f"Sample size for {plans[0].design()}", 80))
     return ax.figure
 
 

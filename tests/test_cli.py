@@ -889,3 +889,16 @@ def test_report_plot_refuses_an_unknown_image_format_in_one_line(tmp_path, capsy
     err = capsys.readouterr().err
     assert err.startswith("kappalab: error: --plot") and len(err.strip().splitlines()) == 1
     assert ".png" in err and not (tmp_path / "out.docx").exists()
+
+
+def test_plan_plot_draws_the_items_each_design_needs(tmp_path, capsys):
+    options = ["plan", "--reliability", "0.7", "--half-width", "0.1", "--annotations", "2,3,5"]
+    assert main(options) == 0
+    table = capsys.readouterr().out
+    png = tmp_path / "plan.png"
+    assert main([*options, "--plot", str(png)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == table and str(png) in captured.err
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
+    assert main([*options, "--plot", str(tmp_path / "plan.txt")]) == 2
+    assert capsys.readouterr().err.startswith("kappalab: error: --plot")

@@ -151,3 +151,19 @@ def test_report_draws_each_coefficient_with_its_interval():
     low = {s[:, 0].min() for s in caps}
     assert all(any(abs(v - x) < 1e-12 for x in low) for v in table["ci_low"].dropna())
     assert plots.report(ann).axes[0].get_yticklabels()  # from the annotations too
+
+
+def test_sample_size_draws_the_items_and_annotations_of_each_plan():
+    """plots.sample_size: one bar per plan, its length the items the plan needs, labelled
+    with the items and the annotations (items × annotations per item)."""
+    plans = [kl.plan("alpha", reliability=0.7, half_width=0.1, annotations_per_item=m)
+             for m in (2, 3, 5)]
+    figure = plots.sample_size(plans)
+    ax = figure.axes[0]
+    widths = sorted(p.get_width() for p in ax.patches)
+    assert widths == sorted(float(p.n_items) for p in plans)
+    texts = " ".join(t.get_text() for t in ax.texts)
+    for p in plans:
+        assert f"{p.n_items:,} items" in texts
+        assert f"{p.n_items * p.annotations_per_item:,} annotations" in texts
+    assert plots.sample_size(plans[0]).axes[0].patches  # one plan too
