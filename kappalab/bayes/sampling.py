@@ -21,7 +21,7 @@ _QUIET_MODULES = r"(pymc|pytensor|nutpie|arviz|numba)(\..*)?"
 
 def require_pymc():
     """Import pymc, with a clear message when it is missing."""
-    return require_extra(("arviz", "pymc"), "bayes", "kappalab.bayes's models")
+    return require_extra(("arviz", "pymc"), "bayes", "kappalab.bayes")
 
 
 def resolve_sampler(sampler: Any) -> str:
