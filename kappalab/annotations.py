@@ -13,6 +13,7 @@ products) and cached: the item-sum spine (docs/architecture.md, "The item-sum sp
 
 from __future__ import annotations
 
+import os
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeAlias, Union
 
@@ -1080,8 +1081,9 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     InvalidParameterError
         ``categories=`` differs from the categories of an existing :class:`Annotations`;
         ``item=``, ``rater=`` or ``value=`` given for data that is not a DataFrame; a
-        column is absent; or a dask collection (estimated out of core by
-        :mod:`kappalab.distributed`, not read into memory here).
+        column is absent; a dask collection (estimated out of core by
+        :mod:`kappalab.distributed`, not read into memory here); or a file path (read it
+        with :func:`kappalab.cli.read_annotations`).
     LayoutError
         A DataFrame that is neither recognisably long nor plainly wide; the message names
         ``from_long(df, item=, rater=, value=)`` and ``from_wide(df)``.
@@ -1107,6 +1109,12 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     >>> [sorted(c) for c in sets.categories]   # one category per distinct set, a frozenset
     [[], ['x'], ['x', 'y'], ['y']]
     """
+    if isinstance(data, (str, bytes, os.PathLike)):  # a path, never read here
+        raise InvalidParameterError(
+            f"{os.fsdecode(data)!r} is a file path, and estimators do not read files: read it "
+            "first, with kappalab.cli.read_annotations(path) (long or wide=True; .csv, .tsv, "
+            ".xlsx, .parquet) or Annotations.from_long(pd.read_csv(path), item=, rater=, "
+            "value=), and pass the Annotations")
     if type(data).__module__.split(".")[0] == "dask":  # not read into memory by accident
         raise InvalidParameterError(
             f"a dask {type(data).__name__} is estimated out of core, partition by partition: "

@@ -17,7 +17,6 @@ import argparse
 import codecs
 import csv
 import errno
-import importlib
 import io
 import json
 import numbers
@@ -43,6 +42,7 @@ from .progress import elapsed, track
 from .report import NOT_COMPUTED, ReportTable, agreement_report
 from .startup import EXIT_INTERRUPTED, INTERRUPTED
 from .uncertainty import CI_METHODS, KRIPPENDORFF, ci_choices, parse_ci
+from .validation import require_extra
 
 FORMATS = ("table", "json", "csv")
 
@@ -108,11 +108,9 @@ def sniff_separator(sample: str) -> str:
 def _require(module: str, what: str) -> None:
     """Import an optional reader, or say in one line which extra installs it."""
     try:
-        importlib.import_module(module)
-    except ImportError:
-        raise CliError(f"reading {what} files needs the optional package {module}: "
-                       f"pip install {module} (or, in a kappalab clone, "
-                       "pip install -e '.[readers]')") from None
+        require_extra(module, "readers", f"reading {what} files")
+    except ImportError as error:
+        raise CliError(str(error)) from None
 
 
 def _source_name(source: str) -> str:
@@ -469,6 +467,7 @@ def _report_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _report_command(args: argparse.Namespace) -> str:
+    _check_plot_path(args.plot)
     rater = None if args.rater in ("", "none", "None") else args.rater
     na_values = _tokens(args.na_values)
     categories = None if args.categories is None else _tokens(args.categories)
@@ -511,6 +510,7 @@ def _report_command(args: argparse.Namespace) -> str:
               f"is missing); if {'it means' if one else 'they mean'} missing, pass "
               f"--na-values {','.join(kept)}", file=sys.stderr)
     _print_notes(caught, why)
+    _save_plot(args, lambda plots: plots.report(report))
     return _render(report, args.format)
 
 
@@ -528,6 +528,34 @@ order with --categories, e.g. --categories hi,lo,mid"
     return (f"--level ordinal ordered the labels as sorted text: {' < '.join(labels)}{more}; "
             "give their order with --categories, e.g. --categories "
             f"{','.join(str(c) for c in categories[:3])}{',...' * (len(categories) > 3)}")
+
+
+def _check_plot_path(path: str | None) -> None:
+    """``--plot PATH``: an image format matplotlib writes, said before any work is done."""
+    if path is None:
+        return
+    from matplotlib.figure import Figure
+
+    formats = Figure().canvas.get_supported_filetypes()
+    suffix = os.path.splitext(path)[1].lstrip(".").lower()
+    if suffix not in formats:
+        raise CliError(f"--plot {path}: the file name must end with an image format, one of "
+                       f"{', '.join('.' + name for name in sorted(formats))} (e.g. out.png)")
+
+
+def _save_plot(args: argparse.Namespace, draw: Any) -> None:
+    """Draw the figure of ``--plot`` (``draw(kappalab.plots)`` gives it) and save it there."""
+    if args.plot is None:
+        return
+    from . import plots  # matplotlib only when a figure is asked for
+
+    try:
+        draw(plots).savefig(args.plot)
+    except OSError as exc:
+        raise CliError(f"--plot {args.plot}: cannot write the figure "
+                       f"({exc.strerror or exc})") from None
+    if not getattr(args, "quiet", False):
+        print(f"kappalab: wrote the figure to {args.plot}", file=sys.stderr)
 
 
 def _level_uses_values(level: str, categories: Sequence[Any]) -> bool:
@@ -628,6 +656,7 @@ def _demo_command(args: argparse.Namespace) -> str:
 
 
 def _plan_command(args: argparse.Namespace) -> str:
+    _check_plot_path(args.plot)
     if (args.half_width is None) == (args.power is None):
         raise CliError("give one goal: --half-width, or --power with --threshold")
     if (args.power is None) != (args.threshold is None):
@@ -651,6 +680,7 @@ def _plan_command(args: argparse.Namespace) -> str:
                   half_width=args.half_width, confidence=args.confidence, power=args.power,
                   threshold=args.threshold, significance=args.significance)
              for m in (counts or [None])]
+    _save_plot(args, lambda plots: plots.sample_size(plans))
     if args.format == "table" and len(plans) == 1:
         return str(plans[0])
     frame = pd.concat([p.to_frame() for p in plans], ignore_index=True)
@@ -774,6 +804,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a rater's repeated annotation of an item (long files): an "
                              "error (raise), keep the first or the last, or count each "
                              "repeat as a separate rater")
+    report.add_argument("--plot", default=None, metavar="FILE.png",
+                        help="also draw the coefficients with their intervals into this "
+                             "image (.png, .pdf, .svg, ...)")
     report.set_defaults(run=_report_command)
     demo = sub.add_parser("demo", formatter_class=_HelpFormatter,
                           help="the report on bundled datasets",
@@ -812,6 +845,8 @@ def build_parser() -> argparse.ArgumentParser:
     planning.add_argument("--significance", default=0.05, type=float,
                           help="level of the one-sided test (with --power)")
     planning.add_argument("--format", default="table", choices=FORMATS, help="output format")
+    planning.add_argument("--plot", default=None, metavar="FILE.png",
+                          help="also draw the items each design needs into this image")
     planning.set_defaults(run=_plan_command)
     for command in (report, demo):
         command.add_argument("--format", default="table", choices=FORMATS,

@@ -66,6 +66,7 @@ massive data streams. Technical report, Google.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
@@ -84,7 +85,7 @@ from .errors import DroppedAnnotationsWarning, InvalidParameterError, \
     UndefinedCoefficientWarning, label, warn
 from .estimate import Estimate
 from .uncertainty import BLOCK_CELLS, rows_with_statistics
-from .validation import check_confidence, check_count, make_rng
+from .validation import check_confidence, check_count, make_rng, require_extra
 
 __all__ = ["ESTIMATORS", "CI_METHODS", "estimate", "cross_kappa", "poisson_weights"]
 
@@ -367,11 +368,8 @@ def _tree_sum(parts: list, split_every: int = 16) -> Any:
 # ---------------------------------------------------------------------- the frames
 def _check_frame(data: Any, columns: tuple[str, str | None, str], what: str) -> Any:
     """``data`` as a Dask DataFrame with its item as a column; clear errors otherwise."""
-    try:
-        import dask.dataframe as dd
-    except ImportError as error:  # pragma: no cover - the extra is not installed
-        raise InvalidParameterError(
-            "out-of-core estimation needs dask: pip install -e '.[dask]' in a clone") from error
+    dd = require_extra(("dask", "dask.dataframe"), "dask", "out-of-core estimation")
+    _quiet_routine_shuffles()  # the items' shuffle, and the groupby that checks partitions
     if not isinstance(data, dd.DataFrame):
         raise InvalidParameterError(
             f"{what} must be a dask DataFrame of long annotations (one row per annotation), "
@@ -514,6 +512,25 @@ def _by_item(data: Any, item: str, partitioned_by_item: bool,
     if partitioned_by_item and npartitions is None:
         return data
     return data.shuffle(on=item, npartitions=npartitions or data.npartitions)
+
+
+#: the format strings of what distributed's shuffle logs at WARNING on every correct shuffle
+#: (its start and end); its restarts and failures are still logged
+_ROUTINE_SHUFFLE = ("Shuffle %s initialized by task", "Shuffle %s deactivated due to stimulus")
+
+
+def _routine_shuffle(record: logging.LogRecord) -> bool:
+    """False (drop) for the start and end of a shuffle, True for every other record."""
+    return not (isinstance(record.msg, str) and record.msg.startswith(_ROUTINE_SHUFFLE))
+
+
+def _quiet_routine_shuffles() -> None:
+    """Drop the routine start and end of each shuffle (P2P, of the items or of a groupby)
+    from the scheduler's log when the scheduler runs in this process, as a LocalCluster's: a
+    correct call logs nothing. Once per process."""
+    logger = logging.getLogger("distributed.shuffle._scheduler_plugin")
+    if _routine_shuffle not in logger.filters:
+        logger.addFilter(_routine_shuffle)
 
 
 def _compute(*collections: Any, scheduler: Any) -> tuple:
@@ -733,6 +750,8 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
         As the in-memory reading raises it, from the partition where it occurs
         (e.g. :class:`~kappalab.errors.DuplicateAnnotationError`,
         :class:`~kappalab.errors.UnknownCategoryError`).
+    ImportError
+        dask is not installed: the message names the extra, ``pip install "kappalab[dask]"``.
 
     References
     ----------

@@ -1,6 +1,11 @@
 """Figures. matplotlib is imported inside each function, and figures are made without pyplot
 (``matplotlib.figure.Figure``) unless an ``ax`` is given, so nothing here needs a display or
-changes the backend: save with ``ax.figure.savefig(path)``.
+changes the backend.
+
+One convention for every function: it returns the ``matplotlib.figure.Figure`` it drew on —
+a new one, or the figure of the ``ax`` given — whose ``axes`` hold what was drawn; save it with
+``figure.savefig(path)``. Each takes a report table or the data themselves (the report is then
+computed, with the report function's options).
 
 Every figure is drawn in one house style, :data:`STYLE` (also used by the experiment and
 reproduction scripts and the documentation's gallery); :func:`style` applies it to a figure
@@ -19,7 +24,7 @@ from cycler import cycler
 
 from .errors import InvalidParameterError
 
-__all__ = ["STYLE", "items", "raters", "style", "xrr"]
+__all__ = ["STYLE", "items", "raters", "report", "sample_size", "style", "xrr"]
 
 #: The house style of kappalab's figures, as matplotlib ``rcParams``: light grid, no top and
 #: right spines, frameless legends, one font scale, and the colour-blind-safe palette of
@@ -132,8 +137,8 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
 
     Returns
     -------
-    matplotlib.axes.Axes
-        The axes drawn on (a new figure's when ``ax`` is None).
+    matplotlib.figure.Figure
+        The figure drawn on (a new one when ``ax`` is None, else ``ax.figure``).
 
     Raises
     ------
@@ -151,7 +156,7 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
     --------
     >>> x = [[1, 1], [2, 2], [1, 2]]  # IRR_X: α = 1 − (2/6)/(2·3·3/(6·5)) = 4/9
     >>> y = [[1, 1], [2, 2], [2, 2]]  # IRR_Y: α = 1 (no disagreement)
-    >>> ax = xrr(x, y, seed=0)
+    >>> ax = xrr(x, y, seed=0).axes[0]
     >>> [round(float(bar.get_height()), 4) for bar in ax.patches[:4]]  # κx/√(4/9 · 1) = 1
     [0.4444, 1.0, 0.6667, 1.0]
     >>> ax.get_xlabel()
@@ -224,7 +229,199 @@ def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = No
                  "Cross-replication reliability (Wong, Paritosh & Aroyo 2021)")
     if ax.get_legend_handles_labels()[0]:  # beside the axes, clear of bars and labels
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return ax
+    return ax.figure
+
+
+def _report_of(data: Any, columns: Sequence[str], own: set[str], maker: str,
+               options: dict[str, Any]) -> pd.DataFrame:
+    """``data`` itself when it is a table of ``kappalab.<maker>`` (it has ``columns``), else
+    the report of the annotations ``data``, computed with ``options``. A table with some of
+    the report's own columns (``own``) but not all is refused, never read as annotations."""
+    from .diagnostics.items import item_report
+    from .diagnostics.raters import rater_report
+    from .report import agreement_report
+
+    make = {"rater_report": rater_report, "item_report": item_report,
+            "agreement_report": agreement_report}[maker]
+    if isinstance(data, pd.DataFrame):
+        present = set(data.columns)
+        if set(columns) <= present:
+            if options:
+                named = ", ".join(f"{name}=" for name in options)
+                raise InvalidParameterError(
+                    f"{named} computes the report from the annotations, but this is already a "
+                    f"table from kappalab.{maker}: pass the annotations, or give {named} to "
+                    f"kappalab.{maker}")
+            return data
+        if own & present:
+            missing = ", ".join(c for c in columns if c not in present)
+            raise InvalidParameterError(
+                f"this table looks like one from kappalab.{maker} but has no column {missing}: "
+                f"pass a table from kappalab.{maker}, or the annotations themselves")
+    return make(data, **options)
+
+
+@_styled
+def report(table: Any, *, ax: Any = None, title: str | None = None, **options: Any):
+    r"""The coefficients of an agreement report, one row each, with their intervals.
+
+    A point per coefficient at its value, with its interval when the report has one
+    (``ci_low``, ``ci_high``), in the report's order from the top down; a coefficient that
+    could not be computed is written "n/a". A dotted line marks 0 (chance).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame, Annotations or annotations data
+        A table from :func:`kappalab.agreement_report` (columns ``coefficient``, ``value``,
+        ``ci_low``, ``ci_high``), or the annotations, whose report is then computed with
+        ``options``.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new ``matplotlib.figure.Figure``'s, without pyplot).
+    title : str, optional
+        The title (default: the level, the items and the annotations).
+    **options
+        Passed to :func:`kappalab.agreement_report` when ``table`` holds the annotations
+        (``level=``, ``ci=``, ``confidence=``, ...).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on (a new one when ``ax`` is None, else ``ax.figure``).
+
+    Raises
+    ------
+    InvalidParameterError
+        A table with some of the columns of an agreement report but not all, or ``options``
+        with a report.
+    AnnotationError
+        As :func:`kappalab.agreement_report` raises it, for annotations.
+
+    References
+    ----------
+    Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*. Annenberg School for
+    Communication, University of Pennsylvania (the worked example below).
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> ann = kl.datasets.load("worked_example")
+    >>> ax = report(kl.agreement_report(ann)).axes[0]
+    >>> [label.get_text() for label in ax.get_yticklabels()][:2]   # from the top down
+    ['percent agreement', "Krippendorff's alpha"]
+    >>> round(float(ax.lines[0].get_xdata()[1]), 4)   # α of the worked example
+    0.5782
+    """
+    table = _report_of(table, ("coefficient", "value"), {"ci_low", "ci_high", "se"},
+                       "agreement_report", options)
+    values = table["value"].to_numpy(dtype=float)
+    finite = np.isfinite(values)
+    positions = np.arange(len(table))[::-1]  # the first row at the top
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        ax = Figure(figsize=(6.4, 1.6 + 0.3 * len(table)), layout="constrained").add_subplot()
+    ax.plot(values[finite], positions[finite], marker="o", linestyle="none", color="#0072B2",
+            markersize=5, label="value")
+    if {"ci_low", "ci_high"} <= set(table.columns):
+        low = table["ci_low"].to_numpy(dtype=float)
+        high = table["ci_high"].to_numpy(dtype=float)
+        shown = finite & np.isfinite(low) & np.isfinite(high)
+        if shown.any():
+            ax.errorbar(values[shown], positions[shown],
+                        xerr=[values[shown] - low[shown], high[shown] - values[shown]],
+                        fmt="none", ecolor="#555555", elinewidth=1.0, capsize=2,
+                        label="interval")
+    for y in positions[~finite]:
+        ax.annotate("n/a", (0.0, y), xycoords=("axes fraction", "data"), xytext=(3, 0),
+                    textcoords="offset points", va="center", fontsize=8)
+    ax.axvline(0.0, color="black", linestyle=":", linewidth=1.0)
+    ax.set_yticks(positions, [str(name) for name in table["coefficient"]])
+    ax.set_ylim(-0.7, len(table) - 0.3)
+    ax.set_xlabel("value")
+    if title is None:
+        parts = [f"level {table['level'].iloc[0]}" if "level" in table.columns else None,
+                 f"{int(table['n_items'].iloc[0])} items" if "n_items" in table.columns
+                 else None,
+                 f"{int(table['n_annotations'].iloc[0])} annotations"
+                 if "n_annotations" in table.columns else None]
+        shown_parts = [part for part in parts if part]
+        title = "Agreement" + (f" ({', '.join(shown_parts)})" if shown_parts else "")
+    ax.set_title(title)
+    return ax.figure
+
+
+@_styled
+def sample_size(plans: Any, *, ax: Any = None, title: str | None = None):
+    r"""The items (and annotations) that each sample-size plan needs, one bar per plan.
+
+    One horizontal bar per plan of :func:`kappalab.plan` — typically the same goal with
+    several numbers of annotations per item — its length the items N, labelled with N and
+    the annotations N·m, so that designs can be compared at a glance.
+
+    Parameters
+    ----------
+    plans : SampleSizePlan or sequence of SampleSizePlan
+        Results of :func:`kappalab.plan`.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new ``matplotlib.figure.Figure``'s, without pyplot).
+    title : str, optional
+        The title (default: the design of the first plan).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on (a new one when ``ax`` is None, else ``ax.figure``).
+
+    Raises
+    ------
+    InvalidParameterError
+        No plan, or something that is not a result of :func:`kappalab.plan`.
+
+    References
+    ----------
+    Donner, A. & Eliasziw, M. (1987). Sample size requirements for reliability studies.
+    *Statistics in Medicine* 6(4), 441–448. doi:10.1002/sim.4780060404 (the plans drawn: see
+    :func:`kappalab.plan`).
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> plans = [kl.plan("alpha", reliability=0.7, half_width=0.1, annotations_per_item=m)
+    ...          for m in (2, 5)]
+    >>> ax = sample_size(plans).axes[0]
+    >>> [int(bar.get_width()) for bar in ax.patches] == [p.n_items for p in plans]
+    True
+    """
+    from .planning import SampleSizePlan
+
+    plans = [plans] if isinstance(plans, SampleSizePlan) else list(plans)
+    if not plans or not all(isinstance(p, SampleSizePlan) for p in plans):
+        raise InvalidParameterError("sample_size() draws results of kappalab.plan: pass one "
+                                    "or a list of them")
+    n_items = np.array([p.n_items for p in plans], dtype=float)
+    positions = np.arange(len(plans))[::-1]  # the first plan at the top
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        ax = Figure(figsize=(6.4, 1.8 + 0.4 * len(plans)), layout="constrained").add_subplot()
+    ax.barh(positions, n_items, height=0.6, color="#0072B2", edgecolor="black",
+            linewidth=0.4)
+    for y, p in zip(positions, plans):
+        goal = (f"half-width {p.half_width:.3f}" if p.goal == "half-width"
+                else f"power {p.power:.3f}")
+        ax.annotate(f"{p.n_items:,} items, {p.n_annotations:,} annotations ({goal})",
+                    (p.n_items, y), xytext=(4, 0), textcoords="offset points", va="center",
+                    fontsize=8)
+    ax.set_yticks(positions, [f"{p.annotations_per_item} per item" for p in plans])
+    ax.set_ylim(-0.7, len(plans) - 0.3)
+    ax.set_xlim(0, float(n_items.max()) * 2.0)  # room for the labels
+    ax.set_xlabel("items needed")
+    ax.set_ylabel("annotations per item")
+    import textwrap
+
+    ax.set_title(title if title is not None else
+                 textwrap.fill(f"Sample size for {plans[0].design()}", 80))
+    return ax.figure
 
 
 #: what :func:`raters` can draw: the columns of a rater report and their axis labels
@@ -235,8 +432,8 @@ _RATER_QUANTITIES = {
 
 
 @_styled
-def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
-           max_raters: int = 40, title: str | None = None):
+def raters(report: Any, quantity: str = "both", *, ax: Any = None,
+           max_raters: int = 40, title: str | None = None, **options: Any):
     r"""Forest plot of a rater report: per rater, κx against the rest of the panel (with its
     interval when the report has one) and the change of the panel's coefficient when the
     rater is removed.
@@ -249,9 +446,10 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
 
     Parameters
     ----------
-    report : pandas.DataFrame
+    report : pandas.DataFrame, Annotations or annotations data
         A table from :func:`kappalab.rater_report` (columns ``rater``, ``kappa_x``,
-        ``change``, and ``kappa_x_low``/``kappa_x_high`` when it was computed with ``ci=``).
+        ``change``, and ``kappa_x_low``/``kappa_x_high`` when it was computed with ``ci=``),
+        or the annotations, whose report is then computed with ``options``.
     quantity : {"both", "kappa_x", "change"}, default "both"
         What to draw: both panels side by side (a new figure), or one of them.
     ax : matplotlib Axes, optional
@@ -261,17 +459,24 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
         The most raters shown.
     title : str, optional
         The title (default: "Raters: agreement with the rest and influence on <coefficient>").
+    **options
+        Passed to :func:`kappalab.rater_report` when ``report`` holds the annotations
+        (``level=``, ``coefficient=``, ``ci=``, ...).
 
     Returns
     -------
-    matplotlib.axes.Axes or list of Axes
-        The axes drawn on: one, or [κx axes, change axes] for ``quantity="both"``.
+    matplotlib.figure.Figure
+        The figure drawn on (a new one when ``ax`` is None, else ``ax.figure``); its
+        ``axes`` are [κx axes, change axes] for ``quantity="both"``.
 
     Raises
     ------
     InvalidParameterError
-        A table without the columns of a rater report, an unknown ``quantity``, ``ax`` with
-        ``quantity="both"``, or ``max_raters`` not a whole number ≥ 1.
+        A table with some of the columns of a rater report but not all, ``options`` with a
+        report, an unknown ``quantity``, ``ax`` with ``quantity="both"``, or ``max_raters``
+        not a whole number ≥ 1.
+    AnnotationError
+        As :func:`kappalab.rater_report` raises it, for annotations.
 
     References
     ----------
@@ -286,7 +491,7 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
 
     >>> import kappalab as kl
     >>> report = kl.rater_report(kl.datasets.load("worked_example"))
-    >>> left, right = raters(report)
+    >>> left, right = raters(report).axes   # or raters(kl.datasets.load("worked_example"))
     >>> [label.get_text() for label in left.get_yticklabels()]   # from the top down
     ['B', 'C', 'A']
     >>> round(float(right.patches[0].get_width()), 4)             # B's bar, at the top
@@ -294,10 +499,8 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
     """
     from .validation import check_count
 
-    needed = {"rater", "kappa_x", "change"}
-    if not isinstance(report, pd.DataFrame) or not needed <= set(report.columns):
-        raise InvalidParameterError("raters() draws a table from kappalab.rater_report "
-                                    "(columns rater, kappa_x, change)")
+    report = _report_of(report, ("rater", "kappa_x", "change"), {"kappa_x", "change"},
+                        "rater_report", options)
     if quantity not in ("both", *_RATER_QUANTITIES):
         raise InvalidParameterError(f"unknown quantity {quantity!r}; choose 'both', "
                                     "'kappa_x' or 'change'")
@@ -358,7 +561,7 @@ def raters(report: pd.DataFrame, quantity: str = "both", *, ax: Any = None,
         axes[0].figure.suptitle(heading)
     else:
         axes[0].set_title(heading)
-    return axes if quantity == "both" else axes[0]
+    return axes[0].figure
 
 
 def _draw_kappa_x(axis: Any, shown: pd.DataFrame, positions: np.ndarray, values: np.ndarray,
@@ -383,8 +586,8 @@ def _draw_kappa_x(axis: Any, shown: pd.DataFrame, positions: np.ndarray, values:
 
 
 @_styled
-def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
-          title: str | None = None):
+def items(report: Any, *, ax: Any = None, contested_share: float = 0.1,
+          title: str | None = None, **options: Any):
     r"""Draw the distribution of item agreement from :func:`kappalab.item_report`, with the
     most contested items marked.
 
@@ -400,25 +603,32 @@ def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
 
     Parameters
     ----------
-    report : pandas.DataFrame
-        A table from :func:`kappalab.item_report`.
+    report : pandas.DataFrame, Annotations or annotations data
+        A table from :func:`kappalab.item_report` (with its column ``agreement``), or the
+        annotations, whose report is then computed with ``options``.
     ax : matplotlib Axes, optional
         Where to draw (default: a new ``matplotlib.figure.Figure``'s, without pyplot).
     contested_share : float, default 0.1
         The share of items (with an agreement) marked as the contested tail, in (0, 1].
     title : str, optional
         The title (default: the coefficient and its value, from the report's ``attrs``).
+    **options
+        Passed to :func:`kappalab.item_report` when ``report`` holds the annotations
+        (``level=``, ``coefficient=``, ``categories=``).
 
     Returns
     -------
-    matplotlib.axes.Axes
-        The axes drawn on (a new figure's when ``ax`` is None).
+    matplotlib.figure.Figure
+        The figure drawn on (a new one when ``ax`` is None, else ``ax.figure``).
 
     Raises
     ------
     InvalidParameterError
-        A table without the ``agreement`` column of :func:`kappalab.item_report`, no item
-        with two or more annotations, or ``contested_share`` outside (0, 1].
+        ``options`` with a report, a report without its ``chance_corrected_agreement``
+        column at a level other than nominal, no item with two or more annotations, or
+        ``contested_share`` outside (0, 1].
+    AnnotationError
+        As :func:`kappalab.item_report` raises it, for annotations.
 
     References
     ----------
@@ -429,7 +639,7 @@ def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
     --------
     >>> import kappalab as kl
     >>> report = kl.item_report([[1, 1, 1], [1, 2, 3], [2, 2, 1], [3, 3, 3], [1, 1, 2]])
-    >>> ax = items(report, contested_share=0.2)  # 1 of 5 items: agreement 0
+    >>> ax = items(report, contested_share=0.2).axes[0]  # 1 of 5 items: agreement 0
     >>> ax.get_xlabel()
     'item agreement (share of agreeing pairs of annotations)'
     >>> heights = [int(bar.get_height()) for bar in ax.patches]  # 20 bins, then the tail's
@@ -438,8 +648,9 @@ def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
     """
     from .validation import check_real
 
-    if not isinstance(report, pd.DataFrame) or "agreement" not in report.columns:
-        raise InvalidParameterError("items needs a table from kappalab.item_report")
+    report = _report_of(report, ("agreement",), {"agreement", "chance_corrected_agreement",
+                                                 "coefficient_if_removed", "change_if_removed"},
+                        "item_report", options)
     share = check_real(contested_share, "contested_share", low=0.0, high=1.0)
     if share <= 0:
         raise InvalidParameterError(f"contested_share must be in (0, 1], got {share}")
@@ -482,4 +693,4 @@ def items(report: pd.DataFrame, *, ax: Any = None, contested_share: float = 0.1,
     if title:
         ax.set_title(title)
     ax.legend(loc="upper left")
-    return ax
+    return ax.figure

@@ -18,15 +18,99 @@ kappalab.errors.InvalidParameterError: n_resamples must be an integer ≥ 2, got
 
 from __future__ import annotations
 
+import importlib
 import math
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from .errors import InvalidParameterError
 
 __all__ = ["check_confidence", "check_count", "check_real", "check_sample_weight", "is_integer",
-           "make_rng"]
+           "make_rng", "missing_extra", "require_extra"]
+
+
+def missing_extra(modules: str | Sequence[str], extra: str, purpose: str,
+                  alternative: str | None = None) -> ImportError:
+    """The error for an optional part that is not installed: one line naming the packages, the
+    extra of kappalab that installs them and, when there is one, another way.
+
+    Installing the extra (rather than the packages by name) installs the versions kappalab
+    supports.
+
+    Parameters
+    ----------
+    modules : str or sequence of str
+        The packages needed.
+    extra : str
+        The extra of kappalab that installs them (``bayes``, ``nutpie``, ``dask``, ``data``,
+        ``readers``).
+    purpose : str
+        What needs them, the subject of the sentence ("kappalab.bayes").
+    alternative : str, optional
+        Another way, appended after "or".
+
+    Returns
+    -------
+    ImportError
+        The error, to raise.
+
+    Examples
+    --------
+    >>> print(missing_extra(["pymc", "arviz"], "bayes", "kappalab.bayes"))
+    kappalab.bayes needs the optional packages pymc and arviz: pip install "kappalab[bayes]" \
+(or pip install -e ".[bayes]" in a clone of kappalab)
+    """
+    names = [modules] if isinstance(modules, str) else list(modules)
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    plural = "s" if len(names) > 1 else ""
+    text = (f"{purpose} needs the optional package{plural} {listed}: "
+            f'pip install "kappalab[{extra}]" (or pip install -e ".[{extra}]" in a clone of '
+            "kappalab)")
+    if alternative:
+        text += f"; or {alternative}"
+    return ImportError(text, name=names[0])
+
+
+def require_extra(modules: str | Sequence[str], extra: str, purpose: str,
+                  alternative: str | None = None) -> Any:
+    """Import optional packages, or raise the one-line :func:`missing_extra` error.
+
+    Parameters
+    ----------
+    modules : str or sequence of str
+        The packages to import, in order.
+    extra, purpose, alternative : str
+        As for :func:`missing_extra`.
+
+    Returns
+    -------
+    module
+        The last of ``modules``, imported.
+
+    Raises
+    ------
+    ImportError
+        One of ``modules`` cannot be imported; the message names the extra.
+
+    Examples
+    --------
+    >>> require_extra("math", "none", "this example").__name__
+    'math'
+    >>> require_extra("no_such_package", "dask", "out-of-core estimation")
+    Traceback (most recent call last):
+    ...
+    ImportError: out-of-core estimation needs the optional package no_such_package: pip \
+install "kappalab[dask]" (or pip install -e ".[dask]" in a clone of kappalab)
+    """
+    names = [modules] if isinstance(modules, str) else list(modules)
+    module = None
+    for name in names:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            raise missing_extra(names, extra, purpose, alternative) from None
+    return module
 
 
 def is_integer(value: Any) -> bool:

@@ -520,7 +520,7 @@ def test_explicit_nutpie_without_nutpie_is_an_import_error(monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "nutpie" else real(name, *a))
-    with pytest.raises(ImportError, match="pip install 'kappalab\\[nutpie\\]'"):
+    with pytest.raises(ImportError, match='pip install -e "\\.\\[nutpie\\]"'):
         bayes.cohen_kappa([[0, 1], [1, 1]], sampler="nutpie")
 
 

@@ -294,7 +294,7 @@ def test_missing_reader_names_the_extra(tmp_path, capsys, monkeypatch, suffix, m
     assert main(["report", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("kappalab: error:") and len(err.strip().splitlines()) == 1
-    assert f"pip install {module}" in err and "[readers]" in err
+    assert module in err and 'pip install "kappalab[readers]"' in err
 
 
 # ---------------------------------------------------------------- options
@@ -1064,3 +1064,41 @@ def test_the_note_of_repeats_dropped_names_the_duplicates_option(tmp_path, capsy
     notes = [line for line in capsys.readouterr().err.splitlines() if "repeated" in line]
     assert notes == ["kappalab: note: dropped 1 repeated submission(s) of an (item, rater) "
                      "pair, keeping the last of each (--duplicates last)"], notes
+
+
+# ---------------------------------------------------------------- --plot
+def test_report_plot_draws_the_coefficients_beside_the_table(tmp_path, capsys):
+    """``kappalab report labels.csv --plot out.png``: the table as without --plot, and a PNG
+    of the report's coefficients with their intervals."""
+    path = tmp_path / "labels.csv"
+    SHARP.to_csv(path, index=False)
+    assert main(["report", str(path), "--format", "csv"]) == 0
+    table = capsys.readouterr().out
+    png = tmp_path / "out.png"
+    assert main(["report", str(path), "--format", "csv", "--plot", str(png)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == table and str(png) in captured.err
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
+    assert alpha_of(table) == pytest.approx(peer_alpha(SHARP), abs=1e-12)
+
+
+def test_report_plot_refuses_an_unknown_image_format_in_one_line(tmp_path, capsys):
+    path = tmp_path / "labels.csv"
+    SHARP.to_csv(path, index=False)
+    assert main(["report", str(path), "--plot", str(tmp_path / "out.docx")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kappalab: error: --plot") and len(err.strip().splitlines()) == 1
+    assert ".png" in err and not (tmp_path / "out.docx").exists()
+
+
+def test_plan_plot_draws_the_items_each_design_needs(tmp_path, capsys):
+    options = ["plan", "--reliability", "0.7", "--half-width", "0.1", "--annotations", "2,3,5"]
+    assert main(options) == 0
+    table = capsys.readouterr().out
+    png = tmp_path / "plan.png"
+    assert main([*options, "--plot", str(png)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == table and str(png) in captured.err
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
+    assert main([*options, "--plot", str(tmp_path / "plan.txt")]) == 2
+    assert capsys.readouterr().err.startswith("kappalab: error: --plot")

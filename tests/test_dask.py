@@ -435,3 +435,34 @@ def test_labels_without_an_order_are_checked_exactly():
     with pytest.raises(InvalidParameterError, match="item 'i7' has annotations in partitions 1 "
                                                     "and 2"):
         estimate("brennan_prediger", ddf, partitioned_by_item=True, scheduler=SYNC)
+
+
+def test_a_correct_call_on_a_local_cluster_logs_nothing(capfd):
+    """The README's example, a ten-row frame on a LocalCluster: no
+    ``distributed.shuffle … WARNING`` line (the routine start and end of each shuffle of the
+    items were logged at WARNING), and the value of the in-memory estimator."""
+    import logging
+
+    import distributed
+
+    records = []
+    handler = logging.Handler(logging.DEBUG)
+    handler.emit = records.append
+    watched = logging.getLogger("distributed")
+    watched.addHandler(handler)
+    frame = pd.DataFrame({"item": [1, 1, 1, 2, 2, 3, 3, 3, 4, 4],
+                          "rater": ["a", "b", "c", "a", "b", "a", "b", "c", "b", "c"],
+                          "value": [1, 1, 2, 3, 3, 2, 2, 2, 1, 3]})
+    try:
+        with distributed.LocalCluster(n_workers=2, processes=False,
+                                      dashboard_address=None) as cluster, \
+                distributed.Client(cluster):
+            got = estimate("krippendorff_alpha", dd.from_pandas(frame, npartitions=2),
+                           level="ordinal", ci="analytic")
+    finally:
+        watched.removeHandler(handler)
+    shuffle = [r.getMessage() for r in records
+               if r.name.startswith("distributed.shuffle") and r.levelno >= logging.WARNING]
+    assert shuffle == []
+    assert "distributed.shuffle" not in capfd.readouterr().err
+    assert close(got.value, kl.krippendorff_alpha(frame, level="ordinal").value)

@@ -399,25 +399,25 @@ def test_xrr_report_no_common_item():
 
 
 def test_plot_xrr(binary_replications, tmp_path):
-    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     ax_data, ay_data, _ = binary_replications
     report = xrr_report(ax_data, ay_data, n_splits=10, seed=1)
-    ax = plot_xrr(report)
-    assert isinstance(ax, Axes)
+    figure = plot_xrr(report)
+    assert isinstance(figure, Figure)
+    ax = figure.axes[0]
     heights = [p.get_height() for p in ax.patches]
     v = report.set_index("quantity")["value"]
     np.testing.assert_allclose(heights, [v["IRR_X"], v["IRR_Y"], v["kappa_x"],
                                          v["normalized_kappa_x"], v["rho_xy"]], rtol=0,
                                atol=0)
     path = tmp_path / "xrr.png"
-    ax.figure.savefig(path)
+    figure.savefig(path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 5000
     # straight from the two replications, onto a given Axes
     target = Figure().add_subplot()
     out = plot_xrr(ax_data, ay_data, n_splits=10, seed=1, ax=target, title="awe")
-    assert out is target and out.get_title() == "awe"
+    assert out is target.figure and target.get_title() == "awe"
     with pytest.raises(InvalidParameterError):
         plot_xrr(ax_data)
     with pytest.raises(InvalidParameterError):
@@ -512,8 +512,8 @@ def test_plot_xrr_legend_covers_no_bar_and_no_label(irr):
                                         "rho_xy", "items_common", "items_dropped_x",
                                         "items_dropped_y"],
                            "value": [irr[0], irr[1], 0.75, 0.83, 0.85, 500, 0, 0]})
-    ax = plot_xrr(report)
-    figure = ax.figure
+    figure = plot_xrr(report)
+    ax = figure.axes[0]
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     renderer = FigureCanvasAgg(figure).get_renderer()

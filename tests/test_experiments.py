@@ -319,3 +319,37 @@ def test_se_conventions_quick(tmp_path):
     c = table["coverage"]
     valid = table["datasets"] - table["n_invalid"]
     assert np.allclose(table["coverage_se"], np.sqrt(c * (1 - c) / valid), atol=1e-12)
+
+
+@pytest.mark.parametrize("n_shares", [5, 25])  # --quick and the full run
+def test_kappa_paradox_draws_coincident_estimators_visibly(n_shares):
+    """Cohen's κ, Scott's π and Krippendorff's α take (nearly) the same values with two raters
+    and no missing annotation: each estimator's markers must be visible, not hidden under
+    another's. With the three means made identical here, every pair of their markers at a
+    share is at least a marker's width apart on the page, or drawn with another marker."""
+    from experiments import kappa_paradox
+
+    shares = np.linspace(0.5, 0.99, n_shares)
+    table = pd.DataFrame({"majority_share": shares, "latent_icc": 0.7,
+                          "truth_kappa": 0.7 - 0.5 * (shares - 0.5),
+                          "truth_percent_agreement": 0.85 + 0.1 * (shares - 0.5),
+                          "truth_ac1": 0.7 + 0.2 * (shares - 0.5), "truth_p_e": 0.5})
+    for name in kappa_paradox.ESTIMATORS:
+        table[f"mean_{name}"] = table["truth_kappa"]  # the three that coincide, and two more
+        table[f"se_{name}"] = 0.01
+    table["mean_gwet_ac1"], table["mean_percent_agreement"] = (table["truth_ac1"],
+                                                               table["truth_percent_agreement"])
+    figure = kappa_paradox.draw(table)
+    ax = figure.axes[0]
+    figure.canvas.draw()
+    lines = {bars.get_label(): bars.lines[0] for bars in ax.containers  # errorbar: markers
+             if bars.get_label() in ("cohen_kappa", "scott_pi", "krippendorff_alpha")}
+    assert sorted(lines) == ["cohen_kappa", "krippendorff_alpha", "scott_pi"]
+    width = max(line.get_markersize() for line in lines.values()) * figure.dpi / 72
+    points = {name: ax.transData.transform(np.column_stack(line.get_data()))
+              for name, line in lines.items()}
+    names = sorted(lines)
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            apart = np.hypot(*(points[first] - points[second]).T).min()
+            assert apart >= width, (first, second, apart, width)

@@ -209,3 +209,17 @@ def test_set_valued_wide_strings_stay_wide_with_sep():
     assert (ann.n_items, ann.n_raters) == (6, 3)
     # every rater gives every item the same set: α = 1 by hand (D_o = 0)
     assert float(kl.krippendorff_alpha(ann, level="masi")) == 1.0
+
+
+@pytest.mark.parametrize("path", ["labels.csv", "data/mbic.xlsx"])
+@pytest.mark.parametrize("as_path", [False, True])
+def test_a_file_path_is_refused_naming_the_reader(path, as_path, tmp_path):
+    """A newcomer's first step, kl.krippendorff_alpha("labels.csv"): one line that says the
+    path is not read and names the readers, never "got shape ()"."""
+    source = tmp_path / path if as_path else path
+    with pytest.raises(AnnotationError) as caught:
+        kl.krippendorff_alpha(source)
+    message = str(caught.value)
+    assert "\n" not in message and "shape" not in message
+    assert str(source) in message and "not read" in message
+    assert "kappalab.cli.read_annotations" in message and "from_long" in message

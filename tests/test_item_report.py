@@ -231,7 +231,7 @@ def test_bad_options():
 def test_plot_marks_the_contested_tail():
     values = random_wide(11, n_items=50)
     report = kl.item_report(values)
-    ax = kl.plots.items(report, contested_share=0.2)
+    ax = kl.plots.items(report, contested_share=0.2).axes[0]
     heights = np.array([bar.get_height() for bar in ax.patches])
     rest, tail = heights[:20], heights[20:]
     pairable = report.agreement.dropna()
@@ -242,13 +242,13 @@ def test_plot_marks_the_contested_tail():
     assert ax.get_ylabel() == "items"
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert legend[1] == f"most contested: {tail.sum():.0f} items, agreement ≤ {cutoff:.3g}"
-    interval = kl.plots.items(kl.item_report(values, level="interval"))
+    interval = kl.plots.items(kl.item_report(values, level="interval")).axes[0]
     assert interval.get_xlabel().startswith("chance-corrected item agreement")
 
 
 def test_plot_refuses_other_tables():
     with pytest.raises(InvalidParameterError, match="item_report"):
-        kl.plots.items(pd.DataFrame({"value": [1.0]}))
+        kl.plots.items(pd.DataFrame({"item": [0], "change_if_removed": [0.1]}))  # no agreement
     with pytest.raises(InvalidParameterError, match="contested_share"):
         kl.plots.items(kl.item_report(random_wide(12)), contested_share=0)
     with pytest.warns(UndefinedCoefficientWarning, match="nothing can be paired"):

@@ -244,7 +244,7 @@ def test_bad_input_is_refused_clearly():
 def test_forest_plot_shows_each_rater_with_its_interval_and_change():
     report = kl.rater_report(kl.Annotations.from_wide(panel(seed=31, n_raters=6)),
                              ci="analytic")
-    left, right = kl.plots.raters(report)
+    left, right = kl.plots.raters(report).axes
     order = report.sort_values("kappa_x")  # the lowest κx at the top
     ticks = sorted(zip(left.get_yticks(), left.get_yticklabels()), key=lambda t: -t[0])
     assert [label.get_text() for _, label in ticks] == [str(r) for r in order["rater"]]
@@ -266,11 +266,11 @@ def test_forest_plot_shows_each_rater_with_its_interval_and_change():
 
 def test_forest_plot_keeps_the_lowest_raters_and_refuses_other_tables():
     report = kl.rater_report(kl.Annotations.from_wide(panel(seed=32, n_raters=8)))
-    ax = kl.plots.raters(report, "kappa_x", max_raters=3)
+    ax = kl.plots.raters(report, "kappa_x", max_raters=3).axes[0]
     assert len(ax.get_yticklabels()) == 3
     assert "3 raters of 8" in ax.get_title()
     with pytest.raises(InvalidParameterError, match="rater_report"):
-        kl.plots.raters(pd.DataFrame({"x": [1]}))
+        kl.plots.raters(pd.DataFrame({"rater": ["a"], "change": [0.1]}))  # no kappa_x
     with pytest.raises(InvalidParameterError, match="ax= draws one quantity"):
         kl.plots.raters(report, ax=ax)
 

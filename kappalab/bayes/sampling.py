@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InvalidParameterError
-from ..validation import check_count, check_real, make_rng
+from ..validation import check_count, check_real, make_rng, missing_extra, require_extra
 
 SAMPLERS = ("pymc", "nutpie")
 _QUIET_LOGGERS = ("pymc", "pytensor", "nutpie", "arviz")
@@ -21,13 +21,7 @@ _QUIET_MODULES = r"(pymc|pytensor|nutpie|arviz|numba)(\..*)?"
 
 def require_pymc():
     """Import pymc, with a clear message when it is missing."""
-    try:
-        import arviz  # noqa: F401
-        import pymc
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("kappalab.bayes needs PyMC and ArviZ: pip install pymc arviz "
-                          f"({exc})") from exc
-    return pymc
+    return require_extra(("arviz", "pymc"), "bayes", "kappalab.bayes")
 
 
 def resolve_sampler(sampler: Any) -> str:
@@ -37,8 +31,8 @@ def resolve_sampler(sampler: Any) -> str:
             f"unknown sampler {sampler!r}; choose one of {', '.join(map(repr, SAMPLERS))}")
     if sampler == "nutpie" and any(importlib.util.find_spec(name) is None
                                    for name in ("nutpie", "numba")):
-        raise ImportError("sampler='nutpie' needs the nutpie and numba packages (pip install "
-                          "'kappalab[nutpie]'); or use sampler='pymc'")
+        raise missing_extra(("nutpie", "numba"), "nutpie", "sampler='nutpie'",
+                            "use sampler='pymc'")
     return sampler
 
 

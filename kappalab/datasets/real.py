@@ -38,6 +38,7 @@ import pandas as pd
 
 from ..annotations import DUPLICATE_POLICIES, Annotations
 from ..errors import InvalidParameterError
+from ..validation import require_extra
 
 __all__ = ["RealDataset", "fetch", "fetchable", "DATA_ENVIRONMENT_VARIABLE"]
 
@@ -329,12 +330,7 @@ def download(spec: SourceFile, path: Path) -> None:
     where = (f"download it from {spec.url} and put it at {path} (or point "
              f"{DATA_ENVIRONMENT_VARIABLE} or data_home= at a folder holding "
              f"{spec.relative_path})")
-    try:
-        import pooch
-    except ImportError:
-        raise InvalidParameterError(
-            f"{path} is absent and downloading needs pooch: pip install -e '.[data]' in a clone, "
-            f"or {where}") from None
+    pooch = require_extra("pooch", "data", f"{path} is absent, and downloading it", where)
     try:
         pooch.retrieve(spec.url, known_hash=f"sha256:{spec.sha256}", fname=path.name,
                        path=path.parent, progressbar=False)
@@ -348,12 +344,8 @@ def download(spec: SourceFile, path: Path) -> None:
 def _read_source(path: Path, sha256: str) -> dict[str, pd.DataFrame]:
     """The tables of a verified file, read once per process (``sha256`` keys the cache)."""
     if path.suffix == ".xlsx":
-        try:
-            return {"": pd.read_excel(path, engine="openpyxl")}
-        except ImportError:
-            raise InvalidParameterError(
-                f"reading {path.name} needs openpyxl: pip install -e '.[data]' in a "
-                "clone") from None
+        require_extra("openpyxl", "data", f"reading {path.name}")
+        return {"": pd.read_excel(path, engine="openpyxl")}
     tables = {}
     with tarfile.open(path, "r:gz") as archive:
         for member in archive.getmembers():
@@ -462,6 +454,9 @@ def fetch(name: str, *, label: str | None = None,
     InvalidParameterError
         For an unknown name or label, or when the file is absent and cannot be downloaded
         (the message names its URL and where to put it).
+    ImportError
+        The file is absent and pooch is not installed, or an ``.xlsx`` file and openpyxl is
+        not: the message names the extra, ``pip install "kappalab[data]"``.
 
     Notes
     -----

@@ -43,6 +43,7 @@ import pandas as pd
 
 from ..errors import CheckpointWarning, InvalidParameterError, ReplicationError
 from ..progress import track
+from ..validation import require_extra
 from .checkpoint import Checkpoint, Damage, record_key, replicate_identity
 
 __all__ = ["run_study", "replication_rng"]
@@ -318,12 +319,9 @@ def _serial(batches, replicate, seed, client, n_workers) -> Iterator[list]:
 
 
 def _on_dask(batches, replicate, seed, client, n_workers) -> Iterator[list]:
-    try:
-        import distributed
-    except ImportError as exc:
-        raise ImportError("run_study needs Dask's distributed scheduler for client=None or an "
-                          "address: pip install -e '.[dask]' in a clone (or pass "
-                          "client='serial' to run in this process)") from exc
+    distributed = require_extra("distributed", "dask",
+                                "run_study with client=None or an address (Dask's scheduler)",
+                                "pass client='serial' to run in this process")
     owned = []
     try:
         if client is None:
