@@ -39,6 +39,7 @@ from .errors import AnnotationError, DroppedAnnotationsWarning, DuplicateAnnotat
 from .interpretation import SCALES
 from .planning import COEFFICIENTS, plan
 from .progress import elapsed, track
+from .diagnostics.raters import rater_report
 from .report import NOT_COMPUTED, ReportTable, agreement_report
 from .startup import EXIT_INTERRUPTED, INTERRUPTED
 from .uncertainty import CI_METHODS, KRIPPENDORFF, ci_choices, parse_ci
@@ -468,6 +469,9 @@ def _report_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def _report_command(args: argparse.Namespace) -> str:
     _check_plot_path(args.plot)
+    if args.raters and args.format == "csv":
+        raise CliError("--raters with --format csv: a CSV holds one table; use --format json "
+                       "(the report and the raters' table) or table")
     rater = None if args.rater in ("", "none", "None") else args.rater
     na_values = _tokens(args.na_values)
     categories = None if args.categories is None else _tokens(args.categories)
@@ -510,8 +514,42 @@ def _report_command(args: argparse.Namespace) -> str:
               f"is missing); if {'it means' if one else 'they mean'} missing, pass "
               f"--na-values {','.join(kept)}", file=sys.stderr)
     _print_notes(caught, why)
-    _save_plot(args, lambda plots: plots.report(report))
-    return _render(report, args.format)
+    if not args.raters:
+        _save_plot(args, lambda plots: plots.report(report))
+        return _render(report, args.format)
+    with elapsed(f"kappalab: computing each rater's agreement with the rest "
+                 f"({ann.n_raters} raters)", quiet=args.quiet):
+        try:
+            raters = rater_report(ann, level=args.level,
+                                  categories=None if categories is None else list(ann.categories),
+                                  **_rater_options(args))
+        except AnnotationError as exc:
+            raise CliError(f"--raters: {exc}") from None
+    _save_plot(args, lambda plots: plots.raters(raters))
+    return _render_with_raters(report, raters, args.format)
+
+
+def _rater_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of :func:`~kappalab.rater_report` given on the command line (its
+    interval by the report's method, where κx has it)."""
+    ci = None if args.ci == "none" else args.ci
+    return {"ci": None if ci in ("gwet", KRIPPENDORFF) else ci, "n_resamples": args.n_resamples,
+            "confidence": args.confidence, "seed": args.seed, "progress": False}
+
+
+def _render_with_raters(report: pd.DataFrame, raters: pd.DataFrame, fmt: str) -> str:
+    """The report and, after it, the raters' table (``--raters``): in JSON one object of the
+    two lists; CSV holds one table, so the raters' is refused there before any work."""
+    if fmt == "json":
+        return json.dumps({"report": json.loads(_render(report, "json")),
+                           "raters": json.loads(raters.to_json(orient="records",
+                                                               double_precision=15))},
+                          indent=2)
+    with pd.option_context("display.width", 200, "display.max_columns", 30,
+                           "display.float_format", "{:.4f}".format):
+        table = raters.to_string(index=False)
+    return (f"{_render(report, fmt)}\n\nEach rater against the rest of the panel "
+            f"(kappalab.rater_report):\n{table}")
 
 
 def _order_note(categories: Sequence[Any], shown: int = 10) -> str:
@@ -804,9 +842,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a rater's repeated annotation of an item (long files): an "
                              "error (raise), keep the first or the last, or count each "
                              "repeat as a separate rater")
+    report.add_argument("--raters", action="store_true",
+                        help="also each rater's agreement with the rest of the panel (κx, "
+                             "the coefficient without the rater: kappalab.rater_report), "
+                             "after the report; with --plot, its forest plot")
     report.add_argument("--plot", default=None, metavar="FILE.png",
                         help="also draw the coefficients with their intervals into this "
-                             "image (.png, .pdf, .svg, ...)")
+                             "image (.png, .pdf, .svg, ...); with --raters, each rater's "
+                             "κx and influence")
     report.set_defaults(run=_report_command)
     demo = sub.add_parser("demo", formatter_class=_HelpFormatter,
                           help="the report on bundled datasets",

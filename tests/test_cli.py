@@ -1102,3 +1102,43 @@ def test_plan_plot_draws_the_items_each_design_needs(tmp_path, capsys):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
     assert main([*options, "--plot", str(tmp_path / "plan.txt")]) == 2
     assert capsys.readouterr().err.startswith("kappalab: error: --plot")
+
+
+RATERS_CSV = ("item,rater,value\n" + "".join(
+    f"{i},{rater},{label}\n" for i, (a, b) in enumerate(
+        ["xx", "xy", "yy", "yy", "xx", "yx", "xx", "yy", "xy", "xx"])
+    for rater, label in (("a", a), ("b", b))))
+
+
+def test_raters_adds_each_raters_agreement_with_the_rest(tmp_path, capsys):
+    """With two raters, a rater's κx against the rest is Cohen's κ of the pair (Wong et al.
+    2021: one annotation per item on each side); the oracle is scikit-learn's."""
+    from sklearn.metrics import cohen_kappa_score
+
+    path = tmp_path / "two.csv"
+    path.write_text(RATERS_CSV)
+    pairs = ["xx", "xy", "yy", "yy", "xx", "yx", "xx", "yy", "xy", "xx"]
+    kappa = cohen_kappa_score([p[0] for p in pairs], [p[1] for p in pairs])
+    assert main(["report", str(path), "--raters", "--format", "json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {row["rater"] for row in out["raters"]} == {"a", "b"}
+    assert all(row["kappa_x"] == pytest.approx(kappa, abs=1e-12) for row in out["raters"])
+    assert any(row["coefficient"] == "Cohen's kappa" for row in out["report"])
+    assert main(["report", str(path), "--raters", "--quiet"]) == 0
+    table = capsys.readouterr().out
+    raters = table.split("Each rater against the rest of the panel")[1].splitlines()[1:]
+    header, *rows = [line.split() for line in raters]
+    assert header[:4] == ["rater", "annotations", "shared_items", "kappa_x"]
+    assert [row[0] for row in rows] == ["a", "b"]
+    assert all(float(row[3]) == pytest.approx(kappa, abs=5e-5) for row in rows)
+
+
+def test_raters_with_plot_draws_the_raters_and_csv_is_refused(tmp_path, capsys):
+    path, image = tmp_path / "two.csv", tmp_path / "raters.png"
+    path.write_text(RATERS_CSV)
+    assert main(["report", str(path), "--raters", "--plot", str(image)]) == 0
+    assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "wrote the figure" in capsys.readouterr().err
+    assert main(["report", str(path), "--raters", "--format", "csv"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--format json" in err
