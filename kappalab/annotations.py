@@ -1083,7 +1083,7 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
         ``item=``, ``rater=`` or ``value=`` given for data that is not a DataFrame; a
         column is absent; a dask collection (estimated out of core by
         :mod:`kappalab.distributed`, not read into memory here); or a file path (read it
-        with :func:`kappalab.cli.read_annotations`).
+        with ``kappalab.cli.read_annotations``).
     LayoutError
         A DataFrame that is neither recognisably long nor plainly wide; the message names
         ``from_long(df, item=, rater=, value=)`` and ``from_wide(df)``.
