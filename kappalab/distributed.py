@@ -85,7 +85,7 @@ from .errors import DroppedAnnotationsWarning, InvalidParameterError, \
     UndefinedCoefficientWarning, label, warn
 from .estimate import Estimate
 from .uncertainty import BLOCK_CELLS, rows_with_statistics
-from .validation import check_confidence, check_count, make_rng, require_extra
+from .validation import check_confidence, check_count, check_flag, make_rng, require_extra
 
 __all__ = ["ESTIMATORS", "CI_METHODS", "estimate", "cross_kappa", "poisson_weights"]
 
@@ -388,10 +388,7 @@ def _check_frame(data: Any, columns: tuple[str, str | None, str], what: str) -> 
 
 def _check_claim(partitioned_by_item: Any) -> bool | None:
     """``partitioned_by_item`` as True, False or None; anything else is refused."""
-    if partitioned_by_item is None or isinstance(partitioned_by_item, (bool, np.bool_)):
-        return None if partitioned_by_item is None else bool(partitioned_by_item)
-    raise InvalidParameterError("partitioned_by_item must be True, False or None, got "
-                                f"{partitioned_by_item!r}")
+    return check_flag(partitioned_by_item, "partitioned_by_item", allow_none=True)
 
 
 def _label_range(frame: pd.DataFrame, item: str, value: str) -> pd.DataFrame:

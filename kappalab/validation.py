@@ -26,8 +26,8 @@ import numpy as np
 
 from .errors import InvalidParameterError
 
-__all__ = ["check_confidence", "check_count", "check_real", "check_sample_weight", "is_integer",
-           "make_rng", "missing_extra", "require_extra"]
+__all__ = ["check_confidence", "check_count", "check_flag", "check_real", "check_sample_weight",
+           "is_integer", "make_rng", "missing_extra", "require_extra"]
 
 
 def missing_extra(modules: str | Sequence[str], extra: str, purpose: str,
@@ -132,6 +132,46 @@ def is_integer(value: Any) -> bool:
     (True, True, False, False)
     """
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_flag(value: Any, name: str, *, allow_none: bool = False) -> bool | None:
+    """``value`` as True or False (numpy bools too; None as well when ``allow_none``); 1, 0,
+    strings and anything else are refused.
+
+    Parameters
+    ----------
+    value : object
+        The flag to check.
+    name : str
+        The option's name, for the error message.
+    allow_none : bool, default False
+        Whether None is a value of its own (e.g. "find out").
+
+    Returns
+    -------
+    bool or None
+        ``value`` as a Python bool (or None).
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``value`` is not a bool (nor None where it is allowed).
+
+    Examples
+    --------
+    >>> check_flag(np.bool_(True), "by_category")
+    True
+    >>> check_flag(1, "by_category")
+    Traceback (most recent call last):
+    ...
+    kappalab.errors.InvalidParameterError: by_category must be True or False, got 1
+    """
+    if value is None and allow_none:
+        return None
+    if not isinstance(value, (bool, np.bool_)):
+        allowed = "True, False or None" if allow_none else "True or False"
+        raise InvalidParameterError(f"{name} must be {allowed}, got {value!r}")
+    return bool(value)
 
 
 def check_count(value: Any, name: str, minimum: int = 0) -> int:

@@ -49,7 +49,8 @@ from ..estimate import Estimate
 from ..kernels import column_totals, count_square_sums, rater_marginal_entries
 from ..uncertainty import (ALPHA_MIN, KRIPPENDORFF, PairableValues, check_alpha_min, parse_ci,
                            krippendorff_interval)
-from ..validation import check_confidence, check_count, check_sample_weight, make_rng
+from ..validation import (check_confidence, check_count, check_flag, check_sample_weight,
+                          make_rng)
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
                    disagreement_components, distance_product, distance_to_own_item,
                    interval_scores, numeric_array, quadratic_form_per_row, safe_divide)
@@ -1130,8 +1131,7 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
     Personality disorder  0.245   5.192
     Schizophrenia         0.520  11.031
     """
-    if not isinstance(by_category, (bool, np.bool_)):
-        raise InvalidParameterError(f"by_category must be True or False, got {by_category!r}")
+    by_category = check_flag(by_category, "by_category")
     if ci is not None:  # reject bad options before any work
         parse_ci(ci)
     ann = as_annotations(data, categories=categories)
