@@ -39,6 +39,8 @@ from statsmodels.stats.inter_rater import cohens_kappa
 import kappalab as kl
 from kappalab.errors import InvalidParameterError, UndefinedCoefficientWarning
 
+from tests.test_analytic_se import ratings  # the same simulated panels as the SE tests
+
 FLEISS_ORDER = ["Depression", "Personality disorder", "Schizophrenia", "Neurosis", "Other"]
 
 
@@ -243,19 +245,6 @@ GWET = {  # kappalab function, irrCAC method
     "gwet": kl.gwet_ac,
     "bp": kl.brennan_prediger,
 }
-
-
-def ratings(seed, n_items=70, n_raters=5, missing=0.3, single=0):
-    """Correlated raters, MCAR cells; every item keeps ≥ 2 annotations except ``single``
-    items, which keep exactly one."""
-    rng = np.random.default_rng(seed)
-    truth = rng.integers(0, 4, size=n_items)
-    x = np.where(rng.random((n_items, n_raters)) < 0.6, truth[:, None],
-                 rng.integers(0, 4, size=(n_items, n_raters))).astype(float)
-    x[rng.random(x.shape) < missing] = np.nan
-    x[:, :2] = np.where(np.isnan(x[:, :2]), truth[:, None], x[:, :2])
-    x[:single, 1:] = np.nan
-    return x
 
 
 def irrcac(x, method, weights="identity", categories=CATEGORIES):
