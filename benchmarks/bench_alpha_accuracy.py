@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from benchmarks import timing
+from tests.test_extreme_values import exact_nominal_alpha  # the oracle of the 1 M test
 
 TARGET = 1e-13
 
@@ -49,18 +50,6 @@ def make_data(n: int, n_items: int, n_categories: int, seed: int) -> pd.DataFram
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n) - start[item[order]]  # each annotation's rank in its item
     return pd.DataFrame({"item": item, "rater": rank, "value": value})
-
-
-def exact_alpha(frame: pd.DataFrame, n_items: int, n_categories: int) -> Fraction:
-    counts = np.zeros((n_items, n_categories), dtype=np.int64)
-    np.add.at(counts, (frame["item"].to_numpy(), frame["value"].to_numpy()), 1)
-    m = counts.sum(axis=1)
-    counts, m = counts[m >= 2], m[m >= 2]
-    within = m * m - (counts * counts).sum(axis=1)
-    observed = sum(Fraction(int(within[m == size].sum()), int(size) - 1)
-                   for size in np.unique(m))
-    n, pooled = int(m.sum()), [int(v) for v in counts.sum(axis=0)]
-    return 1 - (n - 1) * observed / (n * n - sum(v * v for v in pooled))
 
 
 def peer_alpha(frame: pd.DataFrame, n_items: int) -> float:
@@ -92,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"data: {args.annotations} annotations on {n_items} items (0 to "
           f"{int(np.bincount(frame['item']).max())} annotations each), {args.categories} "
           f"categories, long format; seed {args.seed}")
-    exact = exact_alpha(frame, n_items, args.categories)
+    exact = exact_nominal_alpha(frame["item"].to_numpy(), frame["value"].to_numpy(), n_items,
+                                args.categories)
     ann = kl.Annotations.from_long(frame)
     caches = timing.CacheResetter(ann)
     best, median, est = timing.best_of(lambda: kl.krippendorff_alpha(ann), args.repeat,
