@@ -130,6 +130,46 @@ class Coefficient:
             return self.weighted_display
         return self.display
 
+    def agreement_core(self, ann: Any, distance: Any,
+                       sample_weight: Any = None) -> multirater.ChanceCorrectedAgreement:
+        """The multi-rater family's core of this coefficient on ``ann`` with a resolved
+        distance: what the reports, the planner and the out-of-core estimator build.
+
+        Parameters
+        ----------
+        ann : Annotations
+            The data.
+        distance : CategoryDistance
+            The resolved distance or agreement weights
+            (:func:`~kappalab.coefficients.multirater.distance_for`).
+        sample_weight : numpy.ndarray, optional
+            Checked item weights (:func:`~kappalab.validation.check_sample_weight`).
+
+        Returns
+        -------
+        ChanceCorrectedAgreement
+
+        Raises
+        ------
+        InvalidParameterError
+            For a coefficient outside the multi-rater family (no ``item_weighting``).
+
+        Examples
+        --------
+        >>> import kappalab as kl
+        >>> from kappalab.coefficients.multirater import distance_for
+        >>> ann = kl.Annotations.from_wide([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2]])
+        >>> core = lookup("fleiss").agreement_core(ann, distance_for(ann, "nominal"))
+        >>> core.estimate().value == kl.fleiss_kappa(ann).value
+        True
+        """
+        if self.chance is None or self.item_weighting is None:
+            raise InvalidParameterError(f"{self.name} is not a coefficient of the multi-rater "
+                                        "family (ChanceCorrectedAgreement)")
+        return multirater.ChanceCorrectedAgreement(
+            ann, distance, chance=self.chance, item_weighting=self.item_weighting,
+            name=self.display_for(distance.name), sample_weight=sample_weight)
+
 
 def _entry(function: Callable[..., Any], display: str, *capabilities: str,
            **fields: Any) -> Coefficient:
