@@ -33,6 +33,7 @@ import inspect
 import math
 import pickle
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -343,3 +344,32 @@ def test_register_refuses_a_clash_or_a_malformed_entry_in_one_line(fields, messa
     assert list(registry.coefficients()) == before
     with pytest.raises(InvalidParameterError, match="register takes a registry.Coefficient"):
         registry.register("toy")
+
+
+# ---------------------------------------------------------------------- CONTRIBUTING.md
+def contributing_example() -> str:
+    """The code block of CONTRIBUTING.md's worked example ("Adding a coefficient")."""
+    text = (Path(__file__).resolve().parents[1] / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text[text.index("## Adding a coefficient"):]
+    section = section[section.index("### Worked example"):]
+    start = section.index("```python\n") + len("```python\n")
+    return section[start:section.index("```", start)]
+
+
+def test_the_contributing_example_registers_a_coefficient_the_common_checks_pass():
+    namespace: dict = {"__name__": "contributing_example"}
+    before = list(registry.coefficients())
+    exec(compile(contributing_example(), "CONTRIBUTING.md", "exec"), namespace)  # noqa: S102
+    assert list(registry.coefficients()) == before  # it unregistered its entry
+    entry = namespace["ENTRY"]
+    with registry.registered(entry):
+        assert entry in list(registry.coefficients())  # the parametrized checks would see it
+        for check in CHECKS:
+            check(entry)
+        for method in interval_methods(entry):
+            try:
+                check_interval(entry, method)
+            except pytest.skip.Exception:
+                assert method == "gwet"  # Gwet's variance covers only his coefficients
+        comparison = kl.compare(entry.function, make_data(entry), make_data(entry, seed=3))
+        assert comparison.paired and comparison.n_common == N_ITEMS
