@@ -39,6 +39,7 @@ from __future__ import annotations
 import html
 import inspect
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
@@ -47,8 +48,7 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.stats import t as student_t
 
-from .coefficients import correlation, cross, disattenuation, multirater, pairwise, sparse
-from .coefficients.base import recording_estimates
+from .coefficients import registry
 from .errors import InvalidParameterError, UndefinedCoefficientWarning, warn
 from .estimate import Estimate
 from .uncertainty import (BLOCK_CELLS, influence_values, replicate_values,
@@ -59,9 +59,6 @@ __all__ = ["COMPARISON_CI", "Comparison", "compare"]
 
 #: the interval methods of :func:`compare`
 COMPARISON_CI = ("analytic", "bootstrap", "bootstrap-basic", "jackknife")
-
-#: the modules whose public estimators :func:`compare` finds by name
-ESTIMATOR_MODULES = (multirater, pairwise, cross, disattenuation, correlation, sparse)
 
 #: the columns of :meth:`Comparison.to_frame`, in order
 FRAME_COLUMNS = ("coefficient", "value_a", "value_b", "difference", "se", "ci_low", "ci_high",
@@ -282,8 +279,10 @@ def compare(estimator: Callable | str, a: Any, b: Any, *, paired: bool | None = 
     ----------
     estimator : callable or str
         A kappalab estimator, e.g. ``kl.krippendorff_alpha``, ``kl.cohen_kappa``,
-        ``kl.reference_agreement``, or its name (``"krippendorff_alpha"``). Any callable that
-        returns the Estimate of a coefficient on the item-sum spine works.
+        ``kl.reference_agreement``, or its name or alias (``"krippendorff_alpha"``,
+        ``"alpha"``): a coefficient of :mod:`kappalab.coefficients.registry` with a core
+        factory, which gives the core behind the estimate (another function takes an entry,
+        :func:`~kappalab.coefficients.registry.register`).
     a, b : data, or tuple of data
         The two data sets, each what the estimator reads as its data; a **tuple** is the
         estimator's positional data arguments (``(x, y)`` for ``cohen_kappa``,
@@ -322,8 +321,8 @@ def compare(estimator: Callable | str, a: Any, b: Any, *, paired: bool | None = 
     Raises
     ------
     InvalidParameterError
-        An estimator that is not a kappalab estimator (no coefficient on the item-sum spine
-        behind its result) or an unknown name; ``a`` and ``b`` with different numbers of
+        An estimator that is not registered (or whose entry has no core factory) or an
+        unknown name; ``a`` and ``b`` with different numbers of
         positional arguments, or arguments the estimator does not take; the two data sets
         giving different coefficients or levels; ``paired=True`` on data sets without a
         common item label (or for an estimator whose items carry no labels); an unknown
@@ -373,15 +372,19 @@ def compare(estimator: Callable | str, a: Any, b: Any, *, paired: bool | None = 
     rng = make_rng(seed)
     if paired is not None and not isinstance(paired, (bool, np.bool_)):
         raise InvalidParameterError(f"paired must be True, False or None, got {paired!r}")
-    estimator = _resolve(estimator)
+    entry = _resolve(estimator)
+    if entry.core is None:
+        raise InvalidParameterError(
+            f"{entry.name} is not an estimator compare can use: its registry entry has no core "
+            "factory (registry.Coefficient.core) to give its per-item influences")
     args_a, args_b = _arguments(a), _arguments(b)
     if len(args_a) != len(args_b):
         raise InvalidParameterError(
             f"a gives {len(args_a)} positional data argument(s) and b gives {len(args_b)}; "
             "give both data sets in the same form (a tuple is the estimator's positional "
             "data arguments)")
-    side_a = _evaluate(estimator, args_a, options, "a")
-    side_b = _evaluate(estimator, args_b, options, "b")
+    side_a = _evaluate(entry, args_a, options, "a")
+    side_b = _evaluate(entry, args_b, options, "b")
     for what in ("coefficient", "level"):
         got_a, got_b = getattr(side_a.estimate, what), getattr(side_b.estimate, what)
         if got_a != got_b:
@@ -437,23 +440,29 @@ def compare(estimator: Callable | str, a: Any, b: Any, *, paired: bool | None = 
 
 
 # ---------------------------------------------------------------------- reading the inputs
-def _resolve(estimator: Any) -> Callable:
-    """The estimator function (found by name among the coefficient modules' public ones)."""
+def _resolve(estimator: Any) -> registry.Coefficient:
+    """The registry's entry of the estimator (its public name, an alias or the function)."""
     if isinstance(estimator, str):
-        for module in ESTIMATOR_MODULES:
-            if estimator in module.__all__:
-                found = getattr(module, estimator)
-                if inspect.isfunction(found):
-                    return found
-        names = sorted(name for module in ESTIMATOR_MODULES for name in module.__all__
-                       if inspect.isfunction(getattr(module, name)))
-        raise InvalidParameterError(f"unknown estimator {estimator!r}; name one of "
-                                    f"{', '.join(names)}, or pass the function")
+        try:
+            return registry.lookup(estimator, purpose="compare")
+        except InvalidParameterError:
+            names = ", ".join(entry.name for entry in registry.coefficients()
+                              if entry.core is not None)
+            raise InvalidParameterError(
+                f"unknown estimator {estimator!r}; name one of {names}, or pass the "
+                "function") from None
     if not callable(estimator) or isinstance(estimator, type):
         raise InvalidParameterError(
             "estimator must be a kappalab estimator function (e.g. kl.krippendorff_alpha) or "
             f"its name, got {type(estimator).__name__}")
-    return estimator
+    try:
+        return registry.lookup(estimator, purpose="compare")
+    except InvalidParameterError:
+        raise InvalidParameterError(
+            f"{_name(estimator)} is not an estimator compare can use: it is not in the registry "
+            "of coefficients (kappalab.coefficients.registry); register it, with the core "
+            "factory that gives its coefficient on the item-sum spine, by "
+            "registry.register(registry.Coefficient(...))") from None
 
 
 def _arguments(data: Any) -> tuple:
@@ -464,8 +473,23 @@ def _name(estimator: Callable) -> str:
     return getattr(estimator, "__name__", type(estimator).__name__)
 
 
-def _evaluate(estimator: Callable, args: tuple, options: Mapping[str, Any], side: str) -> _Side:
-    """The estimator on one data set, with the core behind its result."""
+def _core_options(entry: registry.Coefficient, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options the entry's core factory takes (the others only add details beside the
+    value: by_category, alpha_min, shared_raters)."""
+    try:
+        parameters = inspect.signature(entry.core).parameters
+    except (TypeError, ValueError):  # no signature to read: pass every option
+        return dict(options)
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return dict(options)
+    return {key: value for key, value in options.items() if key in parameters}
+
+
+def _evaluate(entry: registry.Coefficient, args: tuple, options: Mapping[str, Any],
+              side: str) -> _Side:
+    """The estimator on one data set, with the core behind its result (the entry's core
+    factory on the same arguments)."""
+    estimator = entry.function
     try:
         inspect.signature(estimator).bind(*args, **options)
     except TypeError as error:
@@ -474,20 +498,27 @@ def _evaluate(estimator: Callable, args: tuple, options: Mapping[str, Any], side
             f"argument(s)) with options {sorted(options)}: {error}") from None
     except ValueError:  # no signature to check (a builtin): let the call say
         pass
-    with recording_estimates() as recorded:
-        result = estimator(*args, **options)
-    if not isinstance(result, Estimate) or not recorded:
+    core_options = _core_options(entry, options)
+    if _takes_seed(entry):
+        # a value drawn at random (split-half's splits): the estimator and its core draw
+        # from one seed, as random as the estimator's own default
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+        options, core_options = {**options, "seed": seed}, {**core_options, "seed": seed}
+    result = estimator(*args, **options)
+    if not isinstance(result, Estimate):
         raise InvalidParameterError(
             f"{_name(estimator)} is not an estimator compare can use: it returned "
-            f"{type(result).__name__} without a coefficient on the item-sum spine behind it; "
-            "pass a kappalab estimator such as kl.krippendorff_alpha or kl.cross_kappa")
-    core, recorded_estimate = recorded[-1]
-    value, recorded_value = float(result.value), float(recorded_estimate.value)
-    if not (value == recorded_value or (math.isnan(value) and math.isnan(recorded_value))):
+            f"{type(result).__name__}, not an Estimate")
+    with warnings.catch_warnings():  # the estimator has given the warnings of these data
+        warnings.simplefilter("ignore")
+        core = entry.core(*args, **core_options)
+        core_value = float(core.estimate().value)
+    value = float(result.value)
+    if not (value == core_value or (math.isnan(value) and math.isnan(core_value))):
         raise InvalidParameterError(
-            f"{_name(estimator)} returned {value!r}, not the value of the last coefficient it "
-            f"computed ({recorded_value!r}); compare needs an estimator that returns its "
-            "coefficient as computed")
+            f"{_name(estimator)} returned {value!r}, not the value of its core factory's "
+            f"coefficient ({core_value!r}); compare needs the core that gives the estimate "
+            "(registry.Coefficient.core)")
     stats = core.item_stats()
     used = rows_with_statistics(stats)
     labels = core.item_labels
@@ -498,6 +529,14 @@ def _evaluate(estimator: Callable, args: tuple, options: Mapping[str, Any], side
         else:
             labels = labels[used]
     return _Side(result, core, used, labels)
+
+
+def _takes_seed(entry: registry.Coefficient) -> bool:
+    """Whether the entry's core factory draws its value from a ``seed``."""
+    try:
+        return "seed" in inspect.signature(entry.core).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _pairing(side_a: _Side, side_b: _Side, paired: bool | None) -> bool:

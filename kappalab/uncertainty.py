@@ -421,11 +421,9 @@ def gwet_design(core) -> tuple[int, np.ndarray]:
     Examples
     --------
     >>> import kappalab as kl
-    >>> from kappalab.coefficients.multirater import alpha_core
-    >>> from kappalab.coefficients.base import recording_estimates
-    >>> with recording_estimates() as recorded:
-    ...     _ = kl.fleiss_kappa([[1, 1, 2], [2, 2, None], [1, None, None]])
-    >>> column, units = gwet_design(recorded[-1][0])  # the observed block: [u_i d_i, u_i, …]
+    >>> from kappalab.coefficients.multirater import alpha_core, fleiss_kappa_core
+    >>> core = fleiss_kappa_core([[1, 1, 2], [2, 2, None], [1, None, None]])
+    >>> column, units = gwet_design(core)  # the observed block: [u_i d_i, u_i, …]
     >>> column, units.tolist()
     (1, [True, True, True])
     >>> gwet_design(alpha_core(kl.datasets.load("worked_example")))

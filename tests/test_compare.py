@@ -22,7 +22,8 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
 import kappalab as kl
-from kappalab.coefficients.base import ItemSumCoefficient, recording_estimates
+from kappalab.coefficients import registry
+from kappalab.coefficients.base import ItemSumCoefficient
 from kappalab.errors import InvalidParameterError, UndefinedCoefficientWarning
 from kappalab.uncertainty import analytic_interval
 
@@ -35,9 +36,7 @@ def pools(n_items=150, *, reliability=(0.6, 0.6), rho=1.0, level="binary", seed=
 
 
 def core_of(estimator, *data, **options):
-    with recording_estimates() as recorded:
-        estimator(*data, **options)
-    return recorded[-1][0]
+    return registry.lookup(estimator).core(*data, **options)
 
 
 def brute_force_jackknife(estimator, a, b, **options):
@@ -413,8 +412,12 @@ def test_errors_name_the_fault():
     x, y = pools(20, seed=12)
     with pytest.raises(InvalidParameterError, match="unknown estimator 'alfa'"):
         kl.compare("alfa", x, y)
-    with pytest.raises(InvalidParameterError, match="not an estimator compare can use"):
+    with pytest.raises(InvalidParameterError, match="not an estimator compare can use: it is "
+                       "not in the registry of coefficients .* registry.register"):
         kl.compare(kl.item_agreement, x, y)
+    with pytest.raises(InvalidParameterError, match="icc is not an estimator compare can use: "
+                       "its registry entry has no core factory"):
+        kl.compare(kl.icc, x, y)
     with pytest.raises(InvalidParameterError, match="estimator must be"):
         kl.compare(kl.Annotations, x, y)
     with pytest.raises(InvalidParameterError, match="a gives 2 positional"):
@@ -437,16 +440,48 @@ def test_errors_name_the_fault():
 def test_different_coefficients_or_levels_are_refused():
     x, y = pools(30, level="ordinal", seed=13)
 
+    def level_of(data):
+        return "interval" if data.n_raters > 2 else "nominal"
+
     def level_by_size(data):  # a callable that changes the coefficient with the data
-        return kl.krippendorff_alpha(data, level="interval" if data.n_raters > 2 else "nominal")
+        return kl.krippendorff_alpha(data, level=level_of(data))
+
+    def level_by_size_core(data):
+        return registry.lookup("alpha").core(data, level=level_of(data))
 
     small = x.subset_items(x.items)
     two_raters = kl.Annotations.from_long(small.to_long().query("rater != rater.max()"))
-    with pytest.raises(InvalidParameterError, match="level 'interval' on a, 'nominal' on b"):
+    entry = registry.Coefficient(name="level_by_size", function=level_by_size,
+                                 display="alpha by size", core=level_by_size_core)
+    with registry.registered(entry), pytest.raises(
+            InvalidParameterError, match="level 'interval' on a, 'nominal' on b"):
         kl.compare(level_by_size, x, two_raters)
 
-    def coefficient_by_size(data):
-        return (kl.fleiss_kappa if data.n_raters > 2 else kl.krippendorff_alpha)(data)
+    def chosen(data):
+        return "fleiss" if data.n_raters > 2 else "alpha"
 
-    with pytest.raises(InvalidParameterError, match="coefficient \"Fleiss' kappa\" on a"):
+    def coefficient_by_size(data):
+        return registry.lookup(chosen(data)).function(data)
+
+    def coefficient_by_size_core(data):
+        return registry.lookup(chosen(data)).core(data)
+
+    entry = registry.Coefficient(name="coefficient_by_size", function=coefficient_by_size,
+                                 display="by size", core=coefficient_by_size_core)
+    with registry.registered(entry), pytest.raises(
+            InvalidParameterError, match="coefficient \"Fleiss' kappa\" on a"):
         kl.compare(coefficient_by_size, x, two_raters)
+    assert "coefficient_by_size" not in [e.name for e in registry.coefficients()]
+
+
+def test_a_core_factory_that_disagrees_with_its_function_is_refused():
+    x, y = pools(30, seed=13)
+
+    def alpha_with_fleiss_core(data):
+        return kl.krippendorff_alpha(data)
+
+    entry = registry.Coefficient(name="alpha_with_fleiss_core", function=alpha_with_fleiss_core,
+                                 display="mismatch", core=registry.lookup("fleiss").core)
+    with registry.registered(entry), pytest.raises(
+            InvalidParameterError, match="not the value of its core factory's coefficient"):
+        kl.compare(alpha_with_fleiss_core, x, y)

@@ -26,10 +26,8 @@ never needs to know about weights.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -41,7 +39,6 @@ from ..uncertainty import BLOCK_CELLS, gwet_design, interval, parse_ci
 from ..validation import check_confidence, check_count, check_sample_weight, make_rng
 
 __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array",
-           "recording_estimates",
            "complex_step_gradient", "disagreement_components",
            "distance_product", "distance_to_own_item", "quadratic_form_per_row", "interval_scores",
            "within_group_pairs",
@@ -247,47 +244,7 @@ class ItemSumCoefficient(ABC):
             details=details,
             **used,
         )
-        recorder = _RECORDED.get()
-        if recorder is not None:
-            recorder.append((self, result))
         return result
-
-
-#: where :meth:`ItemSumCoefficient.estimate` reports inside :func:`recording_estimates`
-_RECORDED: ContextVar[list | None] = ContextVar("kappalab_recorded_estimates", default=None)
-
-
-@contextmanager
-def recording_estimates() -> Iterator[list]:
-    """Collect the (core, Estimate) pairs of every :meth:`ItemSumCoefficient.estimate` that
-    finishes inside the block, in the order they finish.
-
-    A public estimator builds its core last and returns what the core's ``estimate`` returns
-    (:func:`~kappalab.fleiss_kappa` adds the null standard error to its ``details``), so
-    the last pair recorded around an estimator call is the core behind its result: what
-    :func:`kappalab.comparison.compare` needs for the per-item influence of any estimator.
-    The record is a context variable: threads and asynchronous tasks each keep their own.
-
-    Yields
-    ------
-    list of (ItemSumCoefficient, Estimate)
-        Filled as estimates finish; empty when no core was estimated.
-
-    Examples
-    --------
-    >>> import kappalab as kl
-    >>> with recording_estimates() as recorded:
-    ...     est = kl.fleiss_kappa([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2]])
-    >>> core, result = recorded[-1]
-    >>> result.value == est.value, core.name, list(core.item_labels)
-    (True, "Fleiss' kappa", [0, 1, 2, 3])
-    """
-    recorded: list = []
-    token = _RECORDED.set(recorded)
-    try:
-        yield recorded
-    finally:
-        _RECORDED.reset(token)
 
 
 def _scalar(x: Any) -> float:

@@ -489,9 +489,8 @@ def inter_annotator_correlation(data: AnnotationsLike, *, average: str = "mean",
     """
     if ci is not None:
         parse_ci(ci)  # an unknown name fails before any work
-    ann = as_annotations(data, categories=categories)
-    core = InterAnnotatorCorrelationCore(ann, average=average, min_items=min_items,
-                                         sample_weight=sample_weight)
+    core = inter_annotator_correlation_core(data, average=average, min_items=min_items,
+                                            categories=categories, sample_weight=sample_weight)
     if ci is not None and (parse_ci(ci)[0] == "jackknife" or ci == "bootstrap-bca"):
         n_items = core.counts_used()["n_items"]
         cells = n_items * core.width
@@ -517,3 +516,15 @@ def inter_annotator_correlation(data: AnnotationsLike, *, average: str = "mean",
              "others) on their items; see per_rater", ExcludedRatersWarning)
     return _as_result(core.estimate(ci, n_resamples=n_resamples, confidence=confidence,
                                     seed=seed, progress=progress))
+
+
+def inter_annotator_correlation_core(data: AnnotationsLike, *, average: str = "mean",
+                                     min_items: int = 2,
+                                     categories: Sequence[Any] | None = None,
+                                     sample_weight: Any = None) -> InterAnnotatorCorrelationCore:
+    """The core of :func:`inter_annotator_correlation`: the public function's arguments less
+    its interval options, the core whose estimate() is its value
+    (kappalab.coefficients.registry, Coefficient.core)."""
+    ann = as_annotations(data, categories=categories)
+    return InterAnnotatorCorrelationCore(ann, average=average, min_items=min_items,
+                                         sample_weight=sample_weight)

@@ -26,7 +26,6 @@ continuous values with every value distinct cost O(N).
 from __future__ import annotations
 
 from copy import copy
-from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -508,12 +507,24 @@ def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal
     >>> round(float(kl.cross_kappa(x, y)), 4)  # d_o = (3·0 + 3·0 + 3·½)/9, d_e = 9/18
     0.6667
     """
-    ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
-    core = CrossKappa(ax, ay, level, sample_weight=sample_weight)
-    shared_raters_of(ax, ay, shared_raters)
+    core = cross_kappa_core(x, y, level=level, categories=categories,
+                            sample_weight=sample_weight)
+    shared_raters_of(core.aligned.x, core.aligned.y, shared_raters)
     # resampling draws common items: both replications keep their pairing
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
                          progress=progress)
+
+
+# ---------------------------------------------------------------------- core factories
+# Each takes the public function's arguments less its interval options and shared_raters=
+# (a warning beside the value) and returns the core whose estimate() is its value
+# (kappalab.coefficients.registry, Coefficient.core).
+def cross_kappa_core(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal",
+                     categories: Sequence[Any] | None = None,
+                     sample_weight: Any = None) -> CrossKappa:
+    """The core of :func:`cross_kappa` on the items common to both replications."""
+    ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
+    return CrossKappa(ax, ay, level, sample_weight=sample_weight)
 
 
 class NormalizedCrossKappa(ItemSumCoefficient):
@@ -708,20 +719,32 @@ def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
     >>> round(float(est), 4)                               # (2/3)/√(0.81·0.64) = (2/3)/0.72
     0.9259
     """
-    ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
-    kx = CrossKappa(ax, ay, level, sample_weight=sample_weight)
-    shared_raters_of(ax, ay, shared_raters)
     if callable(irr) and ci is not None:
         raise InvalidParameterError(
             "ci= resamples the IRRs with the items, which needs irr='alpha' or a pair of "
             "numbers; a callable irr is computed once")
+    core = normalized_cross_kappa_core(x, y, level=level, irr=irr, categories=categories,
+                                       sample_weight=sample_weight)
+    shared_raters_of(core.kx.aligned.x, core.kx.aligned.y, shared_raters)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
+
+
+def normalized_cross_kappa_core(x: AnnotationsLike, y: AnnotationsLike, *,
+                                level: Any = "nominal",
+                                irr: str | Callable | tuple[float, float] = "alpha",
+                                categories: Sequence[Any] | None = None,
+                                sample_weight: Any = None) -> NormalizedCrossKappa:
+    """The core of :func:`normalized_cross_kappa`: κx's core and each side's IRR (an α core
+    on the common items, or a number)."""
+    ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
+    kx = CrossKappa(ax, ay, level, sample_weight=sample_weight)
     if callable(irr) and sample_weight is not None:
         raise InvalidParameterError(
             "sample_weight= weighs the IRRs' items too, which needs irr='alpha' or a pair of "
             "numbers; a callable irr sees unweighted annotations")
     irr_x, irr_y = _irrs(ax, ay, kx.aligned.items, level, irr, kx.sample_weight)
-    return NormalizedCrossKappa(kx, irr_x, irr_y).estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
+    return NormalizedCrossKappa(kx, irr_x, irr_y)
 
 
 def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
@@ -829,6 +852,17 @@ def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: Any = "n
     >>> round(float(kl.reference_agreement(coders, expert)), 4)
     0.5
     """
+    core = reference_agreement_core(ann, reference, level=level, categories=categories,
+                                    sample_weight=sample_weight)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
+
+
+def reference_agreement_core(ann: AnnotationsLike, reference: Any, *, level: Any = "nominal",
+                             categories: Sequence[Any] | None = None,
+                             sample_weight: Any = None) -> CrossKappa:
+    """The core of :func:`reference_agreement`: κx of the coders against the reference as a
+    one-annotation replication, named "reference agreement"."""
     coders = as_annotations(ann, categories=categories)
     if isinstance(reference, Annotations):
         expert = reference
@@ -847,6 +881,6 @@ def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: Any = "n
         raise InvalidParameterError(
             f"the reference must give one label per item; {int((per_item > 1).sum())} items "
             "have more")
-    estimate = CrossKappa(coders, expert, level, sample_weight=sample_weight).estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
-    return replace(estimate, coefficient="reference agreement")
+    core = CrossKappa(coders, expert, level, sample_weight=sample_weight)
+    core.name = "reference agreement"
+    return core

@@ -309,6 +309,9 @@ class SplitHalfCoefficient(ItemSumCoefficient):
 
     name = "split-half reliability"
     level = "interval"
+    #: the seed of the interval (set by the core factory): the generator the random splits
+    #: were drawn from, which the interval continues, or the seed as given
+    interval_seed: Any = None
 
     def __init__(self, ann: Annotations, n_splits: int = 100, seed: Any = None):
         self.n_splits = _check_splits(n_splits)
@@ -519,12 +522,29 @@ def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: A
     """
     if ci is not None:
         parse_ci(ci)  # an unknown name fails before any work
+    core = split_half_reliability_core(ann, n_splits=n_splits, seed=seed,
+                                       categories=categories)
+    core.warn_left_out()
+    return _estimate_as(SplitHalfReliability, core.estimate(
+        ci, n_resamples=n_resamples, confidence=confidence, seed=core.interval_seed,
+        progress=progress))
+
+
+# ---------------------------------------------------------------------- core factories
+# Each takes the public function's arguments less its interval options and returns the core
+# whose estimate() is its value (kappalab.coefficients.registry, Coefficient.core). ``seed``
+# stays: it draws the random splits, so it is part of the value; the core keeps the
+# generator as ``interval_seed``, which the public function's interval continues.
+def split_half_reliability_core(ann: AnnotationsLike, *, n_splits: int = 100, seed: Any = None,
+                                categories: Sequence[Any] | None = None
+                                ) -> "SplitHalfCoefficient":
+    """The core of :func:`split_half_reliability`: ``n_splits`` random splits drawn from
+    ``seed``."""
     ann = as_annotations(ann, categories=categories)
     rng = make_rng(seed)
     core = SplitHalfCoefficient(ann, n_splits, rng)
-    core.warn_left_out()
-    return _estimate_as(SplitHalfReliability, core.estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=rng, progress=progress))
+    core.interval_seed = rng
+    return core
 
 
 class _SpearmanBrownAlpha(ItemSumCoefficient):
@@ -564,6 +584,9 @@ class DisattenuationCoefficient(ItemSumCoefficient):
 
     name = "disattenuated correlation"
     level = "interval"
+    #: the seed of the interval (set by the core factory): the generator the random splits
+    #: were drawn from, which the interval continues, or the seed as given
+    interval_seed: Any = None
     upper_bound = None  # ρ may exceed 1 through sampling error
 
     def __init__(self, mean_x: np.ndarray, mean_y: np.ndarray, rel_x: Any, rel_y: Any, *,
@@ -754,6 +777,20 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
     """
     if ci is not None:
         parse_ci(ci)  # an unknown name fails before any work
+    core = disattenuated_correlation_core(x, y, reliability=reliability, n_splits=n_splits,
+                                          seed=seed, categories=categories)
+    return _estimate_as(DisattenuatedCorrelation, core.estimate(
+        ci, n_resamples=n_resamples, confidence=confidence, seed=core.interval_seed,
+        progress=progress))
+
+
+def disattenuated_correlation_core(x: AnnotationsLike, y: AnnotationsLike,
+                                   *, reliability: Any = "split_half",
+                                   n_splits: int = 100, seed: Any = None,
+                                   categories: Sequence[Any] | None = None
+                                   ) -> "DisattenuationCoefficient":
+    """The core of :func:`disattenuated_correlation`: r of the item means over the common
+    items and each side's reliability (a split-half or Spearman–Brown core, or a number)."""
     ax = as_annotations(x, categories=categories)
     ay = as_annotations(y, categories=categories)
     purpose = "disattenuated correlation of mean scores"
@@ -816,6 +853,5 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
         n_annotations=details["n_annotations_x"] + details["n_annotations_y"],
         details=details)
     core.item_labels = labels
-    return _estimate_as(DisattenuatedCorrelation, core.estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=interval_seed,
-        progress=progress))
+    core.interval_seed = interval_seed
+    return core

@@ -859,22 +859,88 @@ def alpha_core(ann: Annotations, level: Any = "nominal",
                                     sample_weight=sample_weight)
 
 
-def agreement_estimate(data: AnnotationsLike, *, categories: Sequence[Any] | None, weights: Any,
-                       chance: str, name: str, weighted_name: str | None = None,
-                       use_distance: bool = False, sample_weight: Any = None,
-                       ci: str | None = None, n_resamples: int = 2000,
-                       confidence: float = 0.95, seed: Any = None,
-                       progress: bool | None = None) -> Estimate:
-    """Build and run the core for one named coefficient (the wrappers below)."""
+def agreement_core(data: AnnotationsLike, *, categories: Sequence[Any] | None, weights: Any,
+                   chance: str, name: str, weighted_name: str | None = None,
+                   use_distance: bool = False,
+                   sample_weight: Any = None) -> ChanceCorrectedAgreement:
+    """The item-weighted core of one named coefficient of the family (the core factories
+    below): the data read, the sample weights checked and the weights (or, with
+    ``use_distance``, the distance) resolved on them."""
     ann = as_annotations(data, categories=categories)
     sample_weight = check_sample_weight(sample_weight, ann.n_items)
     dis = distance_for(ann, weights, sample_weight, kind="level" if use_distance else "weights")
     if weighted_name is not None and dis.name != "nominal":
         name = weighted_name
-    core = ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting="item", name=name,
+    return ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting="item", name=name,
                                     sample_weight=sample_weight)
-    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                         progress=progress)
+
+
+# ---------------------------------------------------------------------- core factories
+# Each named coefficient's core factory takes the public function's arguments less its
+# interval options (ci, n_resamples, confidence, seed, progress) and the options that only
+# add details beside the value (fleiss_kappa's by_category, krippendorff_alpha's alpha_min),
+# and returns the core whose estimate() is the public function's value
+# (kappalab.coefficients.registry, Coefficient.core).
+def krippendorff_alpha_core(data: AnnotationsLike, *, level: Any = "nominal",
+                            categories: Sequence[Any] | None = None,
+                            sample_weight: Any = None) -> ChanceCorrectedAgreement:
+    """The core of :func:`krippendorff_alpha` (:func:`alpha_core` on the data read)."""
+    return alpha_core(as_annotations(data, categories=categories), level, sample_weight)
+
+
+def fleiss_kappa_core(data: AnnotationsLike, *, weights: Any = None,
+                      categories: Sequence[Any] | None = None,
+                      sample_weight: Any = None) -> ChanceCorrectedAgreement:
+    """The core of :func:`fleiss_kappa` (item-marginal chance)."""
+    return agreement_core(data, categories=categories, weights=weights, chance="item_marginal",
+                          name="Fleiss' kappa", weighted_name="Fleiss' kappa (weighted)",
+                          sample_weight=sample_weight)
+
+
+def conger_kappa_core(data: AnnotationsLike, *, weights: Any = None,
+                      categories: Sequence[Any] | None = None,
+                      sample_weight: Any = None) -> ChanceCorrectedAgreement:
+    """The core of :func:`conger_kappa` (rater-marginal chance)."""
+    return agreement_core(data, categories=categories, weights=weights,
+                          chance="rater_marginal", name="Conger's kappa",
+                          weighted_name="Conger's kappa (weighted)", sample_weight=sample_weight)
+
+
+def janson_olsson_iota_core(data: AnnotationsLike, *, level: Any = "nominal",
+                            categories: Sequence[Any] | None = None,
+                            sample_weight: Any = None) -> ChanceCorrectedAgreement:
+    """The core of :func:`janson_olsson_iota` (rater-marginal chance, a distance)."""
+    return agreement_core(data, categories=categories, weights=level, chance="rater_marginal",
+                          name="Janson-Olsson iota", use_distance=True,
+                          sample_weight=sample_weight)
+
+
+def gwet_ac_core(data: AnnotationsLike, *, weights: Any = None,
+                 categories: Sequence[Any] | None = None,
+                 sample_weight: Any = None) -> ChanceCorrectedAgreement:
+    """The core of :func:`gwet_ac` (Gwet's chance)."""
+    return agreement_core(data, categories=categories, weights=weights, chance="gwet",
+                          name="Gwet's AC1", weighted_name="Gwet's AC2",
+                          sample_weight=sample_weight)
+
+
+def brennan_prediger_core(data: AnnotationsLike, *, weights: Any = None,
+                          categories: Sequence[Any] | None = None,
+                          sample_weight: Any = None) -> ChanceCorrectedAgreement:
+    """The core of :func:`brennan_prediger` (uniform chance)."""
+    return agreement_core(data, categories=categories, weights=weights, chance="uniform",
+                          name="Brennan-Prediger", weighted_name="Brennan-Prediger (weighted)",
+                          sample_weight=sample_weight)
+
+
+def percent_agreement_core(data: AnnotationsLike, *, weights: Any = None,
+                           categories: Sequence[Any] | None = None,
+                           sample_weight: Any = None) -> ChanceCorrectedAgreement:
+    """The core of :func:`percent_agreement` (no chance correction)."""
+    return agreement_core(data, categories=categories, weights=weights, chance="none",
+                          name="percent agreement",
+                          weighted_name="percent agreement (weighted)",
+                          sample_weight=sample_weight)
 
 
 # ---------------------------------------------------------------------- named coefficients
@@ -992,8 +1058,8 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
     >>> est.details["q"][0.8] > 0.9  # α̂ = 0.58: α ≥ 0.8 is most unlikely
     True
     """
-    ann = as_annotations(data, categories=categories)
-    core = alpha_core(ann, level, sample_weight)
+    core = krippendorff_alpha_core(data, level=level, categories=categories,
+                                   sample_weight=sample_weight)
     if ci != KRIPPENDORFF:
         if alpha_min is not None:
             raise InvalidParameterError(
@@ -1134,22 +1200,17 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
     by_category = check_flag(by_category, "by_category")
     if ci is not None:  # reject bad options before any work
         parse_ci(ci)
-    ann = as_annotations(data, categories=categories)
-    sample_weight = check_sample_weight(sample_weight, ann.n_items)
-    dis = distance_for(ann, weights, sample_weight, kind="weights")
-    if by_category and dis.name != "nominal":
+    core = fleiss_kappa_core(data, weights=weights, categories=categories,
+                             sample_weight=sample_weight)
+    if by_category and core.dis.name != "nominal":
         raise InvalidParameterError(
             f"by_category=True gives the category kappas of unweighted Fleiss' kappa (Fleiss "
             f"1971); drop weights={weights!r}, or by_category")
     resampling = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed,
                   "progress": progress}
-    # the category kappas first: the last core estimated is the one behind the result
-    # (coefficients.base.recording_estimates)
-    table = _category_kappas(ann, sample_weight, ci, resampling) if by_category else None
-    core = ChanceCorrectedAgreement(
-        ann, dis, chance="item_marginal", item_weighting="item",
-        name="Fleiss' kappa" if dis.name == "nominal" else "Fleiss' kappa (weighted)",
-        sample_weight=sample_weight)
+    # the category kappas first: a seed given as a Generator is drawn in this order
+    table = (_category_kappas(core.ann, core.sample_weight, ci, resampling) if by_category
+             else None)
     est = core.estimate(ci, **resampling)
     se_null = core.null_standard_error()
     if se_null is None:
@@ -1261,12 +1322,10 @@ def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
     >>> round(float(kl.conger_kappa(data)), 4)         # irrCAC's CAC.conger(): 0.56757
     0.5676
     """
-    return agreement_estimate(data, categories=categories, weights=weights,
-                              chance="rater_marginal", name="Conger's kappa",
-                              weighted_name="Conger's kappa (weighted)",
-                              sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                              progress=progress)
+    core = conger_kappa_core(data, weights=weights, categories=categories,
+                             sample_weight=sample_weight)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 @shared_parameters
@@ -1347,12 +1406,10 @@ def janson_olsson_iota(data: AnnotationsLike, *, level: Any = "nominal",
     >>> round(float(kl.janson_olsson_iota(data)), 4)   # nominal: Conger's κ, irrCAC 0.56757
     0.5676
     """
-    return agreement_estimate(data, categories=categories, weights=level,
-                              chance="rater_marginal", name="Janson-Olsson iota",
-                              use_distance=True,
-                              sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                              progress=progress)
+    core = janson_olsson_iota_core(data, level=level, categories=categories,
+                                   sample_weight=sample_weight)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 @shared_parameters
@@ -1422,11 +1479,10 @@ def gwet_ac(data: AnnotationsLike, *, weights: Any = None,
     >>> round(float(kl.gwet_ac(data)), 4)           # irrCAC's CAC.gwet(): 0.616
     0.616
     """
-    return agreement_estimate(data, categories=categories, weights=weights, chance="gwet",
-                              name="Gwet's AC1", weighted_name="Gwet's AC2",
-                              sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                              progress=progress)
+    core = gwet_ac_core(data, weights=weights, categories=categories,
+                        sample_weight=sample_weight)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 @shared_parameters
@@ -1494,11 +1550,10 @@ def brennan_prediger(data: AnnotationsLike, *, weights: Any = None,
     >>> round(float(kl.brennan_prediger(data)), 4)   # irrCAC's CAC.bp(): 0.6
     0.6
     """
-    return agreement_estimate(data, categories=categories, weights=weights, chance="uniform",
-                              name="Brennan-Prediger", weighted_name="Brennan-Prediger (weighted)",
-                              sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                              progress=progress)
+    core = brennan_prediger_core(data, weights=weights, categories=categories,
+                                 sample_weight=sample_weight)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 @shared_parameters
@@ -1565,9 +1620,7 @@ def percent_agreement(data: AnnotationsLike, *, weights: Any = None,
     >>> round(float(kl.percent_agreement(data)), 4)  # (6 + 4/3)/10
     0.7333
     """
-    return agreement_estimate(data, categories=categories, weights=weights, chance="none",
-                              name="percent agreement",
-                              weighted_name="percent agreement (weighted)",
-                              sample_weight=sample_weight,
-                              ci=ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                              progress=progress)
+    core = percent_agreement_core(data, weights=weights, categories=categories,
+                                  sample_weight=sample_weight)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)

@@ -111,16 +111,53 @@ def two_raters(x: AnnotationsLike, y: Any = None, *, categories: Sequence[Any] |
     return ann
 
 
-def _two_rater_estimate(x, y, categories, weights, chance, name, weighted_name, *,
-                        sample_weight: Any, ci: str | None, **resampling: Any) -> Estimate:
+def _two_rater_core(x, y, categories, weights, chance, name, weighted_name, *,
+                    sample_weight: Any) -> ChanceCorrectedAgreement:
     ann = two_raters(x, y, categories=categories, coefficient=name)
     dis = weights_for(ann, weights)
-    core = ChanceCorrectedAgreement(
+    return ChanceCorrectedAgreement(
         ann, dis, chance=chance, item_weighting="item",
         name=weighted_name if dis.name != "nominal" else name, rater_order=True,
         sample_weight=sample_weight,
     )
-    return core.estimate(ci, **resampling)
+
+
+# ---------------------------------------------------------------------- core factories
+# Each takes the public function's arguments less its interval options and returns the core
+# whose estimate() is its value (kappalab.coefficients.registry, Coefficient.core).
+def cohen_kappa_core(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
+                     categories: Sequence[Any] | None = None,
+                     sample_weight: Any = None) -> ChanceCorrectedAgreement:
+    """The core of :func:`cohen_kappa` (rater-marginal chance, raters in order)."""
+    return _two_rater_core(x, y, categories, weights, "rater_marginal", "Cohen's kappa",
+                           "Cohen's weighted kappa", sample_weight=sample_weight)
+
+
+def scott_pi_core(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
+                  categories: Sequence[Any] | None = None,
+                  sample_weight: Any = None) -> ChanceCorrectedAgreement:
+    """The core of :func:`scott_pi` (item-marginal chance, raters in order)."""
+    return _two_rater_core(x, y, categories, weights, "item_marginal", "Scott's pi",
+                           "Scott's pi (weighted)", sample_weight=sample_weight)
+
+
+def bennett_s_core(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
+                   categories: Sequence[Any] | None = None,
+                   sample_weight: Any = None) -> ChanceCorrectedAgreement:
+    """The core of :func:`bennett_s` (uniform chance, raters in order)."""
+    return _two_rater_core(x, y, categories, weights, "uniform", "Bennett's S",
+                           "Bennett's S (weighted)", sample_weight=sample_weight)
+
+
+def light_kappa_core(data: AnnotationsLike, *, weights: Any = None,
+                     categories: Sequence[Any] | None = None,
+                     sample_weight: Any = None) -> "PairwiseMeanKappa":
+    """The core of :func:`light_kappa` (the mean of every pair's Cohen κ)."""
+    core = PairwiseMeanKappa(as_annotations(data, categories=categories), weights,
+                             sample_weight)
+    if core.level != "nominal":
+        core.name = "Light's kappa (weighted)"
+    return core
 
 
 @shared_parameters
@@ -220,10 +257,10 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
     >>> round(float(kl.cohen_kappa(x, y, weights="quadratic")), 4)  # sklearn quadratic: 0.6875
     0.6875
     """
-    return _two_rater_estimate(x, y, categories, weights, "rater_marginal", "Cohen's kappa",
-                               "Cohen's weighted kappa",
-                               sample_weight=sample_weight, ci=ci, n_resamples=n_resamples,
-                               confidence=confidence, seed=seed, progress=progress)
+    core = cohen_kappa_core(x, y, weights=weights, categories=categories,
+                            sample_weight=sample_weight)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 @shared_parameters
@@ -300,10 +337,10 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
     >>> round(float(kl.scott_pi(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.4667
     """
-    return _two_rater_estimate(x, y, categories, weights, "item_marginal", "Scott's pi",
-                               "Scott's pi (weighted)",
-                               sample_weight=sample_weight, ci=ci, n_resamples=n_resamples,
-                               confidence=confidence, seed=seed, progress=progress)
+    core = scott_pi_core(x, y, weights=weights, categories=categories,
+                         sample_weight=sample_weight)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 @shared_parameters
@@ -378,10 +415,10 @@ def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
     >>> round(float(kl.bennett_s(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.5
     """
-    return _two_rater_estimate(x, y, categories, weights, "uniform", "Bennett's S",
-                               "Bennett's S (weighted)",
-                               sample_weight=sample_weight, ci=ci, n_resamples=n_resamples,
-                               confidence=confidence, seed=seed, progress=progress)
+    core = bennett_s_core(x, y, weights=weights, categories=categories,
+                          sample_weight=sample_weight)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 class PairwiseMeanKappa(ItemSumCoefficient):
@@ -676,10 +713,8 @@ def light_kappa(data: AnnotationsLike, *, weights: Any = None,
     >>> round(float(kl.light_kappa(data)), 4)       # 0.491525, 0.84375, 0.354839; mean 0.563371
     0.5634
     """
-    ann = as_annotations(data, categories=categories)
-    core = PairwiseMeanKappa(ann, weights, sample_weight)
-    if core.level != "nominal":
-        core.name = "Light's kappa (weighted)"
+    core = light_kappa_core(data, weights=weights, categories=categories,
+                            sample_weight=sample_weight)
     shared = core.shared_items()
     n_items = core.counts_used()["n_items"]
     if shared.size > 1 and np.median(shared) < min(SPARSE_PAIR_ITEMS, n_items / 2):

@@ -15,13 +15,16 @@ coefficient").
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from ..errors import InvalidParameterError
 from . import correlation, cross, disattenuation, icc, multirater, pairwise, sparse
 
-__all__ = ["CAPABILITIES", "Coefficient", "REGISTRY", "coefficients", "lookup"]
+__all__ = ["CAPABILITIES", "Coefficient", "REGISTRY", "coefficients", "lookup", "register",
+           "registered", "unregister"]
 
 #: what a coefficient can do, by the name its entry lists it under
 CAPABILITIES = {
@@ -71,8 +74,17 @@ class Coefficient:
         Names of :data:`CAPABILITIES`.
     core : callable or None
         The core factory: called with the public function's arguments less its interval
-        options, it returns the :class:`~kappalab.coefficients.base.ItemSumCoefficient`
-        behind the estimate; None where no single core stands behind it.
+        options (``ci``, ``n_resamples``, ``confidence``, ``seed``, ``progress``) and less
+        the options that only add details beside the value (``by_category``, ``alpha_min``,
+        ``shared_raters``), it returns the
+        :class:`~kappalab.coefficients.base.ItemSumCoefficient` whose ``estimate()`` is the
+        public function's value (:func:`kappalab.compare` reads its per-item influences). A
+        coefficient whose value rests on random draws keeps ``seed`` (split-half: the random
+        splits). None where no single core stands behind the estimate.
+    values : str
+        What its annotations are: ``"categories"`` (labels, any type; integers are read as
+        numbers where a distance or weights need them) or ``"numeric"`` (numbers whose
+        values enter the coefficient: correlations, the ICC, split-half reliability).
 
     Examples
     --------
@@ -96,6 +108,7 @@ class Coefficient:
     aliases: tuple[str, ...] = ()
     capabilities: frozenset[str] = field(default_factory=frozenset)
     core: Callable[..., Any] | None = None
+    values: str = "categories"
 
     def can(self, capability: str) -> bool:
         """Whether the coefficient has this capability.
@@ -179,57 +192,68 @@ def _entry(function: Callable[..., Any], display: str, *capabilities: str,
 
 _AGREEMENT = ("analytic_se", "leave_one_rater_out", "item_report", "agreement_report")
 
-#: every coefficient, in the order of :func:`kappalab.agreement_report`'s rows
+#: every coefficient, in the order of :func:`kappalab.agreement_report`'s rows (read it through
+#: :func:`coefficients`, which also sees the entries added by :func:`register`)
 REGISTRY: tuple[Coefficient, ...] = (
     _entry(multirater.percent_agreement, "percent agreement", *_AGREEMENT, "out_of_core",
            weighted_display="percent agreement (weighted)", option="weights", chance="none",
-           item_weighting="item", chance_corrected=False),
+           item_weighting="item", chance_corrected=False,
+           core=multirater.percent_agreement_core),
     _entry(multirater.krippendorff_alpha, "Krippendorff's alpha", *_AGREEMENT, "out_of_core",
            "planning", option="level", chance="pooled", item_weighting="annotation",
-           aliases=("alpha",)),
+           aliases=("alpha",), core=multirater.krippendorff_alpha_core),
     _entry(multirater.fleiss_kappa, "Fleiss' kappa", *_AGREEMENT, "out_of_core", "planning",
            weighted_display="Fleiss' kappa (weighted)", option="weights",
-           chance="item_marginal", item_weighting="item", aliases=("fleiss",)),
+           chance="item_marginal", item_weighting="item", aliases=("fleiss",),
+           core=multirater.fleiss_kappa_core),
     _entry(multirater.gwet_ac, "Gwet's AC1", *_AGREEMENT, "out_of_core",
            weighted_display="Gwet's AC2", option="weights", chance="gwet",
-           item_weighting="item", aliases=("gwet",)),
+           item_weighting="item", aliases=("gwet",), core=multirater.gwet_ac_core),
     _entry(multirater.brennan_prediger, "Brennan-Prediger", *_AGREEMENT, "out_of_core",
            weighted_display="Brennan-Prediger (weighted)", option="weights", chance="uniform",
-           item_weighting="item"),
+           item_weighting="item", core=multirater.brennan_prediger_core),
     _entry(multirater.conger_kappa, "Conger's kappa", *_AGREEMENT,
            weighted_display="Conger's kappa (weighted)", option="weights",
            chance="rater_marginal", item_weighting="item", panel="identified",
-           aliases=("conger",)),
+           aliases=("conger",), core=multirater.conger_kappa_core),
     _entry(multirater.janson_olsson_iota, "Janson-Olsson iota", "analytic_se", "item_report",
            "agreement_report", option="level", chance="rater_marginal", item_weighting="item",
-           panel="identified"),
+           panel="identified", core=multirater.janson_olsson_iota_core),
     _entry(pairwise.light_kappa, "Light's kappa", "analytic_se", "agreement_report",
            weighted_display="Light's kappa (weighted)", option="weights",
-           panel="identified"),
+           panel="identified", core=pairwise.light_kappa_core),
     _entry(pairwise.cohen_kappa, "Cohen's kappa", "analytic_se", "agreement_report",
            "planning", weighted_display="Cohen's weighted kappa", option="weights",
-           chance="rater_marginal", panel="two", aliases=("cohen",)),
+           chance="rater_marginal", panel="two", aliases=("cohen",),
+           core=pairwise.cohen_kappa_core),
     _entry(pairwise.scott_pi, "Scott's pi", "analytic_se", "agreement_report",
            weighted_display="Scott's pi (weighted)", option="weights", chance="pooled",
-           panel="two"),
+           panel="two", core=pairwise.scott_pi_core),
     _entry(pairwise.bennett_s, "Bennett's S", "analytic_se", "agreement_report",
            weighted_display="Bennett's S (weighted)", option="weights", chance="uniform",
-           panel="two"),
+           panel="two", core=pairwise.bennett_s_core),
+    # core: None until icc.py gives its public function a core factory like the others
     _entry(icc.icc, "ICC(2,1)", "analytic_se", "agreement_report", chance_corrected=False,
-           panel="identified"),
-    _entry(cross.cross_kappa, "cross-kappa", "analytic_se", option="level", replications=2),
+           panel="identified", values="numeric"),
+    _entry(cross.cross_kappa, "cross-kappa", "analytic_se", option="level", replications=2,
+           core=cross.cross_kappa_core),
     _entry(cross.normalized_cross_kappa, "normalized cross-kappa", "analytic_se", option="level",
-           replications=2),
-    _entry(cross.reference_agreement, "reference agreement", "analytic_se", option="level"),
+           replications=2, core=cross.normalized_cross_kappa_core),
+    _entry(cross.reference_agreement, "reference agreement", "analytic_se", option="level",
+           core=cross.reference_agreement_core),
     _entry(disattenuation.split_half_reliability, "split-half reliability", "analytic_se",
-           chance_corrected=False),
+           chance_corrected=False, values="numeric",
+           core=disattenuation.split_half_reliability_core),
     _entry(disattenuation.disattenuated_correlation, "disattenuated correlation",
-           "analytic_se", chance_corrected=False, replications=2),
+           "analytic_se", chance_corrected=False, replications=2, values="numeric",
+           core=disattenuation.disattenuated_correlation_core),
     _entry(correlation.inter_annotator_correlation, "inter-annotator correlation",
-           "analytic_se", chance_corrected=False),
+           "analytic_se", chance_corrected=False, values="numeric",
+           core=correlation.inter_annotator_correlation_core),
     _entry(sparse.spa, "SPA", "analytic_se", "out_of_core", option="scheme",
-           chance_corrected=False),
-    _entry(sparse.spa_kappa, "SPA kappa", "analytic_se", "out_of_core", option="scheme"),
+           chance_corrected=False, core=sparse.spa_core),
+    _entry(sparse.spa_kappa, "SPA kappa", "analytic_se", "out_of_core", option="scheme",
+           core=sparse.spa_kappa_core),
 )
 
 _BY_NAME = {entry.name: entry for entry in REGISTRY}
@@ -310,3 +334,180 @@ def lookup(coefficient: Any, capability: str | None = None, *,
         raise InvalidParameterError(f"{entry.name} is not available for {what}; it takes "
                                     f"{names}")
     return entry
+
+
+# ---------------------------------------------------------------------- adding a coefficient
+_CHANCE_MODELS = multirater.CHANCE_MODELS
+_PANELS = ("any", "identified", "two")
+_VALUES = ("categories", "numeric")
+_LOCK = threading.Lock()
+
+
+def _check_entry(entry: Any) -> None:
+    """One line on the first malformed field of a would-be entry."""
+    if not isinstance(entry, Coefficient):
+        raise InvalidParameterError(f"register takes a registry.Coefficient, got "
+                                    f"{type(entry).__name__}")
+    name = entry.name
+    if not isinstance(name, str) or not name.isidentifier():
+        raise InvalidParameterError(f"a coefficient's name must be its public function's name "
+                                    f"(an identifier), got {name!r}")
+    problem = None
+    if not callable(entry.function) or isinstance(entry.function, type):
+        problem = f"function must be the public estimator function, got {entry.function!r}"
+    elif not isinstance(entry.display, str) or not entry.display:
+        problem = f"display must be a non-empty str, got {entry.display!r}"
+    elif entry.weighted_display is not None and not isinstance(entry.weighted_display, str):
+        problem = f"weighted_display must be a str or None, got {entry.weighted_display!r}"
+    elif entry.option is not None and not isinstance(entry.option, str):
+        problem = f"option must be a keyword (str) or None, got {entry.option!r}"
+    elif entry.chance is not None and entry.chance not in _CHANCE_MODELS:
+        problem = (f"chance must be None or one of {', '.join(_CHANCE_MODELS)}, got "
+                   f"{entry.chance!r}")
+    elif entry.item_weighting not in (None, "item", "annotation"):
+        problem = f"item_weighting must be None, 'item' or 'annotation', got " \
+                  f"{entry.item_weighting!r}"
+    elif not isinstance(entry.chance_corrected, bool):
+        problem = f"chance_corrected must be True or False, got {entry.chance_corrected!r}"
+    elif entry.replications not in (1, 2) or isinstance(entry.replications, bool):
+        problem = f"replications must be 1 or 2, got {entry.replications!r}"
+    elif entry.panel not in _PANELS:
+        problem = f"panel must be one of {', '.join(_PANELS)}, got {entry.panel!r}"
+    elif not isinstance(entry.aliases, tuple) or not all(
+            isinstance(alias, str) and alias.isidentifier() for alias in entry.aliases):
+        problem = f"aliases must be a tuple of names (str), got {entry.aliases!r}"
+    elif not isinstance(entry.capabilities, frozenset) or not entry.capabilities <= set(
+            CAPABILITIES):
+        problem = (f"capabilities must be a frozenset of {', '.join(CAPABILITIES)}, got "
+                   f"{entry.capabilities!r}")
+    elif entry.core is not None and not callable(entry.core):
+        problem = f"core must be the core factory (a callable) or None, got {entry.core!r}"
+    elif entry.values not in _VALUES:
+        problem = f"values must be one of {', '.join(_VALUES)}, got {entry.values!r}"
+    if problem is not None:
+        raise InvalidParameterError(f"malformed registry entry {name!r}: {problem}")
+
+
+def register(entry: Coefficient) -> Coefficient:
+    """Add a coefficient to the registry (after the built-in ones), so that :func:`lookup`,
+    :func:`coefficients` and every by-name consumer (:func:`kappalab.compare`, the reports
+    where its capabilities say so) find it.
+
+    Parameters
+    ----------
+    entry : Coefficient
+        The new entry; its name and aliases must be new, and its function not registered.
+
+    Returns
+    -------
+    Coefficient
+        The entry, as registered.
+
+    Raises
+    ------
+    InvalidParameterError
+        A malformed entry (a field outside its vocabulary), or a name, alias or function
+        already registered: one line naming the field or the clash.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> def pct(data, *, sample_weight=None, ci=None):  # percent agreement under a new name
+    ...     return kl.percent_agreement(data, sample_weight=sample_weight, ci=ci)
+    >>> entry = register(Coefficient(name="pct", function=pct, display="percent agreement"))
+    >>> lookup("pct") is entry
+    True
+    >>> unregister("pct") is entry, "pct" in [e.name for e in coefficients()]
+    (True, False)
+    """
+    global REGISTRY
+    _check_entry(entry)
+    with _LOCK:
+        for name in (entry.name, *entry.aliases):
+            if name in _BY_NAME:
+                raise InvalidParameterError(
+                    f"the name {name!r} is taken by {_BY_NAME[name].name} in the registry; give "
+                    "the new coefficient another name (or unregister the old one first)")
+        if len(set(entry.aliases)) != len(entry.aliases) or entry.name in entry.aliases:
+            raise InvalidParameterError(f"malformed registry entry {entry.name!r}: an alias "
+                                        "repeats the name or another alias")
+        taken = next((e for e in REGISTRY if e.function is entry.function), None)
+        if taken is not None:
+            raise InvalidParameterError(f"the function {entry.name} is already registered as "
+                                        f"{taken.name}")
+        REGISTRY = (*REGISTRY, entry)
+        _BY_NAME[entry.name] = entry
+        _BY_NAME.update({alias: entry for alias in entry.aliases})
+    return entry
+
+
+def unregister(coefficient: Any) -> Coefficient:
+    """Remove a coefficient from the registry: the inverse of :func:`register`.
+
+    Parameters
+    ----------
+    coefficient : str, callable or Coefficient
+        Its name, an alias, its function (what :func:`lookup` takes) or the entry.
+
+    Returns
+    -------
+    Coefficient
+        The entry removed.
+
+    Raises
+    ------
+    InvalidParameterError
+        A coefficient that is not registered.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> entry = register(Coefficient(name="pa", function=lambda data: kl.percent_agreement(data),
+    ...                              display="percent agreement"))
+    >>> unregister(entry).name
+    'pa'
+    """
+    global REGISTRY
+    with _LOCK:
+        entry = coefficient if isinstance(coefficient, Coefficient) else lookup(
+            coefficient, purpose="unregister")
+        if not any(e is entry for e in REGISTRY):
+            raise InvalidParameterError(f"{entry.name} is not registered")
+        REGISTRY = tuple(e for e in REGISTRY if e is not entry)
+        for name in (entry.name, *entry.aliases):
+            if _BY_NAME.get(name) is entry:
+                del _BY_NAME[name]
+    return entry
+
+
+@contextmanager
+def registered(entry: Coefficient) -> Iterator[Coefficient]:
+    """The coefficient registered inside the ``with`` block and removed at its end (also on
+    an error): for tests and examples.
+
+    Parameters
+    ----------
+    entry : Coefficient
+        The entry (:func:`register`).
+
+    Yields
+    ------
+    Coefficient
+        The entry, registered.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> def pct(data, *, ci=None):
+    ...     return kl.percent_agreement(data, ci=ci)
+    >>> with registered(Coefficient(name="pct", function=pct, display="pct")) as entry:
+    ...     lookup(pct) is entry
+    True
+    >>> "pct" in [e.name for e in coefficients()]
+    False
+    """
+    register(entry)
+    try:
+        yield entry
+    finally:
+        unregister(entry)

@@ -453,11 +453,10 @@ def spa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any 
     >>> round(float(kl.spa(data)), 4)               # joint probability of agreement (6 + 4/3)/10
     0.7333
     """
-    _refuse_weights(weights, "spa")
-    ann = as_annotations(data, categories=categories)
-    return SparseAgreement(ann, scheme, class_distribution,
-                           sample_weight=sample_weight).estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
+    core = spa_core(data, scheme=scheme, class_distribution=class_distribution,
+                    categories=categories, sample_weight=sample_weight, weights=weights)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 @shared_parameters
@@ -528,11 +527,32 @@ def spa_kappa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution
     >>> round(float(kl.spa_kappa(data)), 4)         # (11/15 − 7/18)/(11/18) = Fleiss' κ here
     0.5636
     """
+    core = spa_kappa_core(data, scheme=scheme, class_distribution=class_distribution,
+                          categories=categories, sample_weight=sample_weight, weights=weights)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
+
+
+# ---------------------------------------------------------------------- core factories
+# Each takes the public function's arguments less its interval options and returns the core
+# whose estimate() is its value (kappalab.coefficients.registry, Coefficient.core).
+def spa_core(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any = None,
+             categories: Sequence[Any] | None = None, sample_weight: Any = None,
+             weights: Any = None) -> SparseAgreement:
+    """The core of :func:`spa` (``weights=`` refused, as there)."""
+    _refuse_weights(weights, "spa")
+    ann = as_annotations(data, categories=categories)
+    return SparseAgreement(ann, scheme, class_distribution, sample_weight=sample_weight)
+
+
+def spa_kappa_core(data: AnnotationsLike, *, scheme: Any = "flat",
+                   class_distribution: Any = None, categories: Sequence[Any] | None = None,
+                   sample_weight: Any = None, weights: Any = None) -> SparseAgreement:
+    """The core of :func:`spa_kappa` (chance-corrected SPA; ``weights=`` refused)."""
     _refuse_weights(weights, "spa_kappa")
     ann = as_annotations(data, categories=categories)
     return SparseAgreement(ann, scheme, class_distribution, chance_corrected=True,
-                           sample_weight=sample_weight).estimate(
-        ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress)
+                           sample_weight=sample_weight)
 
 
 def _refuse_weights(weights: Any, function: str) -> None:
