@@ -15,8 +15,8 @@ from .coefficients import icc as intraclass, multirater, pairwise
 from .errors import (AnnotationError, IncompleteItemsWarning, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
 from .interpretation import benchmark as benchmark_value, interpretation_scale
-from .uncertainty import parse_ci
-from .validation import check_confidence, check_count, check_sample_weight, make_rng
+from .uncertainty import IntervalOptions
+from .validation import check_confidence, check_sample_weight, make_rng
 
 __all__ = ["NOT_COMPUTED", "ReportTable", "agreement_report"]
 
@@ -128,11 +128,10 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
     scale = None if benchmark is None else interpretation_scale(benchmark)
     if scale is not None:
         check_confidence(confidence)  # the certainty of the band reached
-    if ci is not None:  # bad interval options fail once, before any row
-        parse_ci(ci)
-        check_count(n_resamples, "n_resamples", minimum=2)
-        check_confidence(confidence)
-        make_rng(seed)
+    # bad interval options fail once, before any row; a name only some rows' coefficients
+    # supply (ci="krippendorff", "F") is each other row's note
+    IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                       progress=progress)
     ann = as_annotations(data, categories=categories)
     sample_weight = check_sample_weight(sample_weight, ann.n_items)  # once, for every row
     weights = _report_weights(level)

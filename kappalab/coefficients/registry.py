@@ -216,7 +216,7 @@ REGISTRY: tuple[Coefficient, ...] = (
            weighted_display="Bennett's S (weighted)", option="weights", chance="uniform",
            panel="two"),
     _entry(icc.icc, "ICC(2,1)", "analytic_se", "agreement_report", chance_corrected=False,
-           panel="identified"),
+           panel="identified", core=icc.icc_core),
     _entry(cross.cross_kappa, "cross-kappa", "analytic_se", option="level", replications=2),
     _entry(cross.normalized_cross_kappa, "normalized cross-kappa", "analytic_se", option="level",
            replications=2),
