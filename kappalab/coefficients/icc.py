@@ -53,6 +53,7 @@ import copy
 import re
 from dataclasses import replace
 import warnings
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -299,7 +300,7 @@ class IntraclassCorrelationCore(ItemSumCoefficient):
                         int(self.counts_used()["n_items"]), options.confidence)
 
     #: ``ci="F"``: the F interval, beside the spine's methods
-    interval_methods = {F_INTERVAL: f_interval}
+    interval_methods = MappingProxyType({F_INTERVAL: f_interval})
 
     def details(self) -> dict[str, Any]:
         ms = self.combine(self.totals())
@@ -496,7 +497,8 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = None,
     Raises
     ------
     InvalidParameterError
-        An unknown ``form`` or ``ci``, ``confidence`` outside (0, 1), bad sample weights.
+        An unknown ``form`` or ``ci``, ``confidence`` outside (0, 1), and with ``ci``
+        ``n_resamples`` < 2 or an invalid ``seed``; bad sample weights.
     NonNumericError
         Ratings that are not numbers.
     UnknownRatersError
