@@ -29,7 +29,7 @@ from .coefficients.disattenuation import (
     split_half_reliability,
 )
 from .coefficients.correlation import InterAnnotatorCorrelation, inter_annotator_correlation
-from .coefficients.icc import icc
+from .coefficients.icc import icc, icc_table
 from .diagnostics.raters import rater_report
 from .coefficients.sparse import (
     item_agreement,
@@ -83,6 +83,7 @@ __all__ = [
     "fleiss_kappa",
     "gwet_ac",
     "icc",
+    "icc_table",
     "inter_annotator_correlation",
     "item_agreement",
     "item_agreement_variance",

@@ -15,8 +15,8 @@ from .coefficients import icc as intraclass, multirater, pairwise
 from .errors import (AnnotationError, IncompleteItemsWarning, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
 from .interpretation import benchmark as benchmark_value, interpretation_scale
-from .uncertainty import parse_ci
-from .validation import check_confidence, check_count, check_sample_weight, make_rng
+from .uncertainty import IntervalOptions
+from .validation import check_confidence, check_sample_weight, make_rng
 
 __all__ = ["NOT_COMPUTED", "ReportTable", "agreement_report"]
 
@@ -48,14 +48,16 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
     and raters known the last row is the intraclass correlation ICC(2,1)
     (:func:`~kappalab.icc`: two-way random, absolute agreement, single rater), computed on
     the items rated by every rater — its note says how many items with a missing rating were
-    dropped — and given ``ci=``'s interval like every row (:func:`~kappalab.icc` itself
-    defaults to the F interval). Columns: coefficient,
-    value, its standard error and interval (NaN unless ``ci=`` names a method of
-    :data:`kappalab.uncertainty.CI_METHODS`), observed and expected agreement (P_o, P_e on the
-    weighted 0–1 scale; NaN where they do not apply: P_e of percent agreement, both for the
-    ICC), level, the items, annotations and raters used, and a note where a value or its
-    interval is undefined. ``print(report)`` shows the table for a terminal
-    (:meth:`ReportTable.to_text`: the notes as footnotes, no empty column).
+    dropped — and given ``ci=``'s interval like every row. ``ci=`` also takes the methods one
+    coefficient supplies itself (:data:`kappalab.uncertainty.CORE_METHODS`):
+    ``"krippendorff"`` gives α's row Krippendorff's bootstrap and ``"F"`` the ICC's row its F
+    interval, and the other rows their value with a ``no interval: ...`` note. Columns:
+    coefficient, value, its standard error and interval (NaN unless ``ci=`` names a method of
+    :data:`kappalab.uncertainty.CI_METHODS` or the row's own), observed and expected
+    agreement (P_o, P_e on the weighted 0–1 scale; NaN where they do not apply: P_e of
+    percent agreement, both for the ICC), level, the items, annotations and raters used, and
+    a note where a value or its interval is undefined. ``print(report)`` shows the table for
+    a terminal (:meth:`ReportTable.to_text`: the notes as footnotes, no empty column).
 
     Parameters
     ----------
@@ -128,11 +130,10 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
     scale = None if benchmark is None else interpretation_scale(benchmark)
     if scale is not None:
         check_confidence(confidence)  # the certainty of the band reached
-    if ci is not None:  # bad interval options fail once, before any row
-        parse_ci(ci)
-        check_count(n_resamples, "n_resamples", minimum=2)
-        check_confidence(confidence)
-        make_rng(seed)
+    # bad interval options fail once, before any row; a name only some rows' coefficients
+    # supply (ci="krippendorff", "F") is each other row's note
+    IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                       progress=progress)
     ann = as_annotations(data, categories=categories)
     sample_weight = check_sample_weight(sample_weight, ann.n_items)  # once, for every row
     weights = _report_weights(level)

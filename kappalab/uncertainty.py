@@ -118,8 +118,8 @@ takes no part), so n is the number of items with a positive weight, not Σ w_i.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Collection, Mapping
 
 import numpy as np
 import scipy.sparse as sp
@@ -131,11 +131,13 @@ from .kernels import distinct_rows, single_blas_thread
 from .progress import track
 from .validation import check_confidence, check_count, check_real, make_rng
 
-__all__ = ["ALPHA_MIN", "ANALYTIC", "BLOCK_CELLS", "Interval", "CI_METHODS", "KRIPPENDORFF",
-           "PairableValues", "analytic_interval", "bootstrap", "check_alpha_min",
+__all__ = ["ALPHA_MIN", "ANALYTIC", "BLOCK_CELLS", "CORE_METHODS", "F_INTERVAL", "Interval",
+           "IntervalOptions", "CI_METHODS", "KRIPPENDORFF", "PairableValues",
+           "analytic_interval", "bootstrap", "check_alpha_min",
            "gwet_design", "krippendorff_interval", "krippendorff_replicates",
            "influence_values", "rows_with_statistics",
-           "interval", "parse_ci", "replicate_values", "resampling_interval"]
+           "interval", "parse_ci", "replicate_values", "resampling_interval",
+           "unsupported_method"]
 
 #: rows × columns of one stacked block of totals (bounds the memory of resampling and of the
 #: complex-step gradient)
@@ -160,6 +162,19 @@ ANALYTIC = ("analytic", "asymptotic", "gwet")
 #: ``ci=`` of :func:`~kappalab.krippendorff_alpha` alone: Krippendorff's bootstrap of the
 #: pairable values (:func:`krippendorff_interval`), not a resampling of items
 KRIPPENDORFF = "krippendorff"
+#: Krippendorff's (2004, ch. 11.4) smallest acceptable α for tentative conclusions and for
+#: reliable data: the default ``alpha_min`` of ``ci="krippendorff"``
+ALPHA_MIN = (0.667, 0.800)
+#: ``ci=`` of :func:`~kappalab.icc` alone: the F interval of the two-way ANOVA
+F_INTERVAL = "F"
+#: the ``ci=`` names a core supplies itself rather than the spine
+#: (``ItemSumCoefficient.interval_methods``): name → (what it is, the coefficients that have
+#: it, the call that gives it), for the one message that refuses it elsewhere
+CORE_METHODS = {
+    KRIPPENDORFF: ("Krippendorff's bootstrap of pairable values", "Krippendorff's alpha",
+                   "kl.krippendorff_alpha(..., ci='krippendorff')"),
+    F_INTERVAL: ("the F interval of the two-way ANOVA", "the ICC", "kl.icc(..., ci='F')"),
+}
 
 
 @dataclass(frozen=True)
@@ -168,8 +183,9 @@ class Interval:
 
     Parameters
     ----------
-    se : float
-        The standard error (NaN when fewer than two replicates are finite).
+    se : float or None
+        The standard error (NaN when fewer than two replicates are finite; None for a method
+        that gives none, the F interval).
     low, high : float
         The ends of the confidence interval.
     method : str
@@ -183,6 +199,9 @@ class Interval:
         number of items n.
     confidence : float
         The confidence level, in (0, 1).
+    details : mapping, default {}
+        What the method adds to the estimate's ``details`` (Krippendorff's bootstrap: its
+        ``ci_method``, ``n_resamples`` and ``q``).
 
     Examples
     --------
@@ -191,13 +210,14 @@ class Interval:
     0.39999...
     """
 
-    se: float
+    se: float | None
     low: float
     high: float
     method: str
     interval: str
     n_resamples: int
     confidence: float
+    details: Mapping[str, Any] = field(default_factory=dict)
 
 
 def parse_ci(ci: str) -> tuple[str, str]:
@@ -231,24 +251,170 @@ def parse_ci(ci: str) -> tuple[str, str]:
     """
     if isinstance(ci, str) and ci in CI_METHODS:
         return CI_METHODS[ci]
-    if isinstance(ci, str) and ci == KRIPPENDORFF:
-        raise InvalidParameterError(
-            "ci='krippendorff' (Krippendorff's bootstrap of pairable values) is defined for "
-            "Krippendorff's alpha only: use kl.krippendorff_alpha(..., ci='krippendorff'), or "
-            "an item-resampling interval here, e.g. ci='bootstrap'")
+    if isinstance(ci, str) and ci in CORE_METHODS:
+        raise InvalidParameterError(unsupported_method(ci))
     raise InvalidParameterError(f"unknown ci {ci!r}; choose one of {ci_choices()}")
 
 
+def unsupported_method(ci: str) -> str:
+    """The one line that refuses a name of :data:`CORE_METHODS` where the coefficient does
+    not supply it.
+
+    Parameters
+    ----------
+    ci : str
+        A name of :data:`CORE_METHODS`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> unsupported_method("F")  # doctest: +ELLIPSIS
+    "ci='F' (the F interval of the two-way ANOVA) is defined for the ICC only: use kl.icc(..."
+    """
+    what, who, call = CORE_METHODS[ci]
+    return (f"ci={ci!r} ({what}) is defined for {who} only: use {call}, or an item-resampling "
+            "interval here, e.g. ci='bootstrap'")
+
+
 def ci_choices() -> str:
-    """The names ``ci=`` takes, in words: :data:`CI_METHODS` and, for Krippendorff's α
-    alone, :data:`KRIPPENDORFF` (the one list, for messages and the command line's help).
+    """The names ``ci=`` takes, in words: :data:`CI_METHODS` and those of
+    :data:`CORE_METHODS` with the coefficients that have them (the one list, for messages
+    and the command line's help).
 
     Examples
     --------
     >>> ci_choices()  # doctest: +ELLIPSIS
-    "'analytic', 'asymptotic', ..., 'jackknife', or 'krippendorff' (Krippendorff's alpha only)"
+    "'analytic', ..., 'krippendorff' (Krippendorff's alpha only), or 'F' (the ICC only)"
     """
-    return f"{', '.join(map(repr, CI_METHODS))}, or {KRIPPENDORFF!r} (Krippendorff's alpha only)"
+    own = [f"{name!r} ({who} only)" for name, (_, who, _) in CORE_METHODS.items()]
+    return f"{', '.join([*map(repr, CI_METHODS), *own[:-1]])}, or {own[-1]}"
+
+
+@dataclass(frozen=True)
+class IntervalOptions:
+    """The interval options of an estimator, checked once: what ``ci=``, ``n_resamples=``,
+    ``confidence=``, ``seed=``, ``progress=`` (and Krippendorff's ``alpha_min=``) of every
+    estimator and report build at the door (:meth:`of`) and pass down to the uncertainty
+    code.
+
+    Build it with :meth:`of`, which validates; the constructor does not.
+
+    Parameters
+    ----------
+    ci : str or None, default None
+        The interval method: a name of :data:`CI_METHODS` or of :data:`CORE_METHODS`; None:
+        no interval (the other options are then not used, and not checked).
+    n_resamples : int, default 2000
+        The number of replicates of the resampling methods (≥ 2).
+    confidence : float, default 0.95
+        The confidence level, in (0, 1).
+    seed : None, int, sequence of int, numpy.random.SeedSequence or numpy.random.Generator
+        The random seed (:func:`kappalab.validation.make_rng`), kept as given: each method
+        makes its generator from it, as it would from the estimator's ``seed=``.
+    progress : bool or None, default None
+        Show the progress of resampling that outlasts 2 s on stderr (None: when stderr is a
+        terminal or a notebook; :mod:`kappalab.progress`).
+    alpha_min : tuple of float, default (0.667, 0.800)
+        With ``ci="krippendorff"``: the smallest acceptable α values whose probability of not
+        being reached Krippendorff's bootstrap reports (:func:`krippendorff_interval`).
+
+    Examples
+    --------
+    >>> options = IntervalOptions.of("bootstrap", n_resamples=500.0, seed=1)
+    >>> options.ci, options.n_resamples, options.confidence, options.method
+    ('bootstrap', 500, 0.95, ('bootstrap', 'percentile'))
+    >>> IntervalOptions.of("bootstrap", confidence=95)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kappalab.errors.InvalidParameterError: confidence must be in (0.0, 1.0), got 95.0
+    """
+
+    ci: str | None = None
+    n_resamples: int = 2000
+    confidence: float = 0.95
+    seed: Any = None
+    progress: bool | None = None
+    alpha_min: tuple[float, ...] = ALPHA_MIN
+
+    @classmethod
+    def of(cls, ci: str | None = None, *, n_resamples: Any = 2000, confidence: Any = 0.95,
+           seed: Any = None, progress: bool | None = None, alpha_min: Any = None,
+           methods: Collection[str] | None = None) -> "IntervalOptions":
+        """The options, each checked once (with ``ci`` None only ``alpha_min``).
+
+        Parameters
+        ----------
+        ci : str or None
+            A name of :data:`CI_METHODS`, or of :data:`CORE_METHODS` that ``methods``
+            allows; None: no interval.
+        n_resamples : int, default 2000
+            ≥ 2 (a float with an integer value is accepted).
+        confidence : float, default 0.95
+            In (0, 1).
+        seed : None, int, sequence of int, SeedSequence or Generator
+            Checked by :func:`kappalab.validation.make_rng`, kept as given.
+        progress : bool or None, default None
+            Passed on.
+        alpha_min : float or sequence of float, optional
+            Krippendorff's smallest acceptable α values (:func:`check_alpha_min`), only with
+            ``ci="krippendorff"``; None: (0.667, 0.800).
+        methods : collection of str, optional
+            The names of :data:`CORE_METHODS` the coefficient behind the options supplies
+            (its ``interval_methods``); a name of :data:`CORE_METHODS` not among them is
+            refused with :func:`unsupported_method`'s line. None (a report, whose rows
+            differ): every name of :data:`CORE_METHODS`.
+
+        Returns
+        -------
+        IntervalOptions
+
+        Raises
+        ------
+        InvalidParameterError
+            An unknown ``ci`` or one the coefficient does not supply, ``n_resamples`` < 2,
+            ``confidence`` outside (0, 1), an invalid ``seed``, or ``alpha_min`` without
+            ``ci="krippendorff"`` or not numbers in [−1, 1].
+
+        Examples
+        --------
+        >>> IntervalOptions.of("F", confidence=0.9).confidence
+        0.9
+        >>> IntervalOptions.of("F", methods=())  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        kappalab.errors.InvalidParameterError: ci='F' (...) is defined for the ICC only: ...
+        """
+        if alpha_min is not None and ci != KRIPPENDORFF:
+            raise InvalidParameterError(
+                "alpha_min= gives the probability of failing to reach alpha_min under "
+                "Krippendorff's bootstrap; it needs ci='krippendorff'")
+        if ci is None:
+            return cls(None, n_resamples, confidence, seed, progress)
+        supplied = isinstance(ci, str) and (ci in CORE_METHODS if methods is None
+                                            else ci in methods)
+        if not supplied:
+            parse_ci(ci)  # a name of CI_METHODS, or one line that says why not
+        n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
+        confidence = check_confidence(confidence)
+        thresholds = check_alpha_min(ALPHA_MIN if alpha_min is None else alpha_min)
+        make_rng(seed)
+        return cls(ci, n_resamples, confidence, seed, progress, thresholds)
+
+    @property
+    def method(self) -> tuple[str, str] | None:
+        """(method, interval) of a name of :data:`CI_METHODS` (:func:`parse_ci`); None
+        without ``ci`` or for a name the coefficient supplies itself."""
+        return CI_METHODS.get(self.ci) if self.ci is not None else None
+
+    @property
+    def resampling(self) -> dict[str, Any]:
+        """``n_resamples``, ``confidence``, ``seed`` and ``progress`` as keywords, for the
+        functions that take them one by one."""
+        return {"n_resamples": self.n_resamples, "confidence": self.confidence,
+                "seed": self.seed, "progress": self.progress}
 
 
 def _value(core, totals: np.ndarray) -> np.ndarray:
@@ -785,9 +951,6 @@ def _bca(core, groups: _Groups, estimate: float, replicates: np.ndarray,
 
 
 # ------------------------------------------------------------------------ Krippendorff's bootstrap
-#: Krippendorff's (2004, ch. 11.4) smallest acceptable α for tentative conclusions and for
-#: reliable data: the default ``alpha_min`` of ``ci="krippendorff"``
-ALPHA_MIN = (0.667, 0.800)
 
 
 @dataclass(frozen=True)
@@ -1058,22 +1221,27 @@ def check_alpha_min(alpha_min: Any) -> tuple[float, ...]:
     return tuple(dict.fromkeys(checked))
 
 
-def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95,
-             seed: Any = None, progress: bool | None = None) -> Interval:
+def interval(core, ci: "str | IntervalOptions", *, n_resamples: int = 2000,
+             confidence: float = 0.95, seed: Any = None,
+             progress: bool | None = None) -> Interval:
     """The interval an estimator's ``ci=`` names (see :data:`CI_METHODS`).
 
     :func:`analytic_interval` or :func:`resampling_interval`; a symmetric interval
     (``"t"``: analytic, Gwet's, jackknife; ``"normal"``: asymptotic) has its upper end capped
-    at the coefficient's ``upper_bound``.
+    at the coefficient's ``upper_bound``. A name the core supplies itself (its
+    ``interval_methods``, e.g. ``"krippendorff"`` for α, ``"F"`` for the ICC) is its own
+    function of (core, options).
 
     Parameters
     ----------
     core : ItemSumCoefficient
         The coefficient bound to its data (:mod:`kappalab.coefficients.base`).
-    ci : str
+    ci : str or IntervalOptions
         A name of :data:`CI_METHODS`: ``"analytic"``, ``"asymptotic"``, ``"gwet"``,
         ``"bootstrap"``, ``"bootstrap-basic"``, ``"bootstrap-bca"``, ``"bayesian-bootstrap"``
-        or ``"jackknife"``.
+        or ``"jackknife"``, or one of the core's ``interval_methods``; or the
+        :class:`IntervalOptions` built at the estimator's door (the keywords below are then
+        ignored).
     n_resamples : int, default 2000
         The number of bootstrap replicates (≥ 2).
     confidence : float, default 0.95
@@ -1122,14 +1290,18 @@ def interval(core, ci: str, *, n_resamples: int = 2000, confidence: float = 0.95
     >>> interval(core, "jackknife").high  # 0.5782 + 2.262·0.1899 = 1.0078, capped at 1
     1.0
     """
-    method, kind = parse_ci(ci)
+    options = ci if isinstance(ci, IntervalOptions) else IntervalOptions(
+        ci, n_resamples, confidence, seed, progress)  # checked where they are used
+    own = getattr(core, "interval_methods", {}).get(options.ci)
+    if own is not None:
+        return own(core, options)
+    method, kind = parse_ci(options.ci)
     if method in ANALYTIC:
-        result = analytic_interval(core, confidence, method)
+        result = analytic_interval(core, options.confidence, method)
     else:
         result = resampling_interval(core, method,
                                      interval=kind if kind != "t" else "percentile",
-                                     n_resamples=n_resamples, confidence=confidence, seed=seed,
-                                     progress=progress)
+                                     **options.resampling)
     bound = getattr(core, "upper_bound", None)
     if kind in ("t", "normal") and bound is not None and result.high > bound:
         # a symmetric θ̂ ± t·SE can pass the coefficient's largest possible value (1 for

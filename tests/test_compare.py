@@ -407,6 +407,19 @@ def test_repr_and_tables():
         kl.Comparison.to_frame([result.estimate_a])
 
 
+def test_the_icc_is_compared_through_its_core_factory():
+    """The ICC's registry entry has a core: compare gives the two ICCs (as icc does) and a
+    difference equal to theirs."""
+    rng = np.random.default_rng(5)
+    truth = rng.normal(size=(30, 1))
+    a = truth + rng.normal(scale=0.5, size=(30, 3))
+    b = truth + rng.normal(scale=1.0, size=(30, 3))
+    result = kl.compare(kl.icc, a, b, ci="analytic")
+    assert result.estimate_a.value == kl.icc(a).value
+    assert result.estimate_b.value == kl.icc(b).value
+    assert result.difference == pytest.approx(kl.icc(a).value - kl.icc(b).value, abs=1e-15)
+
+
 # ---------------------------------------------------------------------- bad input
 def test_errors_name_the_fault():
     x, y = pools(20, seed=12)
@@ -415,9 +428,6 @@ def test_errors_name_the_fault():
     with pytest.raises(InvalidParameterError, match="not an estimator compare can use: it is "
                        "not in the registry of coefficients .* registry.register"):
         kl.compare(kl.item_agreement, x, y)
-    with pytest.raises(InvalidParameterError, match="icc is not an estimator compare can use: "
-                       "its registry entry has no core factory"):
-        kl.compare(kl.icc, x, y)
     with pytest.raises(InvalidParameterError, match="estimator must be"):
         kl.compare(kl.Annotations, x, y)
     with pytest.raises(InvalidParameterError, match="a gives 2 positional"):

@@ -71,7 +71,7 @@ def max_difference(ours, theirs):
 def test_every_form_equals_pingouin(unrounded_pingouin, n, k, bias, scale, shift):
     x = ratings(n * k, n, k, bias, scale, shift)
     theirs = pingouin_table(unrounded_pingouin, x)
-    ours = kl.icc(x, form="all")
+    ours = kl.icc_table(x)
     assert ours["type"].tolist() == theirs["Type"].tolist()
     assert max_difference(ours, theirs) < 1e-10
     np.testing.assert_allclose(ours["F"], theirs["F"], rtol=1e-10)
@@ -79,7 +79,7 @@ def test_every_form_equals_pingouin(unrounded_pingouin, n, k, bias, scale, shift
     assert ours["df1"].tolist() == theirs["df1"].tolist()
     assert ours["df2"].tolist() == theirs["df2"].tolist()
     for row in ours.itertuples():  # one form at a time: the same numbers
-        est = kl.icc(x, form=row.form)
+        est = kl.icc(x, form=row.form, ci="F")
         assert est.value == row.value and est.ci == (row.ci_low, row.ci_high)
         assert est.coefficient == row.form and est.se is None
 
@@ -90,14 +90,14 @@ def test_long_data_with_named_raters_in_any_order_equals_pingouin(unrounded_ping
     frame["rater"] = frame["rater"].map(lambda j: f"judge {'edcba'[j]}")
     frame = frame.sample(frac=1.0, random_state=0)
     theirs = pg.intraclass_corr(frame, targets="item", raters="rater", ratings="value")
-    assert max_difference(kl.icc(frame, form="all"), theirs) < 1e-10
+    assert max_difference(kl.icc_table(frame), theirs) < 1e-10
 
 
 def test_missing_ratings_drop_the_incomplete_items_as_pingouins_omit(unrounded_pingouin):
     x = ratings(4, 25, 4)
     x[[1, 7, 7, 20], [0, 2, 3, 1]] = np.nan  # three items lose a rating
     with pytest.warns(IncompleteItemsWarning, match="3 item\\(s\\) with a missing rating"):
-        ours = kl.icc(x, form="all")
+        ours = kl.icc_table(x)
     theirs = pingouin_table(unrounded_pingouin, x, nan_policy="omit")
     assert max_difference(ours, theirs) < 1e-10
     with pytest.warns(kl.errors.DroppedAnnotationsWarning, match="uses the 22 items"):
@@ -116,7 +116,7 @@ def test_shrout_fleiss_table_2():
     """Shrout & Fleiss (1979): the ANOVA of Table 2 (BMS = 11.24, WMS = 6.26, JMS = 32.49,
     EMS = 1.02) and Table 4's ICC(1,1) = .17, ICC(2,1) = .29, ICC(3,1) = .71, ICC(1,4) = .44,
     ICC(2,4) = .62, ICC(3,4) = .91."""
-    table = kl.icc(SHROUT_FLEISS, form="all").set_index("form")
+    table = kl.icc_table(SHROUT_FLEISS).set_index("form")
     published = {"ICC(1,1)": 0.17, "ICC(2,1)": 0.29, "ICC(3,1)": 0.71, "ICC(1,k)": 0.44,
                  "ICC(2,k)": 0.62, "ICC(3,k)": 0.91}
     for form, value in published.items():
@@ -139,7 +139,7 @@ def test_hand_arithmetic_of_the_mean_squares():
                 "ICC(2,1)": (msr - mse) / (msr + mse + 2 * (msc - mse) / 3),
                 "ICC(3,1)": (msr - mse) / (msr + mse), "ICC(1,k)": (msr - msw) / msr,
                 "ICC(2,k)": (msr - mse) / (msr + (msc - mse) / 3), "ICC(3,k)": (msr - mse) / msr}
-    table = kl.icc(x, form="all").set_index("form")["value"]
+    table = kl.icc_table(x).set_index("form")["value"]
     for form, value in expected.items():
         assert table[form] == pytest.approx(value, rel=1e-13), form
 
@@ -170,7 +170,7 @@ def test_exact_f_interval_inverts_the_f_test(form, confidence):
     prophecies."""
     x = ratings(9, 14, 3)
     n, k = x.shape
-    est = kl.icc(x, form=form, confidence=confidence)
+    est = kl.icc(x, form=form, ci="F", confidence=confidence)
     d = est.details
     observed = d["ms_rows"] / (d["ms_within"] if form.startswith("ICC(1") else d["ms_error"])
     tail = (1 - confidence) / 2
@@ -190,7 +190,7 @@ def test_exact_f_interval_inverts_the_f_test(form, confidence):
 
 def test_perfect_agreement_gives_a_degenerate_f_interval():
     x = np.array([[1.0, 1.0], [2.0, 2.0], [4.0, 4.0]])
-    table = kl.icc(x, form="all")
+    table = kl.icc_table(x)
     assert (table["value"] == 1.0).all()
     assert np.allclose(table[["ci_low", "ci_high"]], 1.0, atol=1e-12)
     assert (table["p_value"] == 0.0).all()
@@ -270,7 +270,7 @@ def test_spine_intervals(ci):
 def test_integer_weights_equal_repeated_items(unrounded_pingouin):
     x = ratings(8, 12, 3)
     w = np.array([1, 2, 0, 3, 1, 1, 2, 1, 0, 1, 4, 1])
-    ours = kl.icc(x, form="all", sample_weight=w)
+    ours = kl.icc_table(x, sample_weight=w)
     repeated = np.repeat(x, w, axis=0)
     assert max_difference(ours, pingouin_table(unrounded_pingouin, repeated)) < 1e-10
     assert kl.icc(x, sample_weight=w).n_items == 10

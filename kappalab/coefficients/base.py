@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import scipy.sparse as sp
@@ -35,8 +36,9 @@ import scipy.sparse as sp
 from ..errors import UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
 from ..kernels import column_totals, numeric_array, single_blas_thread
-from ..uncertainty import BLOCK_CELLS, gwet_design, interval, parse_ci
-from ..validation import check_confidence, check_count, check_sample_weight, make_rng
+from ..uncertainty import (BLOCK_CELLS, CI_METHODS, Interval, IntervalOptions, gwet_design,
+                           interval, parse_ci)
+from ..validation import check_sample_weight
 
 __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array",
            "complex_step_gradient", "disagreement_components",
@@ -128,6 +130,16 @@ class ItemSumCoefficient(ABC):
     #: the totals T of the last :meth:`estimate` (None before it), for what a wrapper adds to
     #: the estimate from the same totals without a second pass over the items
     estimated_totals: np.ndarray | None = None
+    #: the ``ci=`` methods the core supplies itself beyond the spine's
+    #: (:data:`kappalab.uncertainty.CORE_METHODS`): name → function of (core,
+    #: :class:`~kappalab.uncertainty.IntervalOptions`) returning an
+    #: :class:`~kappalab.uncertainty.Interval` (``ci="krippendorff"`` of Krippendorff's α,
+    #: ``ci="F"`` of the ICC); :meth:`estimate` dispatches to them
+    interval_methods: Mapping[str, Callable[[Any, IntervalOptions], Interval]] = \
+        MappingProxyType({})
+    #: a ``ci=`` name whose standard error the estimate carries even without ``ci=`` (no
+    #: interval): SPA's ``"analytic"``; None: none
+    se_without_ci: str | None = None
 
     def set_sample_weight(self, sample_weight: Any, n_items: int) -> None:
         """Validate and keep item weights, one per row of the item statistics
@@ -200,17 +212,34 @@ class ItemSumCoefficient(ABC):
         """The coefficient on the data; with ``ci`` (a name of
         :data:`kappalab.uncertainty.CI_METHODS`: ``"analytic"``, ``"asymptotic"``,
         ``"gwet"``, ``"bootstrap"``, ``"bootstrap-bca"``, ``"bootstrap-basic"``,
-        ``"bayesian-bootstrap"``, ``"jackknife"``) also its standard error and interval
+        ``"bayesian-bootstrap"``, ``"jackknife"``, or one of the core's
+        :attr:`interval_methods`) also its standard error and interval
         (:mod:`kappalab.uncertainty`); a normal interval (``"asymptotic"``) puts
         ``details["reference"] = "normal"``, so that the estimate's test is the normal one
         too. ``progress``: show the progress of resampling that outlasts 2 s on stderr (None:
-        when stderr is a terminal or a notebook; :mod:`kappalab.progress`)."""
+        when stderr is a terminal or a notebook; :mod:`kappalab.progress`). The options are
+        checked once, into an :class:`~kappalab.uncertainty.IntervalOptions`
+        (:meth:`estimate_with`)."""
+        return self.estimate_with(IntervalOptions.of(
+            ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress,
+            methods=self.interval_methods))
+
+    def check_interval(self, options: IntervalOptions) -> None:
+        """Refuse, before any work, an interval the core cannot give on its data
+        (``ci="gwet"`` for a coefficient Gwet's formula does not cover); a core adds its own
+        checks of its :attr:`interval_methods`."""
+        if options.ci not in self.interval_methods and options.method is not None and \
+                options.method[0] == "gwet":
+            gwet_design(self)
+
+    def estimate_with(self, options: IntervalOptions) -> Estimate:
+        """:meth:`estimate` with its interval options checked already
+        (:meth:`IntervalOptions.of <kappalab.uncertainty.IntervalOptions.of>`)."""
+        ci = options.ci
+        if ci is not None and ci not in self.interval_methods and ci not in CI_METHODS:
+            parse_ci(ci)  # supplied by other cores: one line that says which
         if ci is not None:  # reject bad options before any work
-            if parse_ci(ci)[0] == "gwet":
-                gwet_design(self)
-            check_count(n_resamples, "n_resamples", minimum=2)
-            check_confidence(confidence)
-            make_rng(seed)
+            self.check_interval(options)
         with single_blas_thread():  # the spine's products are skinny
             self.estimated_totals = self.totals()
             parts = self.combine(self.estimated_totals)
@@ -221,9 +250,12 @@ class ItemSumCoefficient(ABC):
             parts = dict(parts, value=np.nan)
         se, bounds, details, used = None, None, self.details(), self.counts_used()
         if ci is not None and reason is None:
-            with single_blas_thread():
-                result = interval(self, ci, n_resamples=n_resamples, confidence=confidence,
-                                  seed=seed, progress=progress)
+            own = self.interval_methods.get(ci)
+            if own is not None:
+                result = own(self, options)
+            else:
+                with single_blas_thread():
+                    result = interval(self, options)
             se, bounds = result.se, (result.low, result.high)
             if result.interval == "normal":  # the test dual to a normal interval
                 details = {**details, "reference": "normal"}
@@ -231,6 +263,11 @@ class ItemSumCoefficient(ABC):
                 # a t interval over more units than the pairable items (Fleiss', Conger's κ
                 # and Gwet's units count singly-rated items): the test takes its n − 1
                 details = {**details, "df": int(result.n_resamples) - 1}
+            if result.details:
+                details = {**details, **result.details}
+        elif ci is None and self.se_without_ci is not None and reason is None and \
+                np.isfinite(_scalar(parts["value"])) and used.get("n_items", 0) >= 2:
+            se = interval(self, self.se_without_ci).se
         result = Estimate(
             coefficient=self.name,
             value=_scalar(parts["value"]),

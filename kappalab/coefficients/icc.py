@@ -51,6 +51,9 @@ from __future__ import annotations
 
 import copy
 import re
+from dataclasses import replace
+import warnings
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -62,11 +65,11 @@ from ..errors import (EmptyDataError, IncompleteItemsWarning, InvalidParameterEr
                       RaterCountError, warn)
 from ..estimate import Estimate
 from ..kernels import spearman_brown
-from ..uncertainty import parse_ci
-from ..validation import check_confidence, check_count, check_sample_weight, make_rng
+from ..uncertainty import F_INTERVAL, Interval, IntervalOptions
+from ..validation import check_confidence, check_sample_weight
 from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
 
-__all__ = ["FORMS", "IntraclassCorrelationCore", "icc", "icc_form"]
+__all__ = ["FORMS", "IntraclassCorrelationCore", "icc", "icc_core", "icc_form", "icc_table"]
 
 #: the six forms: Shrout & Fleiss' name → (model, pingouin's and McGraw & Wong's label,
 #: McGraw & Wong's description)
@@ -199,6 +202,8 @@ class IntraclassCorrelationCore(ItemSumCoefficient):
 
     level = "interval"
     upper_bound = 1.0
+    #: items of the data dropped for a missing rating (:func:`icc_core`)
+    n_items_dropped: int = 0
 
     def __init__(self, ratings: Any, form: str = "ICC(2,1)", sample_weight: Any = None,
                  item_labels: Any = None):
@@ -286,6 +291,16 @@ class IntraclassCorrelationCore(ItemSumCoefficient):
         Fleiss 1979, Table 3; McGraw & Wong 1996, Tables 7–8), as pingouin computes them (see
         :func:`icc`): keys ``F``, ``df1``, ``df2``, ``F_p_value``, ``ci``."""
         return _f_test(self.form, self.combine(self.totals()), self.k, confidence)
+
+    def f_interval(self, options: IntervalOptions) -> Interval:
+        """The F interval of the form at ``options.confidence`` (``ci="F"``, :meth:`f_test`);
+        no standard error."""
+        low, high = self.f_test(options.confidence)["ci"]
+        return Interval(None, low, high, F_INTERVAL, F_INTERVAL,
+                        int(self.counts_used()["n_items"]), options.confidence)
+
+    #: ``ci="F"``: the F interval, beside the spine's methods
+    interval_methods = MappingProxyType({F_INTERVAL: f_interval})
 
     def details(self) -> dict[str, Any]:
         ms = self.combine(self.totals())
@@ -376,11 +391,11 @@ def _complete_ratings(ann: Any) -> tuple[np.ndarray, np.ndarray, int]:
 
 
 @shared_parameters
-def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
+def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = None,
         confidence: float = 0.95, sample_weight: Any = None, n_resamples: int = 2000,
-        seed: Any = None, progress: bool | None = None) -> Estimate | pd.DataFrame:
+        seed: Any = None, progress: bool | None = None) -> Estimate:
     r"""The intraclass correlation (Shrout & Fleiss 1979; McGraw & Wong 1996) of interval
-    ratings, with its F-based confidence interval.
+    ratings, with its F-based confidence interval on request (``ci="F"``).
 
     The ratings of n items (targets) by k raters (judges) are split by the two-way analysis
     of variance into the mean squares of items MS_R, raters MS_C, error MS_E and within items
@@ -410,12 +425,13 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
     ``"ICC(2,4)"`` for k = 4). pingouin 0.6 and later label the rows ICC(1,1), ICC(A,1),
     ICC(C,1), ICC(1,k), ICC(A,k), ICC(C,k).
 
-    **Intervals.** ``ci="F"`` (the default) gives the exact F interval of ICC(1,·) and
-    ICC(3,·) under the normal ANOVA model (Shrout & Fleiss 1979, Table 3) and McGraw & Wong's
-    (1996) approximate interval of ICC(2,·), with Satterthwaite's degrees of freedom, as
-    pingouin's ``intraclass_corr`` computes them (it fixes 95%; ``confidence=`` here takes
-    any level); the estimate's ``se`` is then None. The F test of ICC = 0 is in ``details``
-    (``F``, ``df1``, ``df2``, ``F_p_value``) whatever ``ci``. The other ``ci=`` names are
+    **Intervals.** None by default (``ci=None``, as every estimator). ``ci="F"`` gives the
+    exact F interval of ICC(1,·) and ICC(3,·) under the normal ANOVA model (Shrout & Fleiss
+    1979, Table 3) and McGraw & Wong's (1996) approximate interval of ICC(2,·), with
+    Satterthwaite's degrees of freedom, as pingouin's ``intraclass_corr`` computes them (it
+    fixes 95%; ``confidence=`` here takes any level); the estimate's ``se`` is then None.
+    :func:`icc_table` gives the six forms with their F intervals. The F test of ICC = 0 is in
+    ``details`` (``F``, ``df1``, ``df2``, ``F_p_value``) whatever ``ci``. The other ``ci=`` names are
     the spine's standard error and interval (:mod:`kappalab.uncertainty`), which need no
     normality: ``"analytic"`` is the delta method over the items, the resampling methods
     resample the items (the rows of the table).
@@ -443,8 +459,9 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
         Numeric ratings with rater identities: an :class:`~kappalab.Annotations`, or what
         :func:`~kappalab.annotations.as_annotations` reads (items × raters wide, or long).
     form : str, default "ICC(2,1)"
-        The ICC form, by any of its names (above), or ``"all"`` for a table of the six.
-    ci : str or None, default "F"
+        The ICC form, by any of its names (above). ``"all"`` (the table of the six forms) is
+        deprecated: use :func:`icc_table`.
+    ci : str or None, default None
         ``"F"``: the F interval (above). Otherwise a standard error and confidence interval
         by ``"analytic"``, ``"asymptotic"``, ``"bootstrap"``, ``"bootstrap-basic"``,
         ``"bootstrap-bca"``, ``"bayesian-bootstrap"`` or ``"jackknife"``
@@ -467,21 +484,21 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
 
     Returns
     -------
-    Estimate or pandas.DataFrame
-        For one form, an :class:`~kappalab.Estimate` named after the form (Shrout & Fleiss'
-        name), ``level`` "interval", ``observed`` the ICC and ``expected`` 0 (no chance
-        term), ``n_items`` the complete items used, ``n_raters`` k; ``details`` holds
-        ``form``, ``type`` (McGraw & Wong's label), ``description``, the mean squares
-        (``ms_rows``, ``ms_columns``, ``ms_error``, ``ms_within``), the F test (``F``,
-        ``df1``, ``df2``, ``F_p_value``), ``ci_method`` and ``n_items_dropped``. For
-        ``form="all"`` a DataFrame of the six forms in pingouin's order, columns ``form``,
-        ``type``, ``description``, ``value``, ``F``, ``df1``, ``df2``, ``p_value`` (the F
-        test), ``se``, ``ci_low``, ``ci_high``.
+    Estimate
+        An :class:`~kappalab.Estimate` named after the form (Shrout & Fleiss' name),
+        ``level`` "interval", ``observed`` the ICC and ``expected`` 0 (no chance term),
+        ``n_items`` the complete items used, ``n_raters`` k; ``details`` holds ``form``,
+        ``type`` (McGraw & Wong's label), ``description``, the mean squares (``ms_rows``,
+        ``ms_columns``, ``ms_error``, ``ms_within``), the F test (``F``, ``df1``, ``df2``,
+        ``F_p_value``), ``ci_method`` and ``n_items_dropped``. (The deprecated
+        ``form="all"`` returns :func:`icc_table`'s DataFrame, with its F intervals unless
+        another ``ci`` is given.)
 
     Raises
     ------
     InvalidParameterError
-        An unknown ``form`` or ``ci``, ``confidence`` outside (0, 1), bad sample weights.
+        An unknown ``form`` or ``ci``, ``confidence`` outside (0, 1), and with ``ci``
+        ``n_resamples`` < 2 or an invalid ``seed``; bad sample weights.
     NonNumericError
         Ratings that are not numbers.
     UnknownRatersError
@@ -511,31 +528,158 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
     >>> import kappalab as kl
     >>> x = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9],
     ...      [6, 2, 4, 7]]
-    >>> est = kl.icc(x)                   # ICC(2,1) with its F interval
+    >>> est = kl.icc(x, ci="F")           # ICC(2,1) with its F interval
     >>> round(est, 2), [round(b, 2) for b in est.ci]
     (0.29, [0.02, 0.76])
-    >>> kl.icc(x, form="all")[["form", "type", "value"]].round(2)
-           form      type  value
-    0  ICC(1,1)  ICC(1,1)   0.17
-    1  ICC(2,1)  ICC(A,1)   0.29
-    2  ICC(3,1)  ICC(C,1)   0.71
-    3  ICC(1,k)  ICC(1,k)   0.44
-    4  ICC(2,k)  ICC(A,k)   0.62
-    5  ICC(3,k)  ICC(C,k)   0.91
+    >>> kl.icc(x).ci is None              # no interval unless asked
+    True
     >>> round(kl.icc(x, form="two-way mixed consistency average"), 2)
     0.91
     """
-    all_forms = isinstance(form, str) and form.strip().lower() == "all"
-    numbered = isinstance(form, str) and re.fullmatch(r"ICC\([123],\d+\)",
-                                                      re.sub(r"[\s_]", "", form).upper())
-    if not all_forms and not numbered:  # ICC(f,m) is checked once k is known
-        icc_form(form)
-    spine_ci = ci is not None and ci != "F"
-    if spine_ci:
-        parse_ci(ci)
-        check_count(n_resamples, "n_resamples", minimum=2)
-        make_rng(seed)
-    check_confidence(confidence)
+    if _all_forms(form):
+        warnings.warn("icc(form='all') is deprecated and will be removed in 0.3: use "
+                      "kl.icc_table(data), the table of the six forms (with their F "
+                      "intervals unless another ci= is given)", DeprecationWarning,
+                      stacklevel=2)
+        return icc_table(data, ci=F_INTERVAL if ci is None else ci, confidence=confidence,
+                         sample_weight=sample_weight, n_resamples=n_resamples, seed=seed,
+                         progress=progress)
+    _check_form(form)
+    options = _options(ci, n_resamples, confidence, seed, progress)
+    return _estimate(icc_core(data, form=form, sample_weight=sample_weight), options)
+
+
+@shared_parameters
+def icc_table(data: AnnotationsLike, *, ci: str | None = "F", confidence: float = 0.95,
+              sample_weight: Any = None, n_resamples: int = 2000, seed: Any = None,
+              progress: bool | None = None) -> pd.DataFrame:
+    r"""The six intraclass correlations of Shrout & Fleiss (1979) in one table, with their F
+    tests and F intervals, as pingouin's ``intraclass_corr`` gives them.
+
+    One row per form of :func:`icc` (whose formulas, names, handling of missing ratings and
+    intervals apply), from one two-way ANOVA of the complete items. The table is the F
+    analysis of the ratings, so its interval columns default to the F intervals
+    (``ci="F"``); another ``ci=`` fills them with the spine's standard error and interval of
+    each form instead, and ``ci=None`` leaves them empty.
+
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        Numeric ratings with rater identities: an :class:`~kappalab.Annotations`, or what
+        :func:`~kappalab.annotations.as_annotations` reads (items × raters wide, or long).
+    ci : str or None, default "F"
+        ``"F"``: each form's F interval (no standard error). Otherwise a name of
+        :data:`kappalab.uncertainty.CI_METHODS`, the items being the resampling units (one
+        ``seed`` for every form); None: no interval.
+    {{shared: confidence}}
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item, in the order of ``Annotations.items``, as for
+        :func:`icc`; the F intervals take n = Σ w_i items.
+    {{shared: n_resamples}}
+    seed : None, int, sequence of int, SeedSequence or Generator, optional
+        Seed of the resampling (:func:`kappalab.validation.make_rng`); None (default) draws
+        fresh entropy.
+    {{shared: progress}}
+
+    Returns
+    -------
+    pandas.DataFrame
+        The six forms in pingouin's order, columns ``form``, ``type``, ``description``,
+        ``value``, ``F``, ``df1``, ``df2``, ``p_value`` (the F test), ``se``, ``ci_low``,
+        ``ci_high``.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``ci``, ``confidence`` outside (0, 1), ``n_resamples`` < 2, an invalid
+        ``seed``, bad sample weights.
+    NonNumericError
+        Ratings that are not numbers.
+    UnknownRatersError
+        Data without rater identities (counts).
+    RaterCountError
+        Fewer than two raters.
+    EmptyDataError
+        No item rated by every rater.
+
+    References
+    ----------
+    Shrout, P. E. & Fleiss, J. L. (1979). Intraclass correlations: uses in assessing rater
+    reliability. *Psychological Bulletin* 86(2), 420–428. doi:10.1037/0033-2909.86.2.420
+
+    McGraw, K. O. & Wong, S. P. (1996). Forming inferences about some intraclass correlation
+    coefficients. *Psychological Methods* 1(1), 30–46. doi:10.1037/1082-989X.1.1.30
+
+    Examples
+    --------
+    Shrout & Fleiss' (1979) Table 2 (6 targets, 4 judges); their Table 4: .17, .29, .71,
+    .44, .62, .91.
+
+    >>> import kappalab as kl
+    >>> x = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9],
+    ...      [6, 2, 4, 7]]
+    >>> kl.icc_table(x)[["form", "type", "value", "ci_low", "ci_high"]].round(2)
+           form      type  value  ci_low  ci_high
+    0  ICC(1,1)  ICC(1,1)   0.17   -0.13     0.72
+    1  ICC(2,1)  ICC(A,1)   0.29    0.02     0.76
+    2  ICC(3,1)  ICC(C,1)   0.71    0.34     0.95
+    3  ICC(1,k)  ICC(1,k)   0.44   -0.88     0.91
+    4  ICC(2,k)  ICC(A,k)   0.62    0.07     0.93
+    5  ICC(3,k)  ICC(C,k)   0.91    0.68     0.99
+    """
+    options = _options(ci, n_resamples, confidence, seed, progress)
+    core = icc_core(data, sample_weight=sample_weight)
+    rows = []
+    for name in FORMS:
+        est = _estimate(core.with_form(name), options)
+        low, high = est.ci if est.ci is not None else (np.nan, np.nan)
+        d = est.details
+        rows.append({"form": name, "type": d["type"], "description": d["description"],
+                     "value": est.value, "F": d["F"], "df1": d["df1"], "df2": d["df2"],
+                     "p_value": d["F_p_value"], "se": np.nan if est.se is None else est.se,
+                     "ci_low": low, "ci_high": high})
+    return pd.DataFrame.from_records(rows)
+
+
+def icc_core(data: AnnotationsLike, *, form: str = "ICC(2,1)",
+             sample_weight: Any = None) -> IntraclassCorrelationCore:
+    """The core behind :func:`icc`: :func:`icc`'s arguments less its interval options.
+
+    The complete items are kept (an :class:`~kappalab.errors.IncompleteItemsWarning` says
+    how many were dropped, the core's ``n_items_dropped``), and the sample weights follow
+    them.
+
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        Numeric ratings with rater identities (as :func:`icc` reads them).
+    form : str, default "ICC(2,1)"
+        One form, by any of its names (:func:`icc_form`).
+    sample_weight : array-like, optional
+        One weight w_i ≥ 0 per item of the data.
+
+    Returns
+    -------
+    IntraclassCorrelationCore
+        Its ``estimate()`` is ``icc(data, form=form, sample_weight=sample_weight)``'s value.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``form`` (``"all"`` is :func:`icc_table`), bad sample weights.
+    NonNumericError, UnknownRatersError, RaterCountError, EmptyDataError
+        As :func:`icc`.
+
+    Examples
+    --------
+    >>> core = icc_core([[1, 2], [3, 3], [5, 6]], form="ICC(1,1)")  # MS_R = 49/6, MS_W = 1/3
+    >>> round(core.estimate().value, 4), core.n_items_dropped
+    (0.9216, 0)
+    """
+    if _all_forms(form):
+        raise InvalidParameterError("form='all' is the table of the six forms, "
+                                    "kl.icc_table(data); a core is one form")
+    _check_form(form)
     ann = as_annotations(data)
     ann.require_raters("the ICC")
     weights = check_sample_weight(sample_weight, ann.n_items)
@@ -549,37 +693,40 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = "F",
              f"{dropped} item(s) with a missing rating were dropped (Krippendorff's alpha, "
              "level='interval', uses them)", IncompleteItemsWarning)
     core = IntraclassCorrelationCore(
-        x, "ICC(2,1)" if all_forms else form,
-        sample_weight=None if weights is None else weights[kept],
+        x, form, sample_weight=None if weights is None else weights[kept],
         item_labels=ann.items[kept])
-    if not all_forms:
-        return _estimate(core, ci, confidence, n_resamples, seed, progress, dropped)
-    rows = []
-    for name in FORMS:
-        est = _estimate(core.with_form(name), ci, confidence, n_resamples, seed, progress,
-                        dropped)
-        low, high = est.ci if est.ci is not None else (np.nan, np.nan)
-        d = est.details
-        rows.append({"form": name, "type": d["type"], "description": d["description"],
-                     "value": est.value, "F": d["F"], "df1": d["df1"], "df2": d["df2"],
-                     "p_value": d["F_p_value"], "se": np.nan if est.se is None else est.se,
-                     "ci_low": low, "ci_high": high})
-    return pd.DataFrame.from_records(rows)
+    core.n_items_dropped = dropped
+    return core
 
 
-def _estimate(core: IntraclassCorrelationCore, ci: str | None, confidence: float,
-              n_resamples: int, seed: Any, progress: bool | None, dropped: int) -> Estimate:
-    """One form's Estimate: the spine's interval, or the F interval for ci="F"."""
-    spine_ci = ci if ci != "F" else None
-    est = core.estimate(spine_ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                        progress=progress)
-    test = core.f_test(confidence)
-    details = dict(est.details, F=test["F"], df1=test["df1"], df2=test["df2"],
-                   F_p_value=test["F_p_value"], ci_method=ci, n_items_dropped=dropped)
-    bounds = est.ci
-    if ci == "F" and np.isfinite(est.value):
-        bounds = test["ci"]
-    return Estimate(coefficient=est.coefficient, value=est.value, observed=est.observed,
-                    expected=est.expected, n_items=est.n_items,
-                    n_annotations=est.n_annotations, level=est.level, n_raters=est.n_raters,
-                    se=est.se, ci=bounds, details=details)
+def _all_forms(form: Any) -> bool:
+    return isinstance(form, str) and form.strip().lower() == "all"
+
+
+def _check_form(form: Any) -> None:
+    """An unknown form fails before any work (``ICC(f,m)`` is checked once k is known)."""
+    numbered = isinstance(form, str) and re.fullmatch(r"ICC\([123],\d+\)",
+                                                      re.sub(r"[\s_]", "", form).upper())
+    if not numbered:
+        icc_form(form)
+
+
+def _options(ci: str | None, n_resamples: Any, confidence: Any, seed: Any,
+             progress: bool | None) -> IntervalOptions:
+    """The interval options, checked once; the confidence level always (the F interval's
+    and, whatever ``ci``, the F test's)."""
+    options = IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence,
+                                 seed=seed, progress=progress,
+                                 methods=IntraclassCorrelationCore.interval_methods)
+    check_confidence(confidence)
+    return options
+
+
+def _estimate(core: IntraclassCorrelationCore, options: IntervalOptions) -> Estimate:
+    """One form's Estimate with the F test in its details."""
+    est = core.estimate_with(options)
+    test = core.f_test(options.confidence)
+    return replace(est, details=dict(
+        est.details, F=test["F"], df1=test["df1"], df2=test["df2"],
+        F_p_value=test["F_p_value"], ci_method=options.ci,
+        n_items_dropped=core.n_items_dropped))

@@ -47,10 +47,9 @@ from ..distances import CategoryDistance, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import column_totals, count_square_sums, rater_marginal_entries
-from ..uncertainty import (ALPHA_MIN, KRIPPENDORFF, PairableValues, check_alpha_min, parse_ci,
+from ..uncertainty import (KRIPPENDORFF, Interval, IntervalOptions, PairableValues, parse_ci,
                            krippendorff_interval)
-from ..validation import (check_confidence, check_count, check_flag, check_sample_weight,
-                          make_rng)
+from ..validation import check_flag, check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
                    disagreement_components, distance_product, distance_to_own_item,
                    interval_scores, numeric_array, quadratic_form_per_row, safe_divide)
@@ -805,6 +804,31 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             return None
         return 1, (self.m >= 1) & (self.item_weights(self.ann.n_items) > 0)
 
+    def krippendorff_bootstrap(self, options: IntervalOptions) -> Interval:
+        """Krippendorff's bootstrap of the pairable values (``ci="krippendorff"``,
+        :func:`~kappalab.uncertainty.krippendorff_interval`), with its ``ci_method``,
+        ``n_resamples`` and ``q`` (one per ``options.alpha_min``) for the estimate's
+        ``details``."""
+        result, q = krippendorff_interval(self.pairable_values(), n_resamples=options.n_resamples,
+                                          confidence=options.confidence,
+                                          alpha_min=options.alpha_min, seed=options.seed,
+                                          progress=options.progress)
+        return replace(result, details={"ci_method": KRIPPENDORFF,
+                                        "n_resamples": result.n_resamples, "q": q})
+
+    @property
+    def interval_methods(self) -> dict[str, Any]:  # type: ignore[override]
+        """``"krippendorff"`` for Krippendorff's α (pooled chance, annotation weighting);
+        none for the other coefficients of the family."""
+        if self.chance == "pooled" and self.item_weighting == "annotation":
+            return {KRIPPENDORFF: ChanceCorrectedAgreement.krippendorff_bootstrap}
+        return {}
+
+    def check_interval(self, options: IntervalOptions) -> None:
+        super().check_interval(options)
+        if options.ci == KRIPPENDORFF and self.sample_weight is not None:
+            self.pairable_values()  # refuses sample weights before any work
+
     def details(self) -> dict[str, Any]:
         m = self._annotations_of_weighted_items()
         return {
@@ -1060,28 +1084,9 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
     """
     core = krippendorff_alpha_core(data, level=level, categories=categories,
                                    sample_weight=sample_weight)
-    if ci != KRIPPENDORFF:
-        if alpha_min is not None:
-            raise InvalidParameterError(
-                "alpha_min= gives the probability of failing to reach alpha_min under "
-                "Krippendorff's bootstrap; it needs ci='krippendorff'")
-        return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                             progress=progress)
-    check_count(n_resamples, "n_resamples", minimum=2)  # reject bad options before any work
-    confidence = check_confidence(confidence)
-    thresholds = check_alpha_min(ALPHA_MIN if alpha_min is None else alpha_min)
-    make_rng(seed)
-    if core.sample_weight is not None:
-        core.pairable_values()  # refuses sample weights before any work
-    est = core.estimate()
-    if not np.isfinite(est.value):  # undefined (warned): no interval
-        return est
-    values = core.pairable_values()
-    result, q = krippendorff_interval(values, n_resamples=n_resamples, confidence=confidence,
-                                      alpha_min=thresholds, seed=seed, progress=progress)
-    return replace(est, se=result.se, ci=(result.low, result.high),
-                   details={**est.details, "ci_method": KRIPPENDORFF,
-                            "n_resamples": result.n_resamples, "q": q})
+    return core.estimate_with(IntervalOptions.of(
+        ci, n_resamples=n_resamples, confidence=confidence, seed=seed, progress=progress,
+        alpha_min=alpha_min, methods=core.interval_methods))
 
 
 @shared_parameters

@@ -232,9 +232,8 @@ REGISTRY: tuple[Coefficient, ...] = (
     _entry(pairwise.bennett_s, "Bennett's S", "analytic_se", "agreement_report",
            weighted_display="Bennett's S (weighted)", option="weights", chance="uniform",
            panel="two", core=pairwise.bennett_s_core),
-    # core: None until icc.py gives its public function a core factory like the others
     _entry(icc.icc, "ICC(2,1)", "analytic_se", "agreement_report", chance_corrected=False,
-           panel="identified", values="numeric"),
+           panel="identified", values="numeric", core=icc.icc_core),
     _entry(cross.cross_kappa, "cross-kappa", "analytic_se", option="level", replications=2,
            core=cross.cross_kappa_core),
     _entry(cross.normalized_cross_kappa, "normalized cross-kappa", "analytic_se", option="level",

@@ -27,7 +27,6 @@ negative, e.g. p = (0.9, 0.1)): the family of curves of the paper's Fig. 5.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -263,6 +262,10 @@ class SparseAgreement(ItemSumCoefficient):
     """
 
     name = "SPA"
+    #: without ``ci`` the estimate still carries the analytic (linearisation) standard error;
+    #: for SPA it is the spread of a weighted mean of independent items,
+    #: √(n/(n−1) · Σ k_i²(P_i − SPA)²)/Σ k_i
+    se_without_ci = "analytic"
 
     def __init__(self, ann: Annotations, weights: Any = "flat", class_distribution: Any = None,
                  chance_corrected: bool = False, sample_weight: Any = None):
@@ -363,16 +366,6 @@ class SparseAgreement(ItemSumCoefficient):
                 "n_items_dropped": int(self.ann.n_items - self._used().sum()),
                 "class_distribution": tuple(float(v) for v in self.class_distribution)}
 
-    def estimate(self, ci: str | None = None, **resampling: Any) -> Estimate:
-        """Without ``ci`` the estimate still carries the analytic (linearisation) standard
-        error; for SPA it is the spread of a weighted mean of independent items,
-        √(n/(n−1) · Σ k_i²(P_i − SPA)²)/Σ k_i."""
-        est = super().estimate(ci, **resampling)
-        if ci is not None or not np.isfinite(est.value) or est.n_items < 2:
-            return est
-        from ..uncertainty import analytic_interval
-
-        return replace(est, se=analytic_interval(self).se)
 
 
 @shared_parameters

@@ -23,8 +23,7 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients.cross import CrossKappa
 from ..errors import InvalidParameterError, UndefinedCoefficientWarning, label, warn
 from ..estimate import Estimate
-from ..uncertainty import parse_ci
-from ..validation import check_confidence, check_count, make_rng
+from ..uncertainty import IntervalOptions
 from .items import label_summary
 from .raters import rater_report
 
@@ -233,11 +232,9 @@ def judge_report(data: AnnotationsLike, judge: Any, *, level: Any = "nominal",
     >>> report.disagreements.loc[3, ["judge", "majority"]].tolist()
     ['a', 'b']
     """
-    if ci is not None:  # bad interval options fail before any work
-        parse_ci(ci)
-        check_count(n_resamples, "n_resamples", minimum=2)
-        check_confidence(confidence)
-        make_rng(seed)
+    # bad interval options fail before any work (κx supplies no method of its own)
+    IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                       progress=progress, methods=())
     resampling = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed,
                   "progress": progress}
     ann, position = _with_judge(as_annotations(data, categories=categories), judge, categories)

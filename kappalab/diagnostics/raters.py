@@ -36,8 +36,8 @@ from ..coefficients.correlation import inter_annotator_correlation
 from ..coefficients.cross import CrossKappa, RaterVersusRest
 from ..coefficients.multirater import ChanceCorrectedAgreement, distance_for
 from ..errors import InvalidParameterError, RaterCountError, UndefinedCoefficientWarning
-from ..uncertainty import BLOCK_CELLS, interval, parse_ci
-from ..validation import check_confidence, check_count, make_rng
+from ..uncertainty import (BLOCK_CELLS, CORE_METHODS, IntervalOptions, interval,
+                           unsupported_method)
 
 __all__ = ["COEFFICIENTS", "MAX_CATEGORY_COLUMNS", "rater_report"]
 
@@ -189,11 +189,10 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
         raise InvalidParameterError(
             f"unknown coefficient {coefficient!r}: name one of {', '.join(COEFFICIENTS)}, or "
             "pass a callable f(ann) returning an Estimate or a number")
-    if ci is not None:  # reject bad options before any work
-        parse_ci(ci)
-        check_count(n_resamples, "n_resamples", minimum=2)
-        check_confidence(confidence)
-        make_rng(seed)
+    # bad options fail before any work; a name only other coefficients supply
+    # (ci="krippendorff", "F") is each rater's note
+    IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                       progress=progress)
     ann = as_annotations(data, categories=categories)
     ann.require_raters("rater_report")
     if ann.n_active_raters < 2:
@@ -260,6 +259,9 @@ def _kappa_x(ann: Annotations, level: Any, recompute: bool, ci: str | None,
                 continue
             if shared[g] < 2:
                 notes[g].append("no interval for κx: one shared item")
+                continue
+            if ci in CORE_METHODS and ci not in core.interval_methods:
+                notes[g].append(f"no interval for κx: {unsupported_method(ci)}")
                 continue
             result = interval(core, ci, n_resamples=n_resamples, confidence=confidence,
                               seed=seed, progress=progress)
