@@ -51,7 +51,7 @@ from scipy.stats import t as student_t
 from .coefficients import registry
 from .errors import InvalidParameterError, UndefinedCoefficientWarning, warn
 from .estimate import Estimate
-from .uncertainty import (BLOCK_CELLS, influence_values, replicate_values,
+from .uncertainty import (BLOCK_CELLS, CORE_METHODS, influence_values, replicate_values,
                           rows_with_statistics)
 from .validation import check_confidence, check_count, make_rng
 
@@ -364,6 +364,10 @@ def compare(estimator: Callable | str, a: Any, b: Any, *, paired: bool | None = 
     >>> round(result.difference, 4), round(result.se, 4), round(result.p_value, 3)
     (-0.5036, 0.2785, 0.113)
     """
+    if ci in CORE_METHODS:  # an interval of one coefficient's value, not of a difference
+        raise InvalidParameterError(
+            f"ci={ci!r} is an interval of one coefficient's value, not of the difference of "
+            f"two; compare takes {', '.join(COMPARISON_CI)}")
     if ci not in COMPARISON_CI:
         raise InvalidParameterError(f"unknown ci {ci!r} for compare; choose one of "
                                     f"{', '.join(COMPARISON_CI)}")
