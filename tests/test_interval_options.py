@@ -173,7 +173,8 @@ def test_compare_takes_the_icc_and_refuses_a_method_of_one_side():
     result = kl.compare(kl.icc, a, b)
     assert result.value_a == kl.icc(a).value and result.value_b == kl.icc(b).value
     for ci in ("krippendorff", "F"):  # no joint distribution of the two sides
-        with pytest.raises(InvalidParameterError, match=f"ci='{ci}' is an interval of one coefficient's value, not of the difference"):
+        with pytest.raises(InvalidParameterError,
+                           match=f"ci='{ci}' is an interval of one coefficient's value"):
             kl.compare(kl.krippendorff_alpha, a, b, ci=ci)
 
 
