@@ -433,8 +433,8 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = None,
     :func:`icc_table` gives the six forms with their F intervals. The F test of ICC = 0 is
     in ``details`` (``F``, ``df1``, ``df2``, ``F_p_value``) whatever ``ci``. The other
     ``ci=`` names are the spine's standard error and interval (:mod:`kappalab.uncertainty`),
-    which need no normality: ``"analytic"`` is the delta method over the items, the resampling methods
-    resample the items (the rows of the table).
+    which need no normality: ``"analytic"`` is the delta method over the items, the
+    resampling methods resample the items (the rows of the table).
 
     **Missing ratings.** The ICC is the ANOVA of a complete table: only the items rated by
     every rater (every rater with at least one annotation) are used, and the others are
