@@ -50,7 +50,8 @@ item statistics with the *same core* the in-memory estimator uses and adding the
    asymptotically independent Poisson(1) (Hanley & MacGibbon 2006; Chamandy et al. 2012).
 
 Each pass reads the data again (and shuffles again): persist the frame (``ddf.persist()``)
-when it fits in the cluster's memory. The estimators are those of :data:`ESTIMATORS` and
+when it fits in the cluster's memory. The estimators are the registry's coefficients that
+run out of core (:mod:`kappalab.coefficients.registry`, capability ``"out_of_core"``) and
 κx (:func:`cross_kappa`); sample weights and rater-marginal chance models (Conger's κ,
 Janson–Olsson's ι, whose statistics are per rater) are not offered here.
 
@@ -66,7 +67,9 @@ massive data streams. Technical report, Google.
 
 from __future__ import annotations
 
+import inspect
 import logging
+import warnings
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
@@ -77,6 +80,7 @@ from scipy.stats import poisson, t as student_t
 from .docstrings import shared_parameters
 from .alignment import AlignedReplications
 from .annotations import Annotations
+from .coefficients import registry
 from .coefficients.cross import CrossKappa
 from .coefficients.multirater import ChanceCorrectedAgreement, pairable_marginals
 from .coefficients.sparse import SparseAgreement
@@ -84,13 +88,16 @@ from .distances import CategoryDistance, category_distance
 from .errors import DroppedAnnotationsWarning, InvalidParameterError, \
     UndefinedCoefficientWarning, label, warn
 from .estimate import Estimate
-from .uncertainty import BLOCK_CELLS, rows_with_statistics
+from .uncertainty import ANALYTIC, BLOCK_CELLS, rows_with_statistics
 from .validation import check_confidence, check_count, check_flag, make_rng, require_extra
 
-__all__ = ["ESTIMATORS", "CI_METHODS", "estimate", "cross_kappa", "poisson_weights"]
+__all__ = ["CI_METHODS", "estimate", "cross_kappa", "poisson_weights"]
 
-#: ``ci=`` of the out-of-core estimators
-CI_METHODS = ("analytic", "poisson-bootstrap")
+#: ``ci=`` of the out-of-core estimators: the in-memory linearisation
+#: (:data:`kappalab.uncertainty.ANALYTIC`'s first) and the Poisson bootstrap
+CI_METHODS = (ANALYTIC[0], "poisson-bootstrap")
+#: the registry's capability of the coefficients :func:`estimate` runs
+CAPABILITY = "out_of_core"
 
 
 @dataclass(frozen=True)
@@ -119,8 +126,10 @@ class Recipe:
 
     Examples
     --------
-    >>> ESTIMATORS["krippendorff_alpha"].option
-    'level'
+    >>> from kappalab.coefficients.registry import lookup
+    >>> recipe = Recipe.of(lookup("alpha"))
+    >>> recipe.option, recipe.default, recipe.chance
+    ('level', 'nominal', 'pooled')
     """
 
     family: str
@@ -132,22 +141,37 @@ class Recipe:
     name: str
     weighted_name: str | None = None
 
+    @classmethod
+    def of(cls, entry: registry.Coefficient) -> Recipe:
+        """The recipe of a registry entry that runs out of core: its option, the option's
+        default in the public function's signature, and its chance model and names.
 
-#: the estimators :func:`estimate` runs, by the name of their in-memory function
-ESTIMATORS = {
-    "krippendorff_alpha": Recipe("multirater", "level", "nominal", "level", "pooled",
-                                 "annotation", "Krippendorff's alpha"),
-    "fleiss_kappa": Recipe("multirater", "weights", None, "weights", "item_marginal", "item",
-                           "Fleiss' kappa", "Fleiss' kappa (weighted)"),
-    "gwet_ac": Recipe("multirater", "weights", None, "weights", "gwet", "item", "Gwet's AC1",
-                      "Gwet's AC2"),
-    "brennan_prediger": Recipe("multirater", "weights", None, "weights", "uniform", "item",
-                               "Brennan-Prediger", "Brennan-Prediger (weighted)"),
-    "percent_agreement": Recipe("multirater", "weights", None, "weights", "none", "item",
-                                "percent agreement", "percent agreement (weighted)"),
-    "spa": Recipe("spa", "scheme", "flat", "", "", "item", "SPA"),
-    "spa_kappa": Recipe("spa", "scheme", "flat", "", "chance_corrected", "item", "SPA kappa"),
-}
+        Parameters
+        ----------
+        entry : Coefficient
+            An entry with the capability ``"out_of_core"``.
+
+        Returns
+        -------
+        Recipe
+        """
+        default = inspect.signature(entry.function).parameters[entry.option].default
+        if entry.option == "scheme":  # SPA (kappalab.coefficients.sparse)
+            return cls("spa", entry.option, default, "", "chance_corrected"
+                       if entry.chance_corrected else "", "item", entry.display,
+                       entry.weighted_display)
+        return cls("multirater", entry.option, default,
+                   "level" if entry.option == "level" else "weights", entry.chance,
+                   entry.item_weighting, entry.display, entry.weighted_display)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ESTIMATORS":  # deprecated in 0.2.0: the registry is the one table
+        warnings.warn(f"{__name__}.ESTIMATORS is deprecated and will be removed in 0.3.0; "
+                      "use kappalab.coefficients.registry.coefficients('out_of_core')",
+                      DeprecationWarning, stacklevel=2)
+        return {entry.name: Recipe.of(entry) for entry in registry.coefficients(CAPABILITY)}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -701,9 +725,12 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
     Parameters
     ----------
     estimator : str or callable
-        A name of :data:`ESTIMATORS` (``"krippendorff_alpha"``, ``"fleiss_kappa"``,
-        ``"gwet_ac"``, ``"brennan_prediger"``, ``"percent_agreement"``, ``"spa"``,
-        ``"spa_kappa"``) or the in-memory function itself (``kl.krippendorff_alpha``).
+        A coefficient of the registry that runs out of core
+        (:mod:`kappalab.coefficients.registry`), by its in-memory function's name, its alias
+        or the function itself: ``"krippendorff_alpha"`` (``"alpha"``,
+        ``kl.krippendorff_alpha``), ``"fleiss_kappa"`` (``"fleiss"``), ``"gwet_ac"``
+        (``"gwet"``), ``"brennan_prediger"``, ``"percent_agreement"``, ``"spa"`` or
+        ``"spa_kappa"``.
     data : dask.dataframe.DataFrame
         One row per annotation, e.g. ``dask.dataframe.read_parquet(path)``; the item may be
         its index. A frame whose partitions' item ranges are disjoint (files sorted by item
@@ -768,12 +795,14 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
     >>> round(est.value, 4), round(est.se, 4)  # as kl.krippendorff_alpha(frame, ci="analytic")
     (0.5782, 0.1789)
     """
-    name = getattr(estimator, "__name__", estimator)
-    if not isinstance(name, str) or name not in ESTIMATORS:
-        raise InvalidParameterError(
-            f"no out-of-core form of {name!r}; choose one of {', '.join(ESTIMATORS)} "
-            "(or cross_kappa for two replications)")
-    recipe = ESTIMATORS[name]
+    try:
+        entry = registry.lookup(estimator, CAPABILITY, purpose="out of core")
+    except InvalidParameterError as exc:
+        shown = estimator if isinstance(estimator, str) else getattr(
+            estimator, "__name__", type(estimator).__name__)
+        raise InvalidParameterError(f"no out-of-core form of {shown!r}: {exc} (or cross_kappa "
+                                    "for two replications)") from None
+    name, recipe = entry.name, Recipe.of(entry)
     allowed = {recipe.option} | ({"class_distribution"} if recipe.family == "spa" else set())
     unknown = sorted(set(options) - allowed)
     if unknown:
