@@ -227,3 +227,32 @@ def test_only_krippendorffs_ordinal_metric_depends_on_the_data():
         assert not resolve(spec).data_dependent
     for spec in ("identity", "ordinal", "linear", "quadratic"):
         assert not resolve(spec, "weights").data_dependent
+
+
+def test_rater_report_resolves_the_level_once(monkeypatch):
+    from kappalab import distances
+    from kappalab.coefficients import cross, multirater
+    calls = []
+    original = distances.category_distance
+
+    def counted(*args, **kwargs):
+        calls.append(args[0])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(multirater, "category_distance", counted)
+    monkeypatch.setattr(cross, "category_distance", counted)
+    for coefficient in ("alpha", "conger"):
+        calls.clear()
+        kl.rater_report(worked(), coefficient=coefficient)
+        assert calls == ["nominal"]
+
+
+def test_rater_versus_rest_takes_a_resolved_distance_and_refuses_a_data_dependent_one():
+    from kappalab.coefficients.cross import RaterVersusRest
+    from kappalab.coefficients.multirater import distance_for
+    ann = worked()
+    core = RaterVersusRest(ann, distance_for(ann, "nominal"))
+    # rater A of the worked example: d_o = 0.2, d_e = 0.615 (RaterVersusRest's docstring)
+    assert core.for_rater(0).estimate().value == pytest.approx(1 - 0.2 / 0.615, abs=1e-12)
+    with pytest.raises(InvalidParameterError, match="ordinal metric of κx"):
+        RaterVersusRest(ann, distance_for(ann, "ordinal"))
