@@ -97,7 +97,7 @@ __all__ = ["CI_METHODS", "estimate", "cross_kappa", "poisson_weights"]
 #: (:data:`kappalab.uncertainty.ANALYTIC`'s first) and the Poisson bootstrap
 CI_METHODS = (ANALYTIC[0], "poisson-bootstrap")
 #: the registry's capability of the coefficients :func:`estimate` runs
-CAPABILITY = "out_of_core"
+_CAPABILITY = "out_of_core"
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ def __getattr__(name: str) -> Any:
         warnings.warn(f"{__name__}.ESTIMATORS is deprecated and will be removed in 0.3.0; "
                       "use kappalab.coefficients.registry.coefficients('out_of_core')",
                       DeprecationWarning, stacklevel=2)
-        return {entry.name: Recipe.of(entry) for entry in registry.coefficients(CAPABILITY)}
+        return {entry.name: Recipe.of(entry) for entry in registry.coefficients(_CAPABILITY)}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -796,7 +796,7 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
     (0.5782, 0.1789)
     """
     try:
-        entry = registry.lookup(estimator, CAPABILITY, purpose="out of core")
+        entry = registry.lookup(estimator, _CAPABILITY, purpose="out of core")
     except InvalidParameterError as exc:
         shown = estimator if isinstance(estimator, str) else getattr(
             estimator, "__name__", type(estimator).__name__)

@@ -119,12 +119,12 @@ from .validation import check_confidence, check_count, check_real
 __all__ = ["SampleSizePlan", "plan", "bloch_kraemer_variance", "krippendorff_table_size"]
 
 #: the registry's capability of the coefficients :func:`plan` plans for
-CAPABILITY = "planning"
+_CAPABILITY = "planning"
 
 
 def _entry(coefficient: Any) -> registry.Coefficient:
     """The registry's entry of a coefficient :func:`plan` plans for."""
-    return registry.lookup(coefficient, CAPABILITY, purpose="kappalab.plan")
+    return registry.lookup(coefficient, _CAPABILITY, purpose="kappalab.plan")
 
 
 def _short_name(entry: registry.Coefficient) -> str:
@@ -136,9 +136,9 @@ def __getattr__(name: str) -> Any:
     if name == "COEFFICIENTS":  # deprecated in 0.2.0: the registry is the one table
         warnings.warn("kappalab.planning.COEFFICIENTS is deprecated and will be removed in "
                       "0.3.0; use kappalab.coefficients.registry.coefficients("
-                      f"{CAPABILITY!r})", DeprecationWarning, stacklevel=2)
+                      f"{_CAPABILITY!r})", DeprecationWarning, stacklevel=2)
         return {_short_name(entry): entry.display
-                for entry in registry.coefficients(CAPABILITY)}
+                for entry in registry.coefficients(_CAPABILITY)}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: the largest number of per-item outcomes enumerated exactly (beyond: simulated moments)
@@ -426,7 +426,7 @@ def plan(coefficient: str = "alpha", *, level: str = "nominal",
     if level not in ("nominal", "interval"):
         raise InvalidParameterError(f"unknown level {level!r}; choose 'nominal' or 'interval'")
     if level == "interval" and entry.option != "level":
-        with_level = next(_short_name(e) for e in registry.coefficients(CAPABILITY)
+        with_level = next(_short_name(e) for e in registry.coefficients(_CAPABILITY)
                           if e.option == "level")
         raise InvalidParameterError(f"{entry.display} is for categories; plan "
                                     f"interval data with coefficient={with_level!r}")

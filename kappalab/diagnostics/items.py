@@ -40,17 +40,17 @@ __all__ = ["item_report", "label_summary"]
 #: the registry's capability of the coefficients :func:`item_report` takes. Those whose
 #: option is ``level`` take Krippendorff's metric; the kappa family's wrappers take Gwet's
 #: weights, so the report gives them only at the nominal level.
-CAPABILITY = "item_report"
+_CAPABILITY = "item_report"
 
 
 def __getattr__(name: str) -> Any:
     if name == "ITEM_REPORT_COEFFICIENTS":  # deprecated in 0.2.0: the registry is the table
         warnings.warn("kappalab.diagnostics.items.ITEM_REPORT_COEFFICIENTS is deprecated and "
                       "will be removed in 0.3.0; use kappalab.coefficients.registry."
-                      f"coefficients({CAPABILITY!r})", DeprecationWarning, stacklevel=2)
+                      f"coefficients({_CAPABILITY!r})", DeprecationWarning, stacklevel=2)
         return {entry.name: (entry.chance, entry.item_weighting, entry.display,
                              entry.option == "level")
-                for entry in registry.coefficients(CAPABILITY)}
+                for entry in registry.coefficients(_CAPABILITY)}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -129,14 +129,14 @@ def label_summary(ann: Annotations) -> pd.DataFrame:
 
 def _entry(coefficient: Any) -> registry.Coefficient:
     """The registry's entry of ``coefficient`` (a name, an alias or the function)."""
-    return registry.lookup(coefficient, CAPABILITY, purpose="the item report")
+    return registry.lookup(coefficient, _CAPABILITY, purpose="the item report")
 
 
 def _core(ann: Annotations, level: Any, entry: registry.Coefficient
           ) -> ChanceCorrectedAgreement:
     dis = distance_for(ann, level)
     if entry.option != "level" and dis.name != "nominal":
-        with_level = " or ".join(repr(e.name) for e in registry.coefficients(CAPABILITY)
+        with_level = " or ".join(repr(e.name) for e in registry.coefficients(_CAPABILITY)
                                  if e.option == "level")
         raise InvalidParameterError(
             f"{entry.name} takes Gwet's agreement weights, not Krippendorff's metric, so the "

@@ -46,7 +46,7 @@ from ..validation import check_confidence, check_count, make_rng
 __all__ = ["MAX_CATEGORY_COLUMNS", "rater_report"]
 
 #: the registry's capability of the coefficients ``rater_report(coefficient=...)`` names
-CAPABILITY = "leave_one_rater_out"
+_CAPABILITY = "leave_one_rater_out"
 
 #: categorical data with at most this many categories get a prevalence and a shift column
 #: per category
@@ -228,11 +228,11 @@ def _entry(coefficient: Any) -> registry.Coefficient | None:
     """The registry's entry of a named coefficient (None: a callable run as it is)."""
     if callable(coefficient) and not isinstance(coefficient, str):
         try:
-            return registry.lookup(coefficient, CAPABILITY)
+            return registry.lookup(coefficient, _CAPABILITY)
         except InvalidParameterError:  # any other callable is a black box f(ann)
             return None
     try:
-        return registry.lookup(coefficient, CAPABILITY, purpose="kappalab.rater_report")
+        return registry.lookup(coefficient, _CAPABILITY, purpose="kappalab.rater_report")
     except InvalidParameterError as exc:
         raise InvalidParameterError(f"{exc}; or pass a callable f(ann) returning an Estimate "
                                     "or a number") from None
@@ -334,10 +334,10 @@ def __getattr__(name: str) -> Any:
     if name == "COEFFICIENTS":  # deprecated in 0.2.0: the registry is the one table
         warnings.warn("kappalab.diagnostics.raters.COEFFICIENTS is deprecated and will be "
                       "removed in 0.3.0; use kappalab.coefficients.registry.coefficients("
-                      f"{CAPABILITY!r})", DeprecationWarning, stacklevel=2)
+                      f"{_CAPABILITY!r})", DeprecationWarning, stacklevel=2)
         return {(entry.aliases[0] if entry.aliases else entry.name):
                 (entry.chance, entry.item_weighting, entry.display)
-                for entry in registry.coefficients(CAPABILITY)}
+                for entry in registry.coefficients(_CAPABILITY)}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
