@@ -717,7 +717,7 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
 
     the inner sums formed per partition p by the estimator's core and the outer one by a tree
     reduction (how the categories, the ordinal metric and the grouping by item are handled:
-    :mod:`kappalab.distributed`). With ``ci="analytic"`` the linearised standard error of
+    :mod:`kappalab.out_of_core`). With ``ci="analytic"`` the linearised standard error of
     :mod:`kappalab.uncertainty` (a second pass over the data), with
     ``ci="poisson-bootstrap"`` a Poisson(1) item bootstrap whose replicates are the same for
     every partitioning (:func:`poisson_weights`).
