@@ -41,14 +41,14 @@ from .coefficients.sparse import (
 from .diagnostics.items import item_report
 from .diagnostics.judge import JudgeReport, judge_report
 from .comparison import Comparison, compare
-from .distributed import cross_kappa as dask_cross_kappa, estimate as dask_estimate
+from .out_of_core import cross_kappa as dask_cross_kappa, estimate as dask_estimate
 from .estimate import Estimate
 from .interpretation import Benchmark, benchmark
 from .kernels import spearman_brown
 from .planning import SampleSizePlan, plan
 from .report import agreement_report, xrr_report
 from .uncertainty import bootstrap
-from . import (alignment, datasets, distances, distributed, errors, kernels, plots, simulate,
+from . import (alignment, datasets, distances, errors, kernels, out_of_core, plots, simulate,
                uncertainty)
 
 __version__ = _metadata.version("kappalab")
@@ -78,7 +78,6 @@ __all__ = [
     "datasets",
     "disattenuated_correlation",
     "distances",
-    "distributed",
     "errors",
     "fleiss_kappa",
     "gwet_ac",
@@ -94,6 +93,7 @@ __all__ = [
     "krippendorff_alpha",
     "light_kappa",
     "normalized_cross_kappa",
+    "out_of_core",
     "percent_agreement",
     "plan",
     "plots",
@@ -109,6 +109,17 @@ __all__ = [
     "uncertainty",
     "xrr_report",
 ]
+
+
+
+def __getattr__(name: str):
+    """``kl.distributed``: the deprecated alias of :mod:`kappalab.out_of_core`, imported (and
+    warned about, once) on first use."""
+    if name == "distributed":
+        import importlib
+        return importlib.import_module(f"{__name__}.distributed")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 if _startup.holding():  # the console command: its module is the rest of its start-up
     from . import cli  # noqa: F401

@@ -1082,7 +1082,7 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
         ``categories=`` differs from the categories of an existing :class:`Annotations`;
         ``item=``, ``rater=`` or ``value=`` given for data that is not a DataFrame; a
         column is absent; a dask collection (estimated out of core by
-        :mod:`kappalab.distributed`, not read into memory here); or a file path (read it
+        :mod:`kappalab.out_of_core`, not read into memory here); or a file path (read it
         with ``kappalab.cli.read_annotations``).
     LayoutError
         A DataFrame that is neither recognisably long nor plainly wide; the message names
@@ -1118,7 +1118,7 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     if type(data).__module__.split(".")[0] == "dask":  # not read into memory by accident
         raise InvalidParameterError(
             f"a dask {type(data).__name__} is estimated out of core, partition by partition: "
-            "kl.dask_estimate('krippendorff_alpha', ddf, level=...) (kappalab.distributed), "
+            "kl.dask_estimate('krippendorff_alpha', ddf, level=...) (kappalab.out_of_core), "
             "or call .compute() first to read it into memory")
     if isinstance(data, Annotations):
         if sep is not None:

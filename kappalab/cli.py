@@ -37,7 +37,8 @@ from .distances import LEVELS, category_distance
 from .encoding import DUPLICATES_REMEDY, text_cell_labels
 from .errors import AnnotationError, DroppedAnnotationsWarning, DuplicateAnnotationError
 from .interpretation import SCALES
-from .planning import COEFFICIENTS, plan
+from .coefficients import registry
+from .planning import plan
 from .progress import elapsed, track
 from .diagnostics.raters import rater_report
 from .report import NOT_COMPUTED, ReportTable, agreement_report
@@ -46,6 +47,10 @@ from .uncertainty import CI_METHODS, KRIPPENDORFF, ci_choices, parse_ci
 from .validation import require_extra
 
 FORMATS = ("table", "json", "csv")
+#: the names ``kappalab plan --coefficient`` takes: the registry's coefficients with a plan,
+#: by their short aliases and their functions' names
+_PLANNED = [name for entry in registry.coefficients("planning")
+            for name in (*entry.aliases, entry.name)]
 
 
 def _render(report: pd.DataFrame, fmt: str) -> str:
@@ -862,8 +867,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "half-width, or for a power to show the coefficient above a threshold, "
                     "from the analytic standard error at the population values.",
         epilog=EPILOG)
-    planning.add_argument("--coefficient", default="alpha", choices=list(COEFFICIENTS),
-                          help="Krippendorff's alpha, Fleiss' or Cohen's kappa")
+    planning.add_argument("--coefficient", default="alpha", choices=_PLANNED,
+                          help="Krippendorff's alpha, Fleiss' or Cohen's kappa (a short name "
+                               "or the function's name)")
     planning.add_argument("--level", default="nominal", choices=["nominal", "interval"],
                           help="categories, or interval values (alpha only)")
     planning.add_argument("--categories", default=None, type=_whole(2),

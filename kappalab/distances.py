@@ -157,6 +157,9 @@ class CategoryDistance:
         ``interval_factor``.
     asymmetry : float, default 0.0
         max_kl \|δ_kl − δ_lk| / scale (0 for a symmetric δ).
+    data_dependent : bool, default False
+        Whether δ was built from the marginals of the data it was resolved on
+        (Krippendorff's ordinal metric), so that it changes with the data compared.
 
     Raises
     ------
@@ -185,6 +188,10 @@ class CategoryDistance:
     asymmetry : float
         max_kl \|δ_kl − δ_lk| / scale = max_kl \|w_kl − w_lk| (0 for every named metric and
         weight; only a custom matrix or callable can be asymmetric).
+    data_dependent : bool
+        Whether δ depends on the marginals of the data it was resolved on (True for
+        Krippendorff's ordinal metric, whose positions are the mid-ranks of the pairable
+        counts): on other data, e.g. a panel less one rater, it must be resolved again.
 
     Examples
     --------
@@ -202,7 +209,7 @@ class CategoryDistance:
                  kind: str = "level", description: str | None = None,
                  build: Callable[[], np.ndarray] | None = None, n_categories: int | None = None,
                  interval_factor: float | None = None, scores: np.ndarray | None = None,
-                 asymmetry: float = 0.0):
+                 asymmetry: float = 0.0, data_dependent: bool = False):
         if (interval_factor is None) != (scores is None):
             raise InvalidParameterError("an interval-form distance needs both its factor and "
                                         "its per-category scores")
@@ -216,6 +223,7 @@ class CategoryDistance:
         self.interval_factor = interval_factor
         self.scores = None if scores is None else np.asarray(scores, dtype=float)
         self.asymmetry = float(asymmetry)
+        self._data_dependent = bool(data_dependent)
         self._build = build
         self._n_categories = n_categories
         if matrix is not None:
@@ -231,6 +239,12 @@ class CategoryDistance:
     def weights(self) -> np.ndarray:
         """Agreement weights w = 1 − δ/scale."""
         return 1.0 - self.matrix / self.scale
+
+    @property
+    def data_dependent(self) -> bool:
+        """Whether δ rests on the marginals of the data it was resolved on (Krippendorff's
+        ordinal metric): data with other marginals need it resolved again."""
+        return self._data_dependent
 
     @property
     def symmetric(self) -> bool:
@@ -795,7 +809,8 @@ def _nominal(r: _Request) -> CategoryDistance:
     return r.make(1.0, build=lambda: nominal(K))
 
 
-def _interval_form(r: _Request, v: np.ndarray) -> CategoryDistance:
+def _interval_form(r: _Request, v: np.ndarray, data_dependent: bool = False
+                   ) -> CategoryDistance:
     """δ = (s_c − s_k)² on the scores v, scaled by the squared span (Krippendorff's form);
     the span² of values beyond 1e154 is infinite (the estimators work on normalised scores,
     ``kappalab.coefficients.base.interval_scores``, and never need it)."""
@@ -803,13 +818,13 @@ def _interval_form(r: _Request, v: np.ndarray) -> CategoryDistance:
     with np.errstate(over="ignore"):
         scale = float(span * span) if span > 0 else 1.0
     return r.make(scale, build=lambda: interval(v), n_categories=r.n_categories,
-                  interval_factor=1.0, scores=v)
+                  interval_factor=1.0, scores=v, data_dependent=data_dependent)
 
 
 def _ordinal_metric(r: _Request) -> CategoryDistance:
     if r.marginals is None:
         raise InvalidParameterError("the ordinal metric needs the pairable marginals")
-    return _interval_form(r, mid_ranks(r.marginals()))
+    return _interval_form(r, mid_ranks(r.marginals()), data_dependent=True)
 
 
 def _interval_metric(r: _Request) -> CategoryDistance:

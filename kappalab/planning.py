@@ -96,6 +96,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -107,19 +108,39 @@ from scipy.stats import norm
 from scipy.stats import t as student_t
 
 from .annotations import Annotations
+from .coefficients import registry
 from .coefficients.base import ItemSumCoefficient
-from .coefficients.multirater import ChanceCorrectedAgreement, alpha_core, weights_for
+from .coefficients.multirater import ChanceCorrectedAgreement, distance_for
 from .errors import InvalidParameterError
 from .simulate import annotations as simulate_annotations
 from .simulate.parameters import categories_and_prevalence, check_reliability
 from .validation import check_confidence, check_count, check_real
 
-__all__ = ["SampleSizePlan", "plan", "bloch_kraemer_variance", "krippendorff_table_size",
-           "COEFFICIENTS"]
+__all__ = ["SampleSizePlan", "plan", "bloch_kraemer_variance", "krippendorff_table_size"]
 
-#: the coefficients :func:`plan` plans for, by the name it takes
-COEFFICIENTS = {"alpha": "Krippendorff's alpha", "fleiss": "Fleiss' kappa",
-                "cohen": "Cohen's kappa"}
+#: the registry's capability of the coefficients :func:`plan` plans for
+_CAPABILITY = "planning"
+
+
+def _entry(coefficient: Any) -> registry.Coefficient:
+    """The registry's entry of a coefficient :func:`plan` plans for."""
+    return registry.lookup(coefficient, _CAPABILITY, purpose="kappalab.plan")
+
+
+def _short_name(entry: registry.Coefficient) -> str:
+    """The name a plan reports: the coefficient's short alias (``"alpha"``)."""
+    return entry.aliases[0] if entry.aliases else entry.name
+
+
+def __getattr__(name: str) -> Any:
+    if name == "COEFFICIENTS":  # deprecated in 0.2.0: the registry is the one table
+        warnings.warn("kappalab.planning.COEFFICIENTS is deprecated and will be removed in "
+                      "0.3.0; use kappalab.coefficients.registry.coefficients("
+                      f"{_CAPABILITY!r})", DeprecationWarning, stacklevel=2)
+        return {_short_name(entry): entry.display
+                for entry in registry.coefficients(_CAPABILITY)}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 #: the largest number of per-item outcomes enumerated exactly (beyond: simulated moments)
 MAX_OUTCOMES = 200_000
 #: the items simulated for the moments when the outcomes are too many to enumerate
@@ -280,7 +301,7 @@ class SampleSizePlan:
         else:
             shares = ", ".join(f"{p:.3g}" for p in self.prevalence)
             values = f"{self.n_categories} categories (prevalence {shares})"
-        return (f"{COEFFICIENTS[self.coefficient]} ({self.level}): {values}, expected value "
+        return (f"{_entry(self.coefficient).display} ({self.level}): {values}, expected value "
                 f"{self.reliability:g}")
 
     def __str__(self) -> str:
@@ -324,8 +345,12 @@ def plan(coefficient: str = "alpha", *, level: str = "nominal",
 
     Parameters
     ----------
-    coefficient : {"alpha", "fleiss", "cohen"}, default "alpha"
-        Krippendorff's α, Fleiss' κ or Cohen's κ (two raters who each label every item).
+    coefficient : str or callable, default "alpha"
+        Krippendorff's α (``"alpha"``, ``"krippendorff_alpha"`` or
+        :func:`~kappalab.krippendorff_alpha`), Fleiss' κ (``"fleiss"``, ``"fleiss_kappa"``)
+        or Cohen's κ (``"cohen"``, ``"cohen_kappa"``; two raters who each label every item):
+        the registry's coefficients with a plan (:mod:`kappalab.coefficients.registry`). The
+        plan names it by its short alias.
     level : {"nominal", "interval"}, default "nominal"
         Nominal categories, or interval values from one-way random effects (α only; the
         reliability is then the ICC).
@@ -396,18 +421,19 @@ def plan(coefficient: str = "alpha", *, level: str = "nominal",
     >>> result.n_items, round(result.power, 3)  # the first-order formula: 63 items
     (73, 0.803)
     """
-    if coefficient not in COEFFICIENTS:
-        raise InvalidParameterError(f"unknown coefficient {coefficient!r}; choose one of "
-                                    f"{', '.join(COEFFICIENTS)}")
+    entry = _entry(coefficient)
+    coefficient = _short_name(entry)
     if level not in ("nominal", "interval"):
         raise InvalidParameterError(f"unknown level {level!r}; choose 'nominal' or 'interval'")
-    if level == "interval" and coefficient != "alpha":
-        raise InvalidParameterError(f"{COEFFICIENTS[coefficient]} is for categories; plan "
-                                    "interval data with coefficient='alpha'")
+    if level == "interval" and entry.option != "level":
+        with_level = next(_short_name(e) for e in registry.coefficients(_CAPABILITY)
+                          if e.option == "level")
+        raise InvalidParameterError(f"{entry.display} is for categories; plan "
+                                    f"interval data with coefficient={with_level!r}")
     if annotations_per_item is None:
-        annotations_per_item = 2 if coefficient == "cohen" else 3
+        annotations_per_item = 2 if entry.panel == "two" else 3
     m = check_count(annotations_per_item, "annotations_per_item", 2)
-    if coefficient == "cohen" and m != 2:
+    if entry.panel == "two" and m != 2:
         raise InvalidParameterError(f"Cohen's kappa compares two raters: annotations_per_item "
                                     f"must be 2, got {m} (plan 'fleiss' or 'alpha' instead)")
     rho = check_reliability(reliability)
@@ -745,17 +771,20 @@ def linearise(coefficient: str, level: str, prevalence: np.ndarray, m: int,
                          curvature=0.5 * float(np.sum(hessian * covariance)))
 
 
-def coefficient_core(coefficient: str, ann: Annotations, level: str) -> ItemSumCoefficient:
+def coefficient_core(coefficient: Any, ann: Annotations, level: str) -> ItemSumCoefficient:
     """The estimator's core on ``ann``: as :func:`kappalab.krippendorff_alpha`,
-    :func:`kappalab.fleiss_kappa` and :func:`kappalab.cohen_kappa` build it (unweighted)."""
-    if coefficient == "alpha":
-        return alpha_core(ann, level)
-    if coefficient == "fleiss":
-        return ChanceCorrectedAgreement(ann, weights_for(ann, None), chance="item_marginal",
-                                        item_weighting="item", name=COEFFICIENTS[coefficient])
-    return ChanceCorrectedAgreement(ann, weights_for(ann, None), chance="rater_marginal",
-                                    item_weighting="item", name=COEFFICIENTS[coefficient],
-                                    rater_order=True)
+    :func:`kappalab.fleiss_kappa` and :func:`kappalab.cohen_kappa` build it (``level`` for
+    the coefficient whose option is a level, unweighted for the others)."""
+    entry = _entry(coefficient)
+    if entry.option == "level":
+        distance = distance_for(ann, level)
+    else:
+        distance = distance_for(ann, None, kind="weights")
+    if entry.item_weighting is not None:
+        return entry.agreement_core(ann, distance)
+    # a two-rater coefficient: the multi-rater family's core in rater order
+    return ChanceCorrectedAgreement(ann, distance, chance=entry.chance, item_weighting="item",
+                                    name=entry.display_for(distance.name), rater_order=True)
 
 
 def item_population(coefficient: str, level: str, prevalence: np.ndarray, m: int,
@@ -764,7 +793,7 @@ def item_population(coefficient: str, level: str, prevalence: np.ndarray, m: int
     if level == "interval":
         if 3 ** m <= MAX_OUTCOMES:
             return interval_quadrature(m, reliability) + ("quadrature",)
-    elif coefficient == "cohen":
+    elif _entry(coefficient).panel == "two":
         return label_pairs(prevalence, reliability) + ("exact",)
     elif math.comb(m + prevalence.size - 1, m) <= MAX_OUTCOMES:
         return count_vectors(prevalence, m, reliability) + ("exact",)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import textwrap
 import warnings
 from typing import Any, Sequence
@@ -11,7 +12,7 @@ import pandas as pd
 
 from .docstrings import shared_parameters
 from .annotations import AnnotationsLike, as_annotations
-from .coefficients import icc as intraclass, multirater, pairwise
+from .coefficients import icc as intraclass, multirater, registry
 from .errors import (AnnotationError, IncompleteItemsWarning, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
 from .interpretation import benchmark as benchmark_value, interpretation_scale
@@ -137,32 +138,14 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
     ann = as_annotations(data, categories=categories)
     sample_weight = check_sample_weight(sample_weight, ann.n_items)  # once, for every row
     weights = _report_weights(level)
-    rows = [
-        (multirater.percent_agreement, {"weights": weights}),
-        (multirater.krippendorff_alpha, {"level": level}),
-        (multirater.fleiss_kappa, {"weights": weights}),
-        (multirater.gwet_ac, {"weights": weights}),
-        (multirater.brennan_prediger, {"weights": weights}),
-    ]
-    if ann.has_raters:
-        rows += [
-            (multirater.conger_kappa, {"weights": weights}),
-            (multirater.janson_olsson_iota, {"level": level}),
-            (pairwise.light_kappa, {"weights": weights}),
-        ]
-        if ann.n_active_raters == 2:
-            rows += [
-                (pairwise.cohen_kappa, {"weights": weights}),
-                (pairwise.scott_pi, {"weights": weights}),
-                (pairwise.bennett_s, {"weights": weights}),
-            ]
-        if isinstance(level, str) and level == "interval":
-            rows.append((_report_icc, {}))
     records, banded = [], []
-    for function, options in rows:
-        # no band, no chance agreement for percent agreement; no agreement proportions in
-        # the ICC
-        chance_corrected = function.__name__ not in _NOT_CHANCE_CORRECTED
+    for entry in _rows(ann, level):
+        function = _row_function(entry)
+        options = {} if entry.option is None else {
+            entry.option: level if entry.option == "level" else weights}
+        # no band, no chance agreement for the coefficients that are not chance-corrected
+        # (percent agreement; no agreement proportions in the ICC)
+        chance_corrected = entry.chance_corrected
         banded.append(chance_corrected)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UndefinedCoefficientWarning)
@@ -189,7 +172,7 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
                     else:  # only the interval failed, e.g. too few items
                         notes.append(f"no interval: {exc}")
                 if est is None:
-                    records.append(_failed_row(function, level, f"{NOT_COMPUTED}{failure}"))
+                    records.append(_failed_row(entry, level, f"{NOT_COMPUTED}{failure}"))
                     continue
         notes[:0] = [str(w.message) for w in caught
                      if issubclass(w.category, (UndefinedCoefficientWarning,
@@ -200,7 +183,7 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
         records.append({
             "coefficient": est.coefficient, "value": est.value,
             "se": np.nan if est.se is None else est.se, "ci_low": low, "ci_high": high,
-            "observed": est.observed if function.__name__ != "_report_icc" else np.nan,
+            "observed": est.observed if entry.function is not intraclass.icc else np.nan,
             "expected": est.expected if chance_corrected else np.nan,
             "level": est.level, "n_items": est.n_items,
             "n_annotations": est.n_annotations,
@@ -364,8 +347,29 @@ def _report_icc(data: Any, **options: Any) -> Any:
     return intraclass.icc(data, form="ICC(2,1)", **{"ci": None, **options})
 
 
-#: the report's rows that are not chance-corrected: no interpretation band, no P_e
-_NOT_CHANCE_CORRECTED = ("percent_agreement", "_report_icc")
+def _row_function(entry: registry.Coefficient) -> Any:
+    """The estimator of a row: the public function, read from its module when the report
+    runs (so that a replaced module attribute is the one called), or the ICC row's form."""
+    if entry.function is intraclass.icc:
+        return _report_icc
+    return getattr(sys.modules[entry.function.__module__], entry.name, entry.function)
+
+
+def _rows(ann: Any, level: Any) -> list[registry.Coefficient]:
+    """The report's coefficients, in the registry's order: those the panel can take
+    (``panel``: rater labels for ``"identified"``, exactly two active raters for ``"two"``),
+    and the ICC only at ``level="interval"``."""
+    rows = []
+    for entry in registry.coefficients("agreement_report"):
+        if entry.panel in ("identified", "two") and not ann.has_raters:
+            continue
+        if entry.panel == "two" and ann.n_active_raters != 2:
+            continue
+        if entry.function is intraclass.icc and not (isinstance(level, str)
+                                                     and level == "interval"):
+            continue
+        rows.append(entry)
+    return rows
 
 
 def _report_weights(level: Any) -> Any:
@@ -379,21 +383,12 @@ def _report_weights(level: Any) -> Any:
     return 1.0 - distance / largest if largest > 0 else np.ones_like(distance)
 
 
-def _failed_row(function, level: Any, reason: str) -> dict[str, Any]:
+def _failed_row(entry: registry.Coefficient, level: Any, reason: str) -> dict[str, Any]:
     """The row of a coefficient that could not be computed: NaN values and the reason."""
     row = {column: np.nan for column in _COLUMNS}
-    row.update(coefficient=_DISPLAY_NAMES.get(function.__name__, function.__name__),
-               level=level if isinstance(level, str) else "custom", note=reason)
+    name = level if isinstance(level, str) else "custom"
+    row.update(coefficient=entry.display_for(name), level=name, note=reason)
     return row
-
-
-_DISPLAY_NAMES = {"percent_agreement": "percent agreement",
-                  "krippendorff_alpha": "Krippendorff's alpha", "fleiss_kappa": "Fleiss' kappa",
-                  "gwet_ac": "Gwet's AC", "brennan_prediger": "Brennan-Prediger",
-                  "conger_kappa": "Conger's kappa", "janson_olsson_iota": "Janson-Olsson iota",
-                  "light_kappa": "Light's kappa", "cohen_kappa": "Cohen's kappa",
-                  "scott_pi": "Scott's pi", "bennett_s": "Bennett's S",
-                  "_report_icc": "ICC(2,1)"}
 
 
 # ---------------------------------------------------------------------- cross-replication

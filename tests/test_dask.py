@@ -1,4 +1,4 @@
-"""Out-of-core estimation on Dask DataFrames (kappalab.distributed) against the in-memory
+"""Out-of-core estimation on Dask DataFrames (kappalab.out_of_core) against the in-memory
 estimators on the same annotations: values, analytic standard errors and intervals to 1e-12,
 the Poisson bootstrap's replicates against the in-memory estimator with those item weights,
 and its invariance to the partitioning."""
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import kappalab as kl
-from kappalab.distributed import cross_kappa, estimate, poisson_weights
+from kappalab.out_of_core import cross_kappa, estimate, poisson_weights
 from kappalab.errors import DroppedAnnotationsWarning, InvalidParameterError, \
     DuplicateAnnotationError
 

@@ -217,8 +217,8 @@ def test_permuting_items_permutes_rows(seed, permutation_seed):
 
 def test_bad_options():
     values = random_wide(10)
-    with pytest.raises(InvalidParameterError, match="unknown coefficient 'alpha'"):
-        kl.item_report(values, coefficient="alpha")
+    with pytest.raises(InvalidParameterError, match="unknown coefficient 'kripp'"):
+        kl.item_report(values, coefficient="kripp")
     with pytest.raises(InvalidParameterError, match="only at level='nominal'"):
         kl.item_report(values, coefficient="fleiss_kappa", level="interval")
     with pytest.raises(InvalidParameterError, match="unknown"):

@@ -24,6 +24,8 @@ FLOORS = {
     # interpretation, planning
     "diagnostics": 4, "comparison": 4, "interpretation": 4, "planning": 4,
     # the item-sum cores run per partition of a Dask DataFrame
+    "out_of_core": 4,
+    # the deprecated alias of out_of_core (0.2.0)
     "distributed": 4,
     "bayes": 5, "plots": 5, "cli": 6, "__init__": 7, "__main__": 7,
 }

@@ -66,7 +66,9 @@ class CrossKappa(ItemSumCoefficient):
         The two replications; only the items of both enter.
     distance : str, CategoryDistance or array-like, default "nominal"
         The disagreement δ between a category of X and one of Y (a level name, a distance or
-        a K × K matrix), resolved on both replications' categories.
+        a K × K matrix), resolved on both replications' categories; a
+        :class:`~kappalab.distances.CategoryDistance` is taken as resolved (on categories in
+        the order of both replications' union).
     use_moments : bool or None, default None
         Whether to use the O(N) interval moments (None: whenever δ is interval).
     sample_weight : array-like or None, default None
@@ -108,7 +110,8 @@ class CrossKappa(ItemSumCoefficient):
                 "sample_weight is 0 on every item common to both replications: no item "
                 "would count")
         self.set_sample_weight(None if weights is None else weights[a.x_rows], a.x_rows.size)
-        self.dis = _cross_distance(a, distance, self.sample_weight)
+        self.dis = (distance if isinstance(distance, CategoryDistance)
+                    else _cross_distance(a, distance, self.sample_weight))
         self.level = self.dis.name
         self.K = len(a.categories)
         can_use_moments = self.dis.interval_factor is not None
@@ -267,8 +270,10 @@ class RaterVersusRest(CrossKappa):
         The panel, with rater identities.
     distance : str, CategoryDistance or array-like, default "nominal"
         The distance δ, resolved on the panel's categories
-        (``kappalab.coefficients.multirater.distance_for``). Krippendorff's ordinal
-        metric depends on the marginals of the items compared, which differ from rater to
+        (``kappalab.coefficients.multirater.distance_for``), or already resolved there (a
+        :class:`~kappalab.distances.CategoryDistance`). A data-dependent distance
+        (:attr:`~kappalab.distances.CategoryDistance.data_dependent`: Krippendorff's ordinal
+        metric) depends on the marginals of the items compared, which differ from rater to
         rater: it is refused here (:func:`cross_kappa` of each rater computes it).
 
     Raises
@@ -276,7 +281,8 @@ class RaterVersusRest(CrossKappa):
     UnknownRatersError
         Data without rater identities.
     InvalidParameterError
-        ``distance="ordinal"``, an asymmetric δ, or reading rows before :meth:`for_rater`.
+        A data-dependent distance (``distance="ordinal"``), an asymmetric δ, or reading rows
+        before :meth:`for_rater`.
 
     References
     ----------
@@ -301,13 +307,14 @@ class RaterVersusRest(CrossKappa):
 
     def __init__(self, ann: Annotations, distance: Any = "nominal"):
         ann.require_raters("κx of a rater against the rest of the panel")
-        if isinstance(distance, str) and distance == "ordinal":
+        dis = distance if isinstance(distance, CategoryDistance) else distance_for(ann, distance)
+        if dis.data_dependent:
             raise InvalidParameterError(
-                "the ordinal metric of κx rests on the marginals of the items compared, "
+                f"the {dis.name} metric of κx rests on the marginals of the items compared, "
                 "which differ from rater to rater: compute cross_kappa for each rater")
         self.ann = ann
         self.sample_weight = None
-        self.dis = distance_for(ann, distance)
+        self.dis = dis
         self.dis.require_symmetric(self.name)
         self.level = self.dis.name
         self.K = ann.n_categories

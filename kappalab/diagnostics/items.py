@@ -21,6 +21,7 @@ present), so the memory grows with the annotations, not with items × categories
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -29,24 +30,28 @@ import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
+from ..coefficients import registry
 from ..coefficients.multirater import ChanceCorrectedAgreement, distance_for
 from ..errors import InvalidParameterError
 from ..uncertainty import BLOCK_CELLS, replicate_values
 
-__all__ = ["ITEM_REPORT_COEFFICIENTS", "item_report", "label_summary"]
+__all__ = ["item_report", "label_summary"]
 
-#: the coefficients :func:`item_report` takes: name → (chance model, item weighting, display
-#: name, whether ``level`` is its distance). The kappa family's wrappers take Gwet's weights,
-#: not Krippendorff's metric, so the report gives them only at the nominal level.
-ITEM_REPORT_COEFFICIENTS = {
-    "krippendorff_alpha": ("pooled", "annotation", "Krippendorff's alpha", True),
-    "janson_olsson_iota": ("rater_marginal", "item", "Janson-Olsson iota", True),
-    "fleiss_kappa": ("item_marginal", "item", "Fleiss' kappa", False),
-    "conger_kappa": ("rater_marginal", "item", "Conger's kappa", False),
-    "gwet_ac": ("gwet", "item", "Gwet's AC1", False),
-    "brennan_prediger": ("uniform", "item", "Brennan-Prediger", False),
-    "percent_agreement": ("none", "item", "percent agreement", False),
-}
+#: the registry's capability of the coefficients :func:`item_report` takes. Those whose
+#: option is ``level`` take Krippendorff's metric; the kappa family's wrappers take Gwet's
+#: weights, so the report gives them only at the nominal level.
+_CAPABILITY = "item_report"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ITEM_REPORT_COEFFICIENTS":  # deprecated in 0.2.0: the registry is the table
+        warnings.warn("kappalab.diagnostics.items.ITEM_REPORT_COEFFICIENTS is deprecated and "
+                      "will be removed in 0.3.0; use kappalab.coefficients.registry."
+                      f"coefficients({_CAPABILITY!r})", DeprecationWarning, stacklevel=2)
+        return {entry.name: (entry.chance, entry.item_weighting, entry.display,
+                             entry.option == "level")
+                for entry in registry.coefficients(_CAPABILITY)}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def label_summary(ann: Annotations) -> pd.DataFrame:
@@ -122,20 +127,22 @@ def label_summary(ann: Annotations) -> pd.DataFrame:
                          "entropy_bits": entropy}, index=pd.Index(ann.items, name="item"))
 
 
-def _core(ann: Annotations, level: Any, coefficient: str) -> ChanceCorrectedAgreement:
-    if not isinstance(coefficient, str) or coefficient not in ITEM_REPORT_COEFFICIENTS:
-        raise InvalidParameterError(
-            f"unknown coefficient {coefficient!r} for the item report; choose one of "
-            f"{', '.join(ITEM_REPORT_COEFFICIENTS)}")
-    chance, weighting, name, takes_level = ITEM_REPORT_COEFFICIENTS[coefficient]
+def _entry(coefficient: Any) -> registry.Coefficient:
+    """The registry's entry of ``coefficient`` (a name, an alias or the function)."""
+    return registry.lookup(coefficient, _CAPABILITY, purpose="the item report")
+
+
+def _core(ann: Annotations, level: Any, entry: registry.Coefficient
+          ) -> ChanceCorrectedAgreement:
     dis = distance_for(ann, level)
-    if not takes_level and dis.name != "nominal":
+    if entry.option != "level" and dis.name != "nominal":
+        with_level = " or ".join(repr(e.name) for e in registry.coefficients(_CAPABILITY)
+                                 if e.option == "level")
         raise InvalidParameterError(
-            f"{coefficient} takes Gwet's agreement weights, not Krippendorff's metric, so the "
+            f"{entry.name} takes Gwet's agreement weights, not Krippendorff's metric, so the "
             f"item report gives it only at level='nominal' (got level {dis.name!r}); use "
-            "coefficient='krippendorff_alpha' or 'janson_olsson_iota' for another level")
-    return ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting=weighting,
-                                    name=name)
+            f"coefficient={with_level} for another level")
+    return entry.agreement_core(ann, dis)
 
 
 def _per_item_parts(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmatrix
@@ -224,10 +231,12 @@ def item_report(data: AnnotationsLike, *, level: Any = "nominal",
         Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
         ``"nominal"``, ``"ordinal"``, ``"interval"``, ``"ratio"``, ``"circular"``,
         ``"bipolar"``, a K × K matrix of squared distances δ² or a callable ``δ²(a, b)``.
-    coefficient : str, default "krippendorff_alpha"
-        The coefficient whose influence is reported, a name of
-        :data:`ITEM_REPORT_COEFFICIENTS`: ``"krippendorff_alpha"`` or ``"janson_olsson_iota"``
-        at any level, ``"fleiss_kappa"``, ``"conger_kappa"``, ``"gwet_ac"``,
+    coefficient : str or callable, default "krippendorff_alpha"
+        The coefficient whose influence is reported, a coefficient of the registry
+        (:mod:`kappalab.coefficients.registry`) with an item report, named by its public
+        function's name, its alias or the function itself: ``"krippendorff_alpha"``
+        (``"alpha"``) or ``"janson_olsson_iota"`` at any level, ``"fleiss_kappa"``
+        (``"fleiss"``), ``"conger_kappa"`` (``"conger"``), ``"gwet_ac"`` (``"gwet"``),
         ``"brennan_prediger"`` or ``"percent_agreement"`` at the nominal level.
     {{shared: categories}}
         The order also decides which label a tied majority reports.
@@ -276,8 +285,9 @@ def item_report(data: AnnotationsLike, *, level: Any = "nominal",
     >>> report.change_if_removed.round(4).tolist()
     [0.2774, 0.0851, -0.1841, -0.2845]
     """
+    entry = _entry(coefficient)
     ann = as_annotations(data, categories=categories)
-    core = _core(ann, level, coefficient)
+    core = _core(ann, level, entry)
     estimate = core.estimate()  # warns if the coefficient is undefined on the data
     stats = core.item_stats()
     agreement, chance_corrected = _per_item_parts(core, stats)

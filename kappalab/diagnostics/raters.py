@@ -16,9 +16,11 @@ one recomputation per rater:
   scatter-add over that rater's annotations, combined as one R × s stack
   (:meth:`~kappalab.coefficients.multirater.ChanceCorrectedAgreement.rater_removal_totals`).
 
+A data-dependent distance (:attr:`~kappalab.distances.CategoryDistance.data_dependent`:
 Krippendorff's ordinal metric rests on the marginals of the data compared, which change with
-the rater left out, and a callable coefficient is a black box: those are recomputed rater by
-rater (R passes over the annotations).
+the rater left out) and a callable coefficient are recomputed rater by rater (R passes over
+the annotations); a registered coefficient (:mod:`kappalab.coefficients.registry`) is named
+by its public function's name, its alias or the function itself.
 """
 
 from __future__ import annotations
@@ -33,24 +35,18 @@ import scipy.sparse as sp
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients.correlation import inter_annotator_correlation
+from ..coefficients import registry
 from ..coefficients.cross import CrossKappa, RaterVersusRest
 from ..coefficients.multirater import ChanceCorrectedAgreement, distance_for
+from ..distances import CategoryDistance
 from ..errors import InvalidParameterError, RaterCountError, UndefinedCoefficientWarning
 from ..uncertainty import (BLOCK_CELLS, CORE_METHODS, IntervalOptions, interval,
                            unsupported_method)
 
-__all__ = ["COEFFICIENTS", "MAX_CATEGORY_COLUMNS", "rater_report"]
+__all__ = ["MAX_CATEGORY_COLUMNS", "rater_report"]
 
-#: the coefficients ``rater_report(coefficient=...)`` names: (chance model, item weighting,
-#: display name) of :class:`~kappalab.coefficients.multirater.ChanceCorrectedAgreement`
-COEFFICIENTS = {
-    "alpha": ("pooled", "annotation", "Krippendorff's alpha"),
-    "fleiss": ("item_marginal", "item", "Fleiss' kappa"),
-    "conger": ("rater_marginal", "item", "Conger's kappa"),
-    "gwet": ("gwet", "item", "Gwet's AC1"),
-    "brennan_prediger": ("uniform", "item", "Brennan-Prediger"),
-    "percent_agreement": ("none", "item", "percent agreement"),
-}
+#: the registry's capability of the coefficients ``rater_report(coefficient=...)`` names
+_CAPABILITY = "leave_one_rater_out"
 
 #: categorical data with at most this many categories get a prevalence and a shift column
 #: per category
@@ -113,11 +109,14 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
         the distance of κx and of every named coefficient (for the κ family, ``"interval"``
         is quadratic weighting).
     coefficient : str or callable, default "alpha"
-        The panel coefficient recomputed without each rater: ``"alpha"`` (Krippendorff),
-        ``"fleiss"``, ``"conger"``, ``"gwet"`` (AC1/AC2), ``"brennan_prediger"``,
-        ``"percent_agreement"`` (:data:`COEFFICIENTS`), or a callable ``f(ann)`` returning an
-        :class:`~kappalab.Estimate` or a number, called on the panel and on the panel without
-        each rater.
+        The panel coefficient recomputed without each rater: a coefficient of the registry
+        (:mod:`kappalab.coefficients.registry`) that can leave one rater out, named by its
+        public function's name, its alias or the function itself —
+        ``"krippendorff_alpha"`` (``"alpha"``), ``"fleiss_kappa"`` (``"fleiss"``),
+        ``"conger_kappa"`` (``"conger"``), ``"gwet_ac"`` (``"gwet"``, AC1/AC2),
+        ``"brennan_prediger"``, ``"percent_agreement"`` — or any other callable ``f(ann)``
+        returning an :class:`~kappalab.Estimate` or a number, called on the panel and on the
+        panel without each rater.
     {{shared: categories}}
     {{shared: ci}}
         Here for ``kappa_x``, each rater's interval resampling that rater's shared items.
@@ -185,10 +184,7 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
     >>> round(report.attrs["full"], 4), round(float(report["change"][1]), 4)  # B lowers α
     (0.5782, 0.2722)
     """
-    if coefficient not in COEFFICIENTS and not callable(coefficient):
-        raise InvalidParameterError(
-            f"unknown coefficient {coefficient!r}: name one of {', '.join(COEFFICIENTS)}, or "
-            "pass a callable f(ann) returning an Estimate or a number")
+    entry = _entry(coefficient)
     # bad options fail before any work; a name only other coefficients supply
     # (ci="krippendorff", "F") is each rater's note
     IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
@@ -199,7 +195,9 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
         raise RaterCountError(
             f"rater_report compares each rater with the others: it needs two raters with "
             f"annotations, these data have {ann.n_active_raters}")
-    recompute = callable(coefficient) or (isinstance(level, str) and level == "ordinal")
+    distance = distance_for(ann, level)  # resolved once, on the full panel
+    named = coefficient if entry is None else entry
+    recompute = entry is None or distance.data_dependent
     items, rater_codes, _ = ann.codes()
     m = ann.annotations_per_item_array
     annotations = np.bincount(rater_codes, minlength=ann.n_raters)
@@ -212,10 +210,10 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
 
     frame = pd.DataFrame({"rater": ann.raters, "annotations": annotations,
                           "shared_items": shared.astype(int)})
-    kappa = _kappa_x(ann, level, recompute, ci, n_resamples, confidence, seed, progress,
+    kappa = _kappa_x(ann, level, distance, ci, n_resamples, confidence, seed, progress,
                      shared, notes)
     frame = pd.concat([frame, kappa], axis=1)
-    name, full, without = _without_each_rater(ann, level, coefficient, recompute, notes)
+    name, full, without = _without_each_rater(ann, level, distance, named, recompute, notes)
     frame["without"] = without
     frame["change"] = without - full
     frame = pd.concat([frame, _label_columns(ann)], axis=1)
@@ -225,26 +223,41 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
     return frame
 
 
+def _entry(coefficient: Any) -> registry.Coefficient | None:
+    """The registry's entry of a named coefficient (None: a callable run as it is)."""
+    if callable(coefficient) and not isinstance(coefficient, str):
+        try:
+            return registry.lookup(coefficient, _CAPABILITY)
+        except InvalidParameterError:  # any other callable is a black box f(ann)
+            return None
+    try:
+        return registry.lookup(coefficient, _CAPABILITY, purpose="kappalab.rater_report")
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"{exc}; or pass a callable f(ann) returning an Estimate "
+                                    "or a number") from None
+
+
 def _level_name(level: Any) -> str:
     return level if isinstance(level, str) else "custom"
 
 
-def _kappa_x(ann: Annotations, level: Any, recompute: bool, ci: str | None,
+def _kappa_x(ann: Annotations, level: Any, distance: CategoryDistance, ci: str | None,
              n_resamples: int, confidence: float, seed: Any, progress: bool | None,
              shared: np.ndarray, notes: list[list[str]]) -> pd.DataFrame:
     """κx of every rater against the rest (and its interval): from the scatter-added totals,
-    or rater by rater for the ordinal metric."""
+    or rater by rater for a data-dependent distance (resolved again from ``level`` on each
+    rater's pair of replications)."""
     R = ann.n_raters
     values, se, low, high = (np.full(R, np.nan) for _ in range(4))
     with_items = np.flatnonzero(shared > 0)
-    if recompute and isinstance(level, str) and level == "ordinal":
+    if distance.data_dependent:
         cores = {g: CrossKappa(ann.subset_raters([g]),
                                ann.subset_raters(np.delete(np.arange(R), g)), level)
                  for g in with_items}
         for g, core in cores.items():
             values[g] = float(core.combine(core.totals())["value"])
     else:
-        panel = RaterVersusRest(ann, level)
+        panel = RaterVersusRest(ann, distance)
         values[:] = np.asarray(panel.combine(panel.rater_totals())["value"], dtype=float)
         values[shared == 0] = np.nan
         cores = {g: panel.for_rater(g) for g in with_items}
@@ -270,31 +283,38 @@ def _kappa_x(ann: Annotations, level: Any, recompute: bool, ci: str | None,
     return pd.DataFrame(columns)
 
 
-def _without_each_rater(ann: Annotations, level: Any, coefficient: Any, recompute: bool,
-                        notes: list[list[str]]) -> tuple[str, float, np.ndarray]:
-    """(name, the full panel's value, the value without each rater)."""
+def _without_each_rater(ann: Annotations, level: Any, distance: CategoryDistance,
+                        coefficient: Any, recompute: bool, notes: list[list[str]]
+                        ) -> tuple[str, float, np.ndarray]:
+    """(name, the full panel's value, the value without each rater). ``coefficient`` is a
+    registry entry or a callable; ``distance`` is ``level`` resolved on the full panel (a
+    data-dependent one is resolved again on each panel without a rater)."""
     R = ann.n_raters
+    named = isinstance(coefficient, registry.Coefficient)
     if recompute:
         def evaluate(sub: Annotations) -> tuple[float, str | None]:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", UndefinedCoefficientWarning)
-                result = (coefficient(sub) if callable(coefficient)
-                          else _named_core(sub, level, coefficient).estimate())
+                if not named:
+                    result = coefficient(sub)
+                else:
+                    dis = distance if sub is ann else distance_for(sub, level)
+                    result = coefficient.agreement_core(sub, dis).estimate()
             value = float(result)
             reasons = [str(w.message) for w in caught
                        if issubclass(w.category, UndefinedCoefficientWarning)]
             return value, (reasons[0] if reasons else None)
 
         full, _ = evaluate(ann)
-        name = (getattr(coefficient, "__name__", "coefficient") if callable(coefficient)
-                else COEFFICIENTS[coefficient][2])
+        name = (coefficient.display_for(distance.name) if named
+                else getattr(coefficient, "__name__", "coefficient"))
         without = np.empty(R)
         for g in range(R):
             without[g], reason = evaluate(ann.subset_raters(np.delete(np.arange(R), g)))
             if np.isnan(without[g]):
                 notes[g].append(f"without the rater: {reason or 'undefined'}")
         return name, full, without
-    core = _named_core(ann, level, coefficient)
+    core = coefficient.agreement_core(ann, distance)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedCoefficientWarning)
         full = float(core.estimate())
@@ -312,10 +332,15 @@ def _without_each_rater(ann: Annotations, level: Any, coefficient: Any, recomput
     return core.name, full, without
 
 
-def _named_core(ann: Annotations, level: Any, coefficient: str) -> ChanceCorrectedAgreement:
-    chance, item_weighting, name = COEFFICIENTS[coefficient]
-    return ChanceCorrectedAgreement(ann, distance_for(ann, level), chance=chance,
-                                    item_weighting=item_weighting, name=name)
+def __getattr__(name: str) -> Any:
+    if name == "COEFFICIENTS":  # deprecated in 0.2.0: the registry is the one table
+        warnings.warn("kappalab.diagnostics.raters.COEFFICIENTS is deprecated and will be "
+                      "removed in 0.3.0; use kappalab.coefficients.registry.coefficients("
+                      f"{_CAPABILITY!r})", DeprecationWarning, stacklevel=2)
+        return {(entry.aliases[0] if entry.aliases else entry.name):
+                (entry.chance, entry.item_weighting, entry.display)
+                for entry in registry.coefficients(_CAPABILITY)}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _removal_reason(core: ChanceCorrectedAgreement, ann: Annotations, rater: int,
