@@ -80,7 +80,7 @@ from .annotations import Annotations
 from .coefficients.cross import CrossKappa
 from .coefficients.multirater import ChanceCorrectedAgreement, pairable_marginals
 from .coefficients.sparse import SparseAgreement
-from .distances import CategoryDistance, category_distance
+from .distances import CategoryDistance, DistanceSpec, category_distance
 from .errors import DroppedAnnotationsWarning, InvalidParameterError, \
     UndefinedCoefficientWarning, label, warn
 from .estimate import Estimate
@@ -668,7 +668,7 @@ def _check_ci(ci: str | None, n_resamples: int, confidence: float, seed: Any) ->
     return 0
 
 
-def _resolve(spec: Any, kind: str, categories: tuple,
+def _resolve(spec: DistanceSpec, kind: str, categories: tuple,
              marginals: Callable[[], np.ndarray]) -> CategoryDistance:
     """``level=``/``weights=`` resolved once, on the global categories (and marginals)."""
     values = pd.DataFrame({"item": np.arange(len(categories)), "value": list(categories)})
@@ -818,7 +818,7 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
 
 
 @shared_parameters
-def cross_kappa(x: Any, y: Any, *, level: Any = "nominal", item: str = "item",
+def cross_kappa(x: Any, y: Any, *, level: DistanceSpec = "nominal", item: str = "item",
                 rater: str | None = "rater", value: str = "value",
                 categories: Sequence[Any] | None = None, ci: str | None = None,
                 n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None,

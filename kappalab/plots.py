@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 from cycler import cycler
 
+from .distances import DistanceSpec
 from .errors import InvalidParameterError
 
 __all__ = ["STYLE", "items", "raters", "report", "sample_size", "style", "xrr"]
@@ -97,7 +98,7 @@ _XRR_BARS = (
 
 
 @_styled
-def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = None,
+def xrr(report_or_x: Any, y: Any = None, level: DistanceSpec = "nominal", *, ax: Any = None,
         n_splits: int = 100, seed: Any = None, categories: Sequence[Any] | None = None,
         title: str | None = None):
     r"""Draw the cross-replication triangulation of Wong, Paritosh & Aroyo (2021).

@@ -12,6 +12,7 @@ import pandas as pd
 from .docstrings import shared_parameters
 from .annotations import AnnotationsLike, as_annotations
 from .coefficients import icc as intraclass, multirater, pairwise
+from .distances import DistanceSpec
 from .errors import (AnnotationError, IncompleteItemsWarning, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
 from .interpretation import benchmark as benchmark_value, interpretation_scale
@@ -28,7 +29,7 @@ _COLUMNS = ["coefficient", "value", "se", "ci_low", "ci_high", "observed", "expe
 
 
 @shared_parameters
-def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
+def agreement_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                      seed: Any = None, progress: bool | None = None,
@@ -367,7 +368,7 @@ def _report_icc(data: Any, **options: Any) -> Any:
 _NOT_CHANCE_CORRECTED = ("percent_agreement", "_report_icc")
 
 
-def _report_weights(level: Any) -> Any:
+def _report_weights(level: DistanceSpec) -> Any:
     """The kappa family's ``weights=`` for the report's ``level`` (see agreement_report)."""
     if isinstance(level, str):
         return {"nominal": None, "interval": "quadratic"}.get(level, level)
@@ -378,7 +379,7 @@ def _report_weights(level: Any) -> Any:
     return 1.0 - distance / largest if largest > 0 else np.ones_like(distance)
 
 
-def _failed_row(function, level: Any, reason: str) -> dict[str, Any]:
+def _failed_row(function, level: DistanceSpec, reason: str) -> dict[str, Any]:
     """The row of a coefficient that could not be computed: NaN values and the reason."""
     row = {column: np.nan for column in _COLUMNS}
     row.update(coefficient=_DISPLAY_NAMES.get(function.__name__, function.__name__),
@@ -403,7 +404,7 @@ _XRR_COLUMNS = ["quantity", "value", "level", "n_items", "n_annotations", "descr
 
 
 @shared_parameters
-def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal",
+def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: DistanceSpec = "nominal",
                n_splits: int = 100,
                seed: Any = None, categories: Sequence[Any] | None = None,
                shared_raters: str = "warn") -> pd.DataFrame:

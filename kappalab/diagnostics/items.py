@@ -30,6 +30,7 @@ import scipy.sparse as sp
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients.multirater import ChanceCorrectedAgreement, distance_for
+from ..distances import DistanceSpec
 from ..errors import InvalidParameterError
 from ..uncertainty import BLOCK_CELLS, replicate_values
 
@@ -122,7 +123,7 @@ def label_summary(ann: Annotations) -> pd.DataFrame:
                          "entropy_bits": entropy}, index=pd.Index(ann.items, name="item"))
 
 
-def _core(ann: Annotations, level: Any, coefficient: str) -> ChanceCorrectedAgreement:
+def _core(ann: Annotations, level: DistanceSpec, coefficient: str) -> ChanceCorrectedAgreement:
     if not isinstance(coefficient, str) or coefficient not in ITEM_REPORT_COEFFICIENTS:
         raise InvalidParameterError(
             f"unknown coefficient {coefficient!r} for the item report; choose one of "
@@ -184,7 +185,7 @@ def _leave_one_out(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmatr
 
 
 @shared_parameters
-def item_report(data: AnnotationsLike, *, level: Any = "nominal",
+def item_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                 coefficient: str = "krippendorff_alpha",
                 categories: Sequence[Any] | None = None) -> pd.DataFrame:
     r"""One row per item — its agreement, majority label, entropy and influence on the

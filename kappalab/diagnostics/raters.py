@@ -35,6 +35,7 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients.correlation import inter_annotator_correlation
 from ..coefficients.cross import CrossKappa, RaterVersusRest
 from ..coefficients.multirater import ChanceCorrectedAgreement, distance_for
+from ..distances import DistanceSpec
 from ..errors import InvalidParameterError, RaterCountError, UndefinedCoefficientWarning
 from ..uncertainty import BLOCK_CELLS, interval, parse_ci
 from ..validation import check_confidence, check_count, make_rng
@@ -58,7 +59,7 @@ MAX_CATEGORY_COLUMNS = 20
 
 
 @shared_parameters
-def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
+def rater_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                  coefficient: str | Callable[[Annotations], Any] = "alpha",
                  categories: Sequence[Any] | None = None, ci: str | None = None,
                  n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None,
@@ -226,11 +227,11 @@ def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
     return frame
 
 
-def _level_name(level: Any) -> str:
+def _level_name(level: DistanceSpec) -> str:
     return level if isinstance(level, str) else "custom"
 
 
-def _kappa_x(ann: Annotations, level: Any, recompute: bool, ci: str | None,
+def _kappa_x(ann: Annotations, level: DistanceSpec, recompute: bool, ci: str | None,
              n_resamples: int, confidence: float, seed: Any, progress: bool | None,
              shared: np.ndarray, notes: list[list[str]]) -> pd.DataFrame:
     """κx of every rater against the rest (and its interval): from the scatter-added totals,
@@ -268,7 +269,7 @@ def _kappa_x(ann: Annotations, level: Any, recompute: bool, ci: str | None,
     return pd.DataFrame(columns)
 
 
-def _without_each_rater(ann: Annotations, level: Any, coefficient: Any, recompute: bool,
+def _without_each_rater(ann: Annotations, level: DistanceSpec, coefficient: Any, recompute: bool,
                         notes: list[list[str]]) -> tuple[str, float, np.ndarray]:
     """(name, the full panel's value, the value without each rater)."""
     R = ann.n_raters
@@ -310,7 +311,8 @@ def _without_each_rater(ann: Annotations, level: Any, coefficient: Any, recomput
     return core.name, full, without
 
 
-def _named_core(ann: Annotations, level: Any, coefficient: str) -> ChanceCorrectedAgreement:
+def _named_core(ann: Annotations, level: DistanceSpec,
+                coefficient: str) -> ChanceCorrectedAgreement:
     chance, item_weighting, name = COEFFICIENTS[coefficient]
     return ChanceCorrectedAgreement(ann, distance_for(ann, level), chance=chance,
                                     item_weighting=item_weighting, name=name)
