@@ -75,7 +75,8 @@ def style() -> Iterator[None]:
     """
     import matplotlib
 
-    with matplotlib.rc_context(STYLE):
+    # STYLE's keys are rc names, which matplotlib's annotations spell out as literals
+    with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]
         yield
 
 
@@ -242,8 +243,10 @@ def _report_of(data: Any, columns: Sequence[str], own: set[str], maker: str,
     from .diagnostics.raters import rater_report
     from .report import agreement_report
 
-    make = {"rater_report": rater_report, "item_report": item_report,
-            "agreement_report": agreement_report}[maker]
+    makers: dict[str, Callable[..., pd.DataFrame]] = {
+        "rater_report": rater_report, "item_report": item_report,
+        "agreement_report": agreement_report}
+    make = makers[maker]
     if isinstance(data, pd.DataFrame):
         present = set(data.columns)
         if set(columns) <= present:

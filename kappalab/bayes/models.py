@@ -356,6 +356,7 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: DistanceSpec = None, draws: i
         raise EmptyDataError("Cohen's κ needs ratings in at least 2 categories; every rating "
                              "of the common items is in one category")
     labels = _category_coords(ann.categories)
+    assert ann.raters is not None, "two_raters gives annotations with raters"
     rater_labels = _category_coords(ann.raters[pair])
 
     data = {"table": table.astype(np.float64), "agreement": np.asarray(agreement, np.float64)}
