@@ -236,7 +236,7 @@ class Annotations:
         rater: str | None = "rater",
         value: str = "value",
         *,
-        categories: Sequence[Any] | None = None,
+        categories: Sequence[Any] | pd.Index | None = None,
         duplicates: str = "raise",
         sep: str | None = None,
     ) -> "Annotations":
@@ -388,7 +388,7 @@ class Annotations:
         cls,
         x: Any,
         *,
-        categories: Sequence[Any] | None = None,
+        categories: Sequence[Any] | pd.Index | None = None,
         raters_as_rows: bool | None = None,
         item: Any = None,
         sep: str | None = None,
@@ -524,7 +524,8 @@ class Annotations:
                    wide_values=values_table if numeric else None)
 
     @classmethod
-    def from_counts(cls, c: Any, categories: Sequence[Any] | None = None) -> "Annotations":
+    def from_counts(cls, c: Any,
+                    categories: Sequence[Any] | pd.Index | None = None) -> "Annotations":
         """Items × categories counts (raters unknown): an array or a DataFrame.
 
         A DataFrame's columns are the categories unless ``categories=`` is given (then its
@@ -910,7 +911,7 @@ class Annotations:
             name="value",
         )
 
-    def subset_items(self, labels: Sequence[Any]) -> "Annotations":
+    def subset_items(self, labels: Sequence[Any] | pd.Index) -> "Annotations":
         """The annotations of some items only, in the order given (same raters, categories)."""
         wanted = pd.Index(labels)
         rows = self.items.get_indexer(wanted)
@@ -933,7 +934,7 @@ class Annotations:
             category_codes=category_codes[keep],
         )
 
-    def subset_raters(self, rater_positions: Sequence[int]) -> "Annotations":
+    def subset_raters(self, rater_positions: Sequence[int] | np.ndarray) -> "Annotations":
         """The annotations of some raters only (same items and categories).
 
         ``rater_positions`` are 0-based positions in ``raters`` (negative ones count from
@@ -1069,7 +1070,7 @@ AnnotationsLike: TypeAlias = Union["Annotations", pd.DataFrame, np.ndarray,
                                    Sequence[Sequence[Any]], "xarray.DataArray"]
 
 
-def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = None,
+def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | pd.Index | None = None,
                    item: str | None = None, rater: str | None = None,
                    value: str | None = None, sep: str | None = None) -> Annotations:
     """The :class:`Annotations` every estimator reads: ``data`` itself, or built from it.

@@ -1038,7 +1038,7 @@ def category_index(categories: Sequence[Any] | pd.Index) -> pd.Index:
 
 
 def encode_column(
-    column: pd.Series, keep: np.ndarray | None, categories: Sequence[Any] | None,
+    column: pd.Series, keep: np.ndarray | None, categories: Sequence[Any] | pd.Index | None,
     where: Callable[[int], str], sep: str | None = None,
 ) -> tuple[np.ndarray, pd.Index]:
     """Category codes of a long table's value column.
@@ -1108,7 +1108,7 @@ def encode_column(
 
 
 def encode_values(
-    values: Any, categories: Sequence[Any] | None, where: Callable[[int], str],
+    values: Any, categories: Sequence[Any] | pd.Index | None, where: Callable[[int], str],
     sep: str | None = None,
 ) -> tuple[np.ndarray, pd.Index]:
     """Category codes and the category index, sorted or in the order of ``categories``.
@@ -1562,7 +1562,7 @@ def holds_sets(values: Any) -> bool:
 
 
 def label_sets(
-    values: Any, sep: str | None, categories: Sequence[Any] | None,
+    values: Any, sep: str | None, categories: Sequence[Any] | pd.Index | None,
     where: Callable[[int], str],
 ) -> tuple[np.ndarray, pd.Index]:
     """Category codes of set-valued (multi-label) annotations: one category per distinct set.

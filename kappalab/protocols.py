@@ -2,8 +2,8 @@
 
 :class:`ItemSumCore` is the structural type (a :class:`typing.Protocol`) of a coefficient
 bound to its data, as :mod:`kappalab.uncertainty` uses it: the per-item statistics, their
-totals, ``combine`` and the gradient of the value (docs/architecture.md, "The item-sum
-spine"). :class:`kappalab.coefficients.base.ItemSumCoefficient`, the abstract base every core
+totals, ``combine`` and the gradient of the value
+(docs/architecture.md, "The item-sum spine"). :class:`kappalab.coefficients.base.ItemSumCoefficient`, the abstract base every core
 derives from, satisfies it; the protocol sits on the ground floor so that the uncertainty code
 (below the coefficients) can name the type it acts on without importing the coefficients.
 :data:`ItemStats` is the items × s matrix of per-item statistics, and :data:`Components` what
@@ -19,9 +19,9 @@ import scipy.sparse as sp
 
 __all__ = ["Components", "ItemStats", "ItemSumCore"]
 
-#: an items × s matrix of per-item statistics: a dense array, or a scipy sparse matrix (the
-#: cores build CSR; arithmetic on it may give the other compressed formats or COO)
-ItemStats: TypeAlias = np.ndarray | sp.csr_matrix | sp.csc_matrix | sp.coo_matrix | sp.bsr_matrix
+#: an items × s matrix of per-item statistics: a dense array, or a scipy sparse matrix in CSR
+#: (the format every sparse core builds; ``weigh_rows`` keeps it)
+ItemStats: TypeAlias = np.ndarray | sp.csr_matrix
 
 #: what a core's ``combine`` returns: the coefficient's components by name (at least
 #: ``value``, ``observed`` and ``expected``)

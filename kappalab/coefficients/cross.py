@@ -725,7 +725,7 @@ def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
 
 
 def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: DistanceSpec,
-          irr: Any, sample_weight: np.ndarray | None = None) -> tuple[Any, Any]:
+          irr: Any, sample_weight: np.ndarray | None = None) -> tuple[Any, ...]:
     """Each side's IRR: an α core on the common items (irr="alpha"), with the common items'
     sample weights, or a number."""
     if isinstance(irr, tuple) or (isinstance(irr, Sequence) and not isinstance(irr, str)):

@@ -32,6 +32,7 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients.multirater import ChanceCorrectedAgreement, distance_for
 from ..distances import DistanceSpec
 from ..errors import InvalidParameterError
+from ..protocols import ItemStats
 from ..uncertainty import BLOCK_CELLS, replicate_values
 
 __all__ = ["ITEM_REPORT_COEFFICIENTS", "item_report", "label_summary"]
@@ -139,7 +140,7 @@ def _core(ann: Annotations, level: DistanceSpec, coefficient: str) -> ChanceCorr
                                     name=name)
 
 
-def _per_item_parts(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmatrix
+def _per_item_parts(core: ChanceCorrectedAgreement, stats: ItemStats
                     ) -> tuple[np.ndarray, np.ndarray]:
     """(observed agreement 1 − d_i/scale, chance-corrected agreement 1 − d_i/D_e) of each
     item alone, NaN for an item with fewer than two annotations.
@@ -168,7 +169,7 @@ def _per_item_parts(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmat
     return observed[of_item], corrected[of_item]
 
 
-def _leave_one_out(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmatrix,
+def _leave_one_out(core: ChanceCorrectedAgreement, stats: ItemStats,
                    value: float) -> np.ndarray:
     """f(T − s_i) for every item: the jackknife replicates of the items with statistics; an
     item whose statistics are all 0 leaves the totals, hence the value, unchanged."""
