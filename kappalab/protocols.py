@@ -3,9 +3,10 @@
 :class:`ItemSumCore` is the structural type (a :class:`typing.Protocol`) of a coefficient
 bound to its data, as :mod:`kappalab.uncertainty` uses it: the per-item statistics, their
 totals, ``combine`` and the gradient of the value
-(docs/architecture.md, "The item-sum spine"). :class:`kappalab.coefficients.base.ItemSumCoefficient`, the abstract base every core
-derives from, satisfies it; the protocol sits on the ground floor so that the uncertainty code
-(below the coefficients) can name the type it acts on without importing the coefficients.
+(docs/architecture.md, "The item-sum spine").
+:class:`kappalab.coefficients.base.ItemSumCoefficient`, the abstract base every core derives
+from, satisfies it; the protocol sits on the ground floor so that the uncertainty code (below
+the coefficients) can name the type it acts on without importing the coefficients.
 :data:`ItemStats` is the items × s matrix of per-item statistics, and :data:`Components` what
 ``combine`` returns.
 """
