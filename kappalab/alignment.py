@@ -127,10 +127,9 @@ def shared_raters(x: Annotations, y: Annotations, policy: str = "warn") -> pd.In
         raise InvalidParameterError(
             f"unknown shared_raters policy {policy!r}; choose one of "
             f"{', '.join(map(repr, SHARED_RATERS))}")
-    positional = (x.raters is None or y.raters is None
-                  or isinstance(x.raters, pd.RangeIndex) or isinstance(y.raters, pd.RangeIndex))
-    if positional:
-        return pd.Index([])
+    if (x.raters is None or y.raters is None
+            or isinstance(x.raters, pd.RangeIndex) or isinstance(y.raters, pd.RangeIndex)):
+        return pd.Index([])  # positional raters
     active_x = x.raters[np.bincount(x.codes()[1], minlength=len(x.raters)) > 0]
     active_y = y.raters[np.bincount(y.codes()[1], minlength=len(y.raters)) > 0]
     shared = active_x.intersection(active_y)
@@ -285,9 +284,11 @@ class AlignedReplications:
                 ) -> tuple[np.ndarray, np.ndarray]:
         """Common items × (m, Σx, Σx²) of X and of Y, x = factor·(position − shift) with the
         position of each union category (its value, or its ordinal mid-rank)."""
-        return tuple(np.column_stack(ann.item_moments(factor, shift, positions[mapping]))[rows]
-                     for ann, rows, mapping in ((self.x, self.x_rows, self.x_map),
-                                                (self.y, self.y_rows, self.y_map)))
+        x_moments, y_moments = (
+            np.column_stack(ann.item_moments(factor, shift, positions[mapping]))[rows]
+            for ann, rows, mapping in ((self.x, self.x_rows, self.x_map),
+                                       (self.y, self.y_rows, self.y_map)))
+        return x_moments, y_moments
 
     def category_values(self, purpose: str) -> np.ndarray:
         """The union categories as numbers measured from :attr:`value_origin`

@@ -184,9 +184,10 @@ class Annotations:
     def _long_codes(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray] | None:
         if not self._is_wide:
             return None  # counts: no annotation-level codes
-        flat = np.flatnonzero(self._wide_codes.ravel() >= 0)
-        item_codes, rater_codes = np.divmod(flat, self._wide_codes.shape[1])
-        return item_codes, rater_codes, self._wide_codes.ravel()[flat].astype(np.intp)
+        wide = self._wide
+        flat = np.flatnonzero(wide.ravel() >= 0)
+        item_codes, rater_codes = np.divmod(flat, wide.shape[1])
+        return item_codes, rater_codes, wide.ravel()[flat].astype(np.intp)
 
     @property
     def _item_codes(self) -> np.ndarray | None:
@@ -204,6 +205,28 @@ class Annotations:
     def _has_annotation_codes(self) -> bool:
         return self._is_wide or self.__dict__.get("_long_codes") is not None
 
+    @property
+    def _wide(self) -> np.ndarray:
+        """:attr:`_wide_codes` of a wide store, where they are never None."""
+        codes = self._wide_codes
+        assert codes is not None, "read only on a wide store"
+        return codes
+
+    @property
+    def _stored_codes(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """(item, rater, category) codes of a store with annotation codes (not counts)."""
+        codes = self._long_codes
+        assert codes is not None, "read only on a store with annotation codes"
+        return codes
+
+    def _rater_codes_of(self, purpose: str) -> tuple[pd.Index, np.ndarray, int]:
+        """The raters, the rater code of every annotation and the number of raters (raters
+        required: :meth:`require_raters`)."""
+        self.require_raters(purpose)
+        raters, rater_codes = self.raters, self._stored_codes[1]
+        assert raters is not None and rater_codes is not None, "require_raters checked them"
+        return raters, rater_codes, len(raters)
+
     # ------------------------------------------------------------------ constructors
     @classmethod
     def from_long(
@@ -213,7 +236,7 @@ class Annotations:
         rater: str | None = "rater",
         value: str = "value",
         *,
-        categories: Sequence[Any] | None = None,
+        categories: Sequence[Any] | pd.Index | None = None,
         duplicates: str = "raise",
         sep: str | None = None,
     ) -> "Annotations":
@@ -320,13 +343,16 @@ class Annotations:
                 if not used.all():
                     remap = np.cumsum(used) - 1
                     codes, uniques = remap[codes], uniques[used]
+            found: Any = uniques
             if isinstance(uniques, (pd.Categorical, pd.CategoricalIndex)):
-                uniques = np.asarray(uniques)  # labels, not a CategoricalIndex
-            return codes.astype(np.intp, copy=False), pd.Index(uniques)
+                found = np.asarray(uniques)  # labels, not a CategoricalIndex
+            return codes.astype(np.intp, copy=False), pd.Index(found)
 
-        item_codes, items = key_codes(names["item"], "item")
-        if names["rater"] is not None:
-            rater_codes, raters = key_codes(names["rater"], "rater")
+        item_column, rater_column = names["item"], names["rater"]
+        assert item_column is not None, "item= names a column"
+        item_codes, items = key_codes(item_column, "item")
+        if rater_column is not None:
+            rater_codes, raters = key_codes(rater_column, "rater")
             if duplicates == "raise":
                 reject_duplicate_pairs(item_codes, rater_codes, items, raters)
             else:
@@ -342,8 +368,8 @@ class Annotations:
                     rows = np.flatnonzero(keep) if keep is not None else np.arange(len(df))
                     keep = np.zeros(len(df), dtype=bool)
                     keep[rows[~repeated]] = True
-                    item_codes, items = key_codes(names["item"], "item")
-                    rater_codes, raters = key_codes(names["rater"], "rater")
+                    item_codes, items = key_codes(item_column, "item")
+                    rater_codes, raters = key_codes(rater_column, "rater")
             raters = pd.Index(raters, name="rater")
         else:
             rater_codes, raters = None, None
@@ -362,7 +388,7 @@ class Annotations:
         cls,
         x: Any,
         *,
-        categories: Sequence[Any] | None = None,
+        categories: Sequence[Any] | pd.Index | None = None,
         raters_as_rows: bool | None = None,
         item: Any = None,
         sep: str | None = None,
@@ -489,22 +515,24 @@ class Annotations:
         if flat.size == 0:
             raise EmptyDataError("every cell of the items × raters table is missing")
         values = matrix.ravel()[flat]
-        reject_infinite(values, lambda pos: where(flat[pos]))
-        category_codes, cats = encode_values(values, categories, lambda pos: where(flat[pos]),
-                                             sep)
-        wide_codes = np.full(matrix.shape, -1, dtype=code_dtype(len(cats)))
+        reject_infinite(values, lambda pos: where(int(flat[pos])))
+        category_codes, cats = encode_values(values, categories,
+                                             lambda pos: where(int(flat[pos])), sep)
+        wide_codes: np.ndarray = np.full(matrix.shape, -1, dtype=code_dtype(len(cats)))
         wide_codes.ravel()[flat] = category_codes
         return cls(items=items, raters=raters, categories=cats, wide_codes=wide_codes,
                    wide_values=values_table if numeric else None)
 
     @classmethod
-    def from_counts(cls, c: Any, categories: Sequence[Any] | None = None) -> "Annotations":
+    def from_counts(cls, c: Any,
+                    categories: Sequence[Any] | pd.Index | None = None) -> "Annotations":
         """Items × categories counts (raters unknown): an array or a DataFrame.
 
         A DataFrame's columns are the categories unless ``categories=`` is given (then its
         length must match the number of columns). Counts must be finite, non-negative whole
         numbers.
         """
+        cats: pd.Index | Sequence[Any] | None
         if isinstance(c, pd.DataFrame):
             items = pd.Index(c.index, name="item")
             cats = c.columns if categories is None else categories
@@ -603,14 +631,14 @@ class Annotations:
         if self._wide_values is not None:
             # a row sum is NaN when the row has a missing cell (or, rarely, when it
             # overflows both ways): only those rows are counted cell by cell
-            m = np.full(self._wide_values.shape[0], self.n_raters, dtype=np.int64)
+            m = np.full(self._wide_values.shape[0], self._wide_values.shape[1], dtype=np.int64)
             flagged = np.flatnonzero(np.isnan(_row_sums(self._wide_values)))
             if flagged.size:
                 missing = _row_sums(np.isnan(self._wide_values[flagged]))
                 m[flagged] -= missing.astype(np.int64)
             return m
         if self._is_wide:
-            return _row_sums(self._wide_codes >= 0).astype(np.int64)
+            return _row_sums(self._wide >= 0).astype(np.int64)
         if self._item_codes is not None:
             return np.bincount(self._item_codes, minlength=self.n_items)
         return self.count_matrix.sum(axis=1)
@@ -627,8 +655,9 @@ class Annotations:
                 active[~active] = ~np.isnan(self._wide_values[:, ~active]).all(axis=0)
             return int(active.sum())
         if self._is_wide:
-            return int((self._wide_codes >= 0).any(axis=0).sum())
-        return int((np.bincount(self._rater_codes, minlength=self.n_raters) > 0).sum())
+            return int((self._wide >= 0).any(axis=0).sum())
+        _, rater_codes, n_raters = self._rater_codes_of("active raters")
+        return int((np.bincount(rater_codes, minlength=n_raters) > 0).sum())
 
     @property
     def annotations_per_item(self) -> pd.Series:
@@ -676,8 +705,9 @@ class Annotations:
     def count_matrix(self) -> np.ndarray:
         """n_ic: items × categories counts (int64)."""
         if self._is_wide:
-            return _wide_counts(self._wide_codes, self.n_categories, axis=1)
-        return _bincount_2d(self._item_codes, self._category_codes, self.n_items, self.n_categories)
+            return _wide_counts(self._wide, self.n_categories, axis=1)
+        item_codes, _, category_codes = self._stored_codes
+        return _bincount_2d(item_codes, category_codes, self.n_items, self.n_categories)
 
     @property
     def counts_are_large(self) -> bool:
@@ -693,7 +723,7 @@ class Annotations:
         the annotation codes without an items × categories array."""
         if "count_matrix" in self.__dict__ or self._item_codes is None:
             return sp.csr_matrix(self.count_matrix.astype(float))
-        items, cats = self._item_codes, self._category_codes
+        items, _, cats = self._stored_codes
         return sp.csr_matrix((np.ones(items.size), (items, cats)),
                              shape=(self.n_items, self.n_categories))  # duplicates summed
 
@@ -709,10 +739,9 @@ class Annotations:
         """N_gc: raters × categories counts (int64)."""
         self.require_raters("rater marginals")
         if self._is_wide:
-            return _wide_counts(self._wide_codes, self.n_categories, axis=0)
-        return _bincount_2d(
-            self._rater_codes, self._category_codes, self.n_raters, self.n_categories
-        )
+            return _wide_counts(self._wide, self.n_categories, axis=0)
+        _, rater_codes, n_raters = self._rater_codes_of("rater marginals")
+        return _bincount_2d(rater_codes, self._stored_codes[2], n_raters, self.n_categories)
 
     def item_moments(self, factor: float = 1.0, shift: float = 0.0,
                      values: np.ndarray | None = None
@@ -731,10 +760,11 @@ class Annotations:
             return self._wide_moments(factor, shift)
         scores = (self.category_values("interval moments") - shift) * factor
         if self._has_annotation_codes:
-            x = scores[self._category_codes]
+            item_codes, _, category_codes = self._stored_codes
+            x = scores[category_codes]
             m = self.annotations_per_item_array.astype(float)
-            s1 = np.bincount(self._item_codes, weights=x, minlength=self.n_items)
-            s2 = np.bincount(self._item_codes, weights=x * x, minlength=self.n_items)
+            s1 = np.bincount(item_codes, weights=x, minlength=self.n_items)
+            s2 = np.bincount(item_codes, weights=x * x, minlength=self.n_items)
             return m, s1, s2
         counts = self.count_matrix.astype(float)
         return counts.sum(axis=1), counts @ scores, counts @ (scores * scores)
@@ -745,6 +775,7 @@ class Annotations:
         shifted scores are a temporary of at most ``_MOMENT_BLOCK_CELLS`` cells, which stays
         in cache instead of a fresh copy of the whole table."""
         wide = self._wide_values
+        assert wide is not None, "read only on a wide table of values"
         n, R = wide.shape
         m = self.annotations_per_item_array.astype(float)
         s1, s2, ones = np.empty(n), np.empty(n), np.ones(R)
@@ -767,15 +798,16 @@ class Annotations:
         as :meth:`item_moments`)."""
         self.require_raters("rater moments")
         if values is not None and not self._are_category_values(values):
-            return self._moments_of(self._rater_codes, self.n_raters, factor, shift, values,
+            _, rater_codes, n_raters = self._rater_codes_of("rater moments")
+            return self._moments_of(rater_codes, n_raters, factor, shift, values,
                                     per_item=False)
         if self._wide_values is not None:
             present = ~np.isnan(self._wide_values)
             x = np.nan_to_num((self._wide_values - shift) * factor, nan=0.0)
             return present.sum(axis=0).astype(float), x.sum(axis=0), (x * x).sum(axis=0)
         scores = (self.category_values("interval moments") - shift) * factor
-        x = scores[self._category_codes]
-        raters, R = self._rater_codes, self.n_raters
+        x = scores[self._stored_codes[2]]
+        _, raters, R = self._rater_codes_of("rater moments")
         return (np.bincount(raters, minlength=R).astype(float),
                 np.bincount(raters, weights=x, minlength=R),
                 np.bincount(raters, weights=x * x, minlength=R))
@@ -788,7 +820,7 @@ class Annotations:
         except NonNumericError:
             return False
 
-    def _moments_of(self, groups: np.ndarray, n_groups: int, factor: float, shift: float,
+    def _moments_of(self, groups: np.ndarray | None, n_groups: int, factor: float, shift: float,
                     values: np.ndarray, per_item: bool
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(count, Σx, Σx²) per group of the per-category scores factor·(values − shift)."""
@@ -796,7 +828,8 @@ class Annotations:
         if self._item_codes is None:  # counts data: per item from the count matrix
             counts = self.count_matrix.astype(float)
             return counts.sum(axis=1), counts @ scores, counts @ (scores * scores)
-        x = scores[self._category_codes]
+        assert groups is not None, "a store with annotation codes has the groups' codes"
+        x = scores[self._stored_codes[2]]
         count = (self.annotations_per_item_array.astype(float) if per_item
                  else np.bincount(groups, minlength=n_groups).astype(float))
         return (count, np.bincount(groups, weights=x, minlength=n_groups),
@@ -804,8 +837,9 @@ class Annotations:
 
     def codes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(item, rater, category) codes, one entry per annotation (raters required)."""
-        self.require_raters("annotation-level codes")
-        return self._item_codes, self._rater_codes, self._category_codes
+        _, rater_codes, _ = self._rater_codes_of("annotation-level codes")
+        item_codes, _, category_codes = self._stored_codes
+        return item_codes, rater_codes, category_codes
 
     def item_category_codes(self) -> tuple[np.ndarray, np.ndarray]:
         """(item, category) codes, one entry per annotation, with or without rater
@@ -816,7 +850,8 @@ class Annotations:
         (array([0, 0, 1, 1]), array([0, 0, 0, 1]))
         """
         if self._has_annotation_codes:
-            return self._item_codes, self._category_codes
+            item_codes, _, category_codes = self._stored_codes
+            return item_codes, category_codes
         counts = self.count_matrix
         cell = np.repeat(np.arange(counts.size), counts.ravel())
         return np.divmod(cell, counts.shape[1])
@@ -837,11 +872,10 @@ class Annotations:
     @property
     def wide(self) -> pd.DataFrame:
         """Items × raters values (NaN where a rater did not annotate an item)."""
-        self.require_raters("the items × raters view")
-        table = np.full((self.n_items, self.n_raters), np.nan, dtype=object)
-        table[self._item_codes, self._rater_codes] = self.categories.to_numpy()[
-            self._category_codes
-        ]
+        _, rater_codes, n_raters = self._rater_codes_of("the items × raters view")
+        item_codes, _, category_codes = self._stored_codes
+        table = np.full((self.n_items, n_raters), np.nan, dtype=object)
+        table[item_codes, rater_codes] = self.categories.to_numpy()[category_codes]
         frame = pd.DataFrame(table, index=self.items, columns=self.raters)
         return frame.astype(float) if self.is_numeric else frame
 
@@ -852,10 +886,11 @@ class Annotations:
             return pd.DataFrame(
                 {"item": self.items[item_codes], "value": self.categories[cat_codes]}
             )
-        data = {"item": self.items[self._item_codes]}
-        if self.raters is not None:
-            data["rater"] = self.raters[self._rater_codes]
-        data["value"] = self.categories[self._category_codes]
+        item_codes, rater_codes, category_codes = self._stored_codes
+        data = {"item": self.items[item_codes]}
+        if self.raters is not None and rater_codes is not None:
+            data["rater"] = self.raters[rater_codes]
+        data["value"] = self.categories[category_codes]
         return pd.DataFrame(data)
 
     def to_xarray(self):
@@ -876,19 +911,19 @@ class Annotations:
             name="value",
         )
 
-    def subset_items(self, labels: Sequence[Any]) -> "Annotations":
+    def subset_items(self, labels: Sequence[Any] | pd.Index) -> "Annotations":
         """The annotations of some items only, in the order given (same raters, categories)."""
-        labels = pd.Index(labels)
-        rows = self.items.get_indexer(labels)
+        wanted = pd.Index(labels)
+        rows = self.items.get_indexer(wanted)
         if (rows < 0).any():
             raise InvalidParameterError(
                 f"{int((rows < 0).sum())} item(s) are not in the data, e.g. "
-                f"{label(labels[rows < 0][0])}")
+                f"{label(wanted[rows < 0][0])}")
         items = pd.Index(self.items[rows], name="item")
         if not self._has_annotation_codes:
             return Annotations(items=items, raters=None, categories=self.categories,
                                counts=self.count_matrix[rows])
-        item_codes, rater_codes, category_codes = self._long_codes
+        item_codes, rater_codes, category_codes = self._stored_codes
         position = np.full(self.n_items, -1, dtype=np.intp)
         position[rows] = np.arange(rows.size)
         keep = position[item_codes] >= 0
@@ -899,42 +934,47 @@ class Annotations:
             category_codes=category_codes[keep],
         )
 
-    def subset_raters(self, rater_positions: Sequence[int]) -> "Annotations":
+    def subset_raters(self, rater_positions: Sequence[int] | np.ndarray) -> "Annotations":
         """The annotations of some raters only (same items and categories).
 
         ``rater_positions`` are 0-based positions in ``raters`` (negative ones count from
         the end), each at most once.
         """
         self.require_raters("selecting raters")
+        raters = self.raters
+        assert raters is not None, "require_raters checked them"
+        n_raters = len(raters)
         positions = np.asarray(rater_positions)
         if positions.ndim != 1 or (positions.size and positions.dtype.kind not in "iu"):
             raise InvalidParameterError(
                 f"rater positions must be a 1-D sequence of integers, got {rater_positions!r}"
             )
         positions = positions.astype(np.intp)
-        outside = (positions < -self.n_raters) | (positions >= self.n_raters)
+        outside = (positions < -n_raters) | (positions >= n_raters)
         if outside.any():
             raise InvalidParameterError(
                 f"rater position {label(positions[outside][0])} is out of range: there are "
-                f"{self.n_raters} raters (positions 0 to {self.n_raters - 1}, or negative "
+                f"{n_raters} raters (positions 0 to {n_raters - 1}, or negative "
                 "from the end)"
             )
-        positions = positions % self.n_raters
+        positions = positions % n_raters
         if np.unique(positions).size < positions.size:
             seen = pd.Index(positions)
             raise InvalidParameterError(
                 f"rater position {label(seen[seen.duplicated()][0])} is given more than once"
             )
-        keep = np.isin(self._rater_codes, positions)
-        remap = np.full(self.n_raters, -1, dtype=np.intp)
+        _, rater_codes, _ = self._rater_codes_of("selecting raters")
+        item_codes, _, category_codes = self._stored_codes
+        keep = np.isin(rater_codes, positions)
+        remap = np.full(n_raters, -1, dtype=np.intp)
         remap[positions] = np.arange(len(positions))
         return Annotations(
             items=self.items,
-            raters=self.raters[positions],
+            raters=raters[positions],
             categories=self.categories,
-            item_codes=self._item_codes[keep],
-            rater_codes=remap[self._rater_codes[keep]],
-            category_codes=self._category_codes[keep],
+            item_codes=item_codes[keep],
+            rater_codes=remap[rater_codes[keep]],
+            category_codes=category_codes[keep],
         )
 
     def __repr__(self) -> str:
@@ -1030,7 +1070,7 @@ AnnotationsLike: TypeAlias = Union["Annotations", pd.DataFrame, np.ndarray,
                                    Sequence[Sequence[Any]], "xarray.DataArray"]
 
 
-def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | None = None,
+def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | pd.Index | None = None,
                    item: str | None = None, rater: str | None = None,
                    value: str | None = None, sep: str | None = None) -> Annotations:
     """The :class:`Annotations` every estimator reads: ``data`` itself, or built from it.

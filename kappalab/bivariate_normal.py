@@ -23,12 +23,13 @@ Software 5(5), doi:10.18637/jss.v005.i05.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import ndtr, owens_t
 
 __all__ = ["bvn_cdf", "rectangle_probabilities"]
 
 
-def bvn_cdf(h, k, rho) -> np.ndarray:
+def bvn_cdf(h: ArrayLike, k: ArrayLike, rho: ArrayLike) -> np.ndarray | np.float64:
     """Φ₂(h, k; ρ) = P(Z₁ ≤ h, Z₂ ≤ k) of a standard bivariate normal, elementwise.
 
     Through Owen's T function (see the module docstring), to machine precision; ρ = ±1 and
@@ -63,7 +64,7 @@ def bvn_cdf(h, k, rho) -> np.ndarray:
     """
     h, k, rho = np.broadcast_arrays(np.asarray(h, dtype=float), np.asarray(k, dtype=float),
                                     np.asarray(rho, dtype=float))
-    out = np.zeros(h.shape)
+    out: np.ndarray = np.zeros(h.shape)
     ph, pk = ndtr(h), ndtr(k)
     finite = np.isfinite(h) & np.isfinite(k)
     # infinite limits: −inf anywhere gives 0; +inf in one argument leaves the other margin
@@ -76,10 +77,13 @@ def bvn_cdf(h, k, rho) -> np.ndarray:
     inner = finite & ~upper & ~lower
     if inner.any():
         out[inner] = _owen(h[inner], k[inner], rho[inner], ph[inner], pk[inner])
-    return out[()] if out.ndim == 0 else out
+    if out.ndim == 0:
+        return np.float64(out[()])
+    return out
 
 
-def _owen(h, k, rho, ph, pk):
+def _owen(h: np.ndarray, k: np.ndarray, rho: np.ndarray, ph: np.ndarray,
+          pk: np.ndarray) -> np.ndarray:
     s = np.sqrt((1.0 - rho) * (1.0 + rho))
     out = np.empty(h.shape)
     both_zero = (h == 0) & (k == 0)
@@ -93,17 +97,18 @@ def _owen(h, k, rho, ph, pk):
     return out
 
 
-def _owen_t_ratio(h, numerator, s):
+def _owen_t_ratio(h: np.ndarray, numerator: np.ndarray, s: np.ndarray) -> np.ndarray:
     """T(h, numerator/(h·s)), with T(0, ±∞) = ±¼ by the sign of the numerator."""
     with np.errstate(divide="ignore", invalid="ignore"):
         a = numerator / (h * s)
     zero = h == 0
     a = np.where(zero, np.copysign(np.inf, numerator), a)
     # numerator 0 and h 0 cannot both happen here (both_zero was taken out)
-    return np.where(zero, 0.25 * np.sign(numerator), owens_t(h, a))
+    t: np.ndarray = np.where(zero, 0.25 * np.sign(numerator), owens_t(h, a))
+    return t
 
 
-def rectangle_probabilities(a, b, rho) -> np.ndarray:
+def rectangle_probabilities(a: ArrayLike, b: ArrayLike, rho: ArrayLike) -> np.ndarray:
     """Rectangle probabilities P(Z₁ ∈ (a_c, a_{c+1}], Z₂ ∈ (b_k, b_{k+1}]) of a bivariate normal.
 
     ``a`` and ``b`` are increasing boundaries with −inf first and +inf last; each cell is a
@@ -141,6 +146,7 @@ def rectangle_probabilities(a, b, rho) -> np.ndarray:
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     rho = np.asarray(rho, dtype=float)
-    F = bvn_cdf(a[..., :, None], b[..., None, :], rho[..., None, None])
+    F = np.asarray(bvn_cdf(a[..., :, None], b[..., None, :], rho[..., None, None]))
     cells = F[..., 1:, 1:] - F[..., :-1, 1:] - F[..., 1:, :-1] + F[..., :-1, :-1]
-    return np.maximum(cells, 0.0)
+    clipped: np.ndarray = np.maximum(cells, 0.0)
+    return clipped

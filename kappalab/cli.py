@@ -601,7 +601,7 @@ def _save_plot(args: argparse.Namespace, draw: Any) -> None:
         print(f"kappalab: wrote the figure to {args.plot}", file=sys.stderr)
 
 
-def _level_uses_values(level: str, categories: Sequence[Any]) -> bool:
+def _level_uses_values(level: str, categories: Sequence[Any] | pd.Index) -> bool:
     """Whether ``--level`` computes with the values as numbers: resolving it asks for them
     (the distances' one table says which levels do; nominal and ordinal never ask)."""
     asked = []
@@ -625,7 +625,7 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
-def _not_numbers(level: str, categories: Sequence[Any], name: str) -> str:
+def _not_numbers(level: str, categories: Sequence[Any] | pd.Index, name: str) -> str:
     """Why ``--level`` cannot compute on these values, and what to do."""
     huge = [c for c in categories if isinstance(c, int) and not isinstance(c, bool)
             and not -INT64_MAX - 1 <= c <= INT64_MAX]
@@ -656,12 +656,12 @@ MISSING_LOOKING = frozenset({"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "
                              "n/a", "nan", "null"})
 
 
-def _missing_looking(categories: Sequence[Any]) -> list[str]:
+def _missing_looking(categories: Sequence[Any] | pd.Index) -> list[str]:
     """The labels that pandas would read as missing (:data:`MISSING_LOOKING`)."""
     return [c for c in categories if isinstance(c, str) and c.strip() in MISSING_LOOKING]
 
 
-def _with_missing_hint(message: str, categories: Sequence[Any]) -> str:
+def _with_missing_hint(message: str, categories: Sequence[Any] | pd.Index) -> str:
     tokens = _missing_looking(categories)
     if not tokens:
         return message

@@ -515,7 +515,10 @@ def _evaluate(entry: registry.Coefficient, args: tuple, options: Mapping[str, An
             f"{type(result).__name__}, not an Estimate")
     with warnings.catch_warnings():  # the estimator has given the warnings of these data
         warnings.simplefilter("ignore")
-        core = entry.core(*args, **core_options)
+        factory = entry.core
+        if factory is None:  # refused at the door (compare); here for the type checker
+            raise InvalidParameterError(f"{entry.name} has no core factory")
+        core = factory(*args, **core_options)
         core_value = float(core.estimate().value)
     value = float(result.value)
     if not (value == core_value or (math.isnan(value) and math.isnan(core_value))):

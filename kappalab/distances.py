@@ -80,7 +80,7 @@ Semantic and Pragmatic Annotation. *Proceedings of LREC 2006*, 831–836.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Callable, NamedTuple, Union
+from typing import Any, Callable, NamedTuple, Sequence, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -96,6 +96,7 @@ __all__ = [
     "COHEN_WEIGHTS",
     "KINDS",
     "CategoryDistance",
+    "DistanceSpec",
     "category_distance",
     "nominal",
     "ordinal",
@@ -115,7 +116,13 @@ __all__ = [
 #: what ``kind=`` of :func:`category_distance` takes: the vocabulary ``spec`` is read in
 KINDS = ("level", "weights")
 
-DistanceSpec = Union[str, np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndarray]]
+#: what ``level=``, ``weights=`` and ``distance=`` take (:func:`category_distance`): a name
+#: (``"interval"``, ``"quadratic"``, …), a K × K matrix (an array or nested sequences of
+#: numbers: squared distances as a level, agreement weights as weights), a callable ``f(a, b)``
+#: evaluated element-wise on arrays of category values, or ``None`` (unweighted, as weights;
+#: refused as a level)
+DistanceSpec: TypeAlias = (str | np.ndarray | Sequence[Sequence[float]]
+                           | Callable[[np.ndarray, np.ndarray], np.ndarray] | None)
 
 
 #: a K × K matrix beyond this many categories is refused before it is built (0.5 GiB of
@@ -233,6 +240,7 @@ class CategoryDistance:
     def matrix(self) -> np.ndarray:
         if self._n_categories is not None:
             _refuse_large(self.name, self._n_categories)
+        assert self._build is not None, "a CategoryDistance is built with a matrix or a build"
         return self._build()
 
     @property
@@ -933,7 +941,7 @@ COHEN_WEIGHTS = ("identity", "linear", "quadratic")
 
 
 def category_distance(
-    spec: DistanceSpec | None,
+    spec: DistanceSpec,
     categories: Any,
     *,
     kind: str,
@@ -1056,7 +1064,7 @@ def category_distance(
     return _custom_weights(spec, categories, K)
 
 
-def _custom_distance(spec: Any, categories: Any, K: int) -> CategoryDistance:
+def _custom_distance(spec: DistanceSpec, categories: Any, K: int) -> CategoryDistance:
     """A K × K matrix of squared distances, or a callable δ²(a, b), as a level."""
     if callable(spec):
         matrix = _evaluate(spec, categories, "distance")
@@ -1071,7 +1079,7 @@ def _custom_distance(spec: Any, categories: Any, K: int) -> CategoryDistance:
                             asymmetry=_asymmetry(matrix) / scale)
 
 
-def _custom_weights(spec: Any, categories: Any, K: int) -> CategoryDistance:
+def _custom_weights(spec: DistanceSpec, categories: Any, K: int) -> CategoryDistance:
     """A K × K matrix of agreement weights, or a callable w(a, b), as weights."""
     if callable(spec):
         w = _evaluate(spec, categories, "weights")

@@ -12,6 +12,7 @@ import importlib
 import sys
 import warnings
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from . import out_of_core
@@ -22,7 +23,8 @@ def _importer_level() -> int:
     user's line: ``warnings.warn`` skips the frames of ``importlib._bootstrap`` itself, not
     those of ``importlib.import_module`` and ``kappalab.__getattr__`` (``kl.distributed``)."""
     machinery = (importlib.__file__, str(Path(__file__).with_name("__init__.py")))
-    frame, level = sys._getframe(2), 2  # the frame above the module's body
+    frame: FrameType | None = sys._getframe(2)  # the frame above the module's body
+    level = 2
     while frame is not None:
         name = frame.f_code.co_filename
         if name in machinery:

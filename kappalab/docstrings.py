@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 __all__ = ["SHARED_PARAMETERS", "shared_parameters"]
 
@@ -58,7 +58,7 @@ SHARED_PARAMETERS["resampling"] = "\n".join([
 
 _MARKER = re.compile(r"^([ \t]*)\{\{shared: (\w+)\}\}[ \t]*$", re.MULTILINE)
 
-Documented = TypeVar("Documented", bound=Callable)
+Documented = TypeVar("Documented", bound=Callable[..., Any])
 
 
 def shared_parameters(obj: Documented) -> Documented:

@@ -19,7 +19,7 @@ Nothing here knows the ``Annotations`` store.
 from __future__ import annotations
 
 import numbers
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence, cast
 
 import numpy as np
 import pandas as pd
@@ -70,7 +70,7 @@ def code_dtype(n_categories: int) -> type:
     return np.int32 if n_categories < 2**31 - 1 else np.int64
 
 
-def preview(index: Sequence[Any], limit: int = 6) -> str:
+def preview(index: Sequence[Any] | pd.Index | np.ndarray, limit: int = 6) -> str:
     """The first ``limit`` labels of ``index`` for a message: ``[a, b, ...]``.
 
     Parameters
@@ -159,11 +159,12 @@ def wide_to_matrix(x: Any, ordered_categories: bool = True) -> WideTable:
     array([[ 1.,  2.],
            [nan,  2.]])
     """
+    data_array: Any
     try:
-        import xarray as xr
+        from xarray import DataArray as data_array
     except ImportError:  # pragma: no cover - xarray is a dependency
-        xr = None
-    if xr is not None and isinstance(x, xr.DataArray):
+        data_array = None
+    if data_array is not None and isinstance(x, data_array):
         if set(x.dims) != {"item", "rater"}:
             raise InvalidParameterError(
                 f"a DataArray needs dims ('item', 'rater'), got {tuple(x.dims)}"
@@ -192,9 +193,9 @@ def _as_2d(x: Any) -> np.ndarray:
     try:
         matrix = np.asarray(x)
     except ValueError:
-        matrix = _cells_of_rows(x)
-        if matrix is not None:
-            return matrix
+        cells = _cells_of_rows(x)
+        if cells is not None:
+            return cells
         rows = list(x)
         lengths = [len(row) if hasattr(row, "__len__") else 1 for row in rows]
         bad = next((i for i, n in enumerate(lengths) if n != lengths[0]), None)
@@ -341,7 +342,9 @@ def _frame_to_matrix(df: pd.DataFrame, ordered_categories: bool
             return _as_object_or_float(df.to_numpy()), None  # exact integers kept exact
         if any(_beyond_float(df[column]) for column in df.columns):
             # nullable integers beyond 2**53: as Python integers (None missing), not rounded
-            return _as_object_or_float(df.to_numpy(dtype=object, na_value=None)), None
+            # (pandas-stubs leave None out of to_numpy's na_value; pandas takes it)
+            return _as_object_or_float(
+                df.to_numpy(dtype=object, na_value=None)), None  # type: ignore[arg-type]
         return df.to_numpy(dtype=float, na_value=np.nan), None  # nullable: pd.NA -> NaN
     return _as_object_or_float(df.to_numpy()), None
 
@@ -717,9 +720,9 @@ def long_columns(df: pd.DataFrame) -> dict[str, str] | None:
             return dict(schema)
     named: dict[str, list[tuple[int, Any]]] = {role: [] for role in LONG_VOCABULARY}
     for column in columns:  # a loop over the columns
-        found = _role_of(column)
-        if found is not None:
-            named[found[0]].append((found[1], column))
+        role_tier = _role_of(column)
+        if role_tier is not None:
+            named[role_tier[0]].append((role_tier[1], column))
     best = {}
     for role, matches in named.items():
         if matches:
@@ -982,7 +985,7 @@ def reject_duplicate_pairs(
         )
 
 
-def category_index(categories: Sequence[Any]) -> pd.Index:
+def category_index(categories: Sequence[Any] | pd.Index) -> pd.Index:
     """``categories=`` as an Index, refused when empty, repeated or holding a missing value.
 
     Parameters
@@ -1035,7 +1038,7 @@ def category_index(categories: Sequence[Any]) -> pd.Index:
 
 
 def encode_column(
-    column: pd.Series, keep: np.ndarray | None, categories: Sequence[Any] | None,
+    column: pd.Series, keep: np.ndarray | None, categories: Sequence[Any] | pd.Index | None,
     where: Callable[[int], str], sep: str | None = None,
 ) -> tuple[np.ndarray, pd.Index]:
     """Category codes of a long table's value column.
@@ -1094,7 +1097,7 @@ def encode_column(
     elif pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
         # nullable Int64/Float64: the present values as plain numbers (ints stay exact)
         present = column if keep is None else column[keep]
-        values = present.to_numpy(dtype=dtype.numpy_dtype)
+        values = present.to_numpy(dtype=cast(Any, dtype).numpy_dtype)  # a masked dtype's
         keep = None
     else:
         values = column.array  # e.g. pandas' str dtype: factorized as is, no object copy
@@ -1105,7 +1108,7 @@ def encode_column(
 
 
 def encode_values(
-    values: Any, categories: Sequence[Any] | None, where: Callable[[int], str],
+    values: Any, categories: Sequence[Any] | pd.Index | None, where: Callable[[int], str],
     sep: str | None = None,
 ) -> tuple[np.ndarray, pd.Index]:
     """Category codes and the category index, sorted or in the order of ``categories``.
@@ -1176,10 +1179,10 @@ def encode_values(
             seen = np.bincount(offsets) > 0
             remap = np.cumsum(seen) - 1
             if kind == "f":
-                cats = (np.flatnonzero(seen) + lo).astype(np.int64)
+                seen_values = (np.flatnonzero(seen) + lo).astype(np.int64)
             else:  # in the values' own integer type, exactly
-                cats = np.flatnonzero(seen).astype(values.dtype) + values.dtype.type(lo)
-            return remap[offsets], pd.Index(cats, name="category")
+                seen_values = np.flatnonzero(seen).astype(values.dtype) + values.dtype.type(lo)
+            return remap[offsets], pd.Index(seen_values, name="category")
     if kind == "f":
         uniques, codes = np.unique(values, return_inverse=True)
         return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
@@ -1192,9 +1195,9 @@ def encode_values(
                                  {_TEXT: np.arange(len(uniques))}, "value", where, True)
             return codes, pd.Index(uniques, name="category")
         values = values.astype(object)
-    codes, uniques = label_identity(values, what="value", sort=True, where=where,
-                                    compare_texts=True)
-    return codes, pd.Index(uniques, name="category")
+    codes, labels = label_identity(values, what="value", sort=True, where=where,
+                                   compare_texts=True)
+    return codes, pd.Index(labels, name="category")
 
 
 def _numbers_or_booleans(values: np.ndarray) -> np.ndarray:
@@ -1227,7 +1230,8 @@ def _match_labels(values: Any, cats: pd.Index, where: Callable[[int], str]) -> n
         rows = np.flatnonzero(value_types == t)
         among = np.flatnonzero(category_types == t)
         if among.size:
-            hit = cats[among].get_indexer(np.asarray(values)[rows])
+            # (pandas-stubs type get_indexer's target as an Index; pandas takes an array)
+            hit = cats[among].get_indexer(np.asarray(values)[rows])  # type: ignore[arg-type]
             found[rows] = np.where(hit >= 0, among[hit], -1)
     return found
 
@@ -1368,26 +1372,27 @@ def label_identity(values: Any, *, what: str = "value", sort: bool = True,
         return codes, uniques
     codes = np.full(len(values), -1, dtype=np.intp)
     kinds = [t for t in (_NUMBER, _BOOLEAN, _TEXT, _OTHER) if (types == t).any()]
-    by_type, sizes = {}, []
+    by_type: dict[int, np.ndarray] = {}
+    sizes: list[int] = []
     for t in kinds:  # a loop over the (at most four) types of label
         rows = np.flatnonzero(types == t)
         sub_codes, sub_uniques = _factorize_one_type(values[rows], sort, what)
         codes[rows] = np.where(sub_codes < 0, -1, sub_codes + sum(sizes))
         by_type[t] = np.asarray(sub_uniques, dtype=object)
         sizes.append(len(sub_uniques))
-    uniques = np.concatenate([by_type[t] for t in kinds])
+    merged = np.concatenate([by_type[t] for t in kinds])
     starts = np.cumsum([0] + sizes)
-    new_index = np.arange(len(uniques))
+    new_index = np.arange(len(merged))
     if not sort:  # renumbered in the order of first appearance
         seen = codes >= 0
         order_codes, first_seen = pd.factorize(codes[seen], sort=False)
         codes[seen] = order_codes
-        uniques = uniques[first_seen]
+        merged = merged[first_seen]
         new_index = np.empty(len(first_seen), dtype=np.intp)
         new_index[first_seen] = np.arange(len(first_seen))
     positions = {t: new_index[starts[k]:starts[k + 1]] for k, t in enumerate(kinds)}
     _warn_lookalikes(by_type, codes, positions, what, where, compare_texts)
-    return codes, pd.Index(uniques, dtype=object)
+    return codes, pd.Index(merged, dtype=object)
 
 
 def _factorize_one_type(values: Any, sort: bool, what: str) -> tuple[np.ndarray, pd.Index]:
@@ -1423,7 +1428,8 @@ def _warn_lookalikes(by_type: dict[int, np.ndarray], codes: np.ndarray, position
     def note(a: Any, b: Any, type_b: int, index_b: int) -> None:
         pairs.append((a, b, type_b, index_b))
 
-    as_float = None
+    as_float: np.ndarray | None = None
+    numbers_found = np.empty(0, dtype=object) if numbers_ is None else numbers_
     if numbers_ is not None:
         try:
             as_float = numbers_.astype(float)
@@ -1433,14 +1439,15 @@ def _warn_lookalikes(by_type: dict[int, np.ndarray], codes: np.ndarray, position
         for b in booleans:  # at most two
             match = np.flatnonzero(as_float == float(b))
             if match.size:
-                note(numbers_[match[0]], b, _BOOLEAN, int(np.flatnonzero(booleans == b)[0]))
+                note(numbers_found[match[0]], b, _BOOLEAN,
+                     int(np.flatnonzero(booleans == b)[0]))
     if texts is not None and (numbers_ is not None or booleans is not None or compare_texts):
         read = _as_numbers(texts)
         if as_float is not None:
             hit = np.flatnonzero(np.isin(read, as_float))
             if hit.size:
                 k = int(hit[0])
-                note(numbers_[np.flatnonzero(as_float == read[k])[0]], texts[k], _TEXT, k)
+                note(numbers_found[np.flatnonzero(as_float == read[k])[0]], texts[k], _TEXT, k)
         if booleans is not None:
             for b in booleans:
                 hit = np.flatnonzero((texts == str(b)) | (read == float(b)))
@@ -1555,7 +1562,7 @@ def holds_sets(values: Any) -> bool:
 
 
 def label_sets(
-    values: Any, sep: str | None, categories: Sequence[Any] | None,
+    values: Any, sep: str | None, categories: Sequence[Any] | pd.Index | None,
     where: Callable[[int], str],
 ) -> tuple[np.ndarray, pd.Index]:
     """Category codes of set-valued (multi-label) annotations: one category per distinct set.
@@ -1622,7 +1629,8 @@ def label_sets(
         for k, category in enumerate(categories):  # over the categories
             given[k] = _label_set(category, sep, lambda: f"categories= position {k}")
         cats = category_index(pd.Index(given, dtype=object))
-        positions = cats.get_indexer(uniques)
+        # (pandas-stubs type get_indexer's target as an Index; pandas takes an array)
+        positions = cats.get_indexer(uniques)  # type: ignore[arg-type]
         unknown = positions < 0
         if unknown.any():
             strays = uniques[unknown]

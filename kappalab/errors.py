@@ -8,6 +8,11 @@ function of a simulation study failed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from types import FrameType
+
 
 class AnnotationError(ValueError):
     """Base class of every input fault that kappalab detects."""
@@ -110,13 +115,14 @@ def warn(message: str, category: type[Warning]) -> None:
     import warnings
 
     package_dir = os.path.dirname(os.path.abspath(__file__))
-    level, frame = 2, sys._getframe(1)  # stacklevel 2 is the caller of warn()
+    frame: FrameType | None = sys._getframe(1)
+    level = 2  # stacklevel 2 is the caller of warn()
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package_dir):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
 
 
-def label(value) -> str:
+def label(value: Any) -> str:
     """repr of a label, numpy scalars shown as plain Python values (5, not np.int64(5))."""
     scalar = hasattr(value, "item") and getattr(value, "ndim", 1) == 0
     return repr(value.item() if scalar else value)

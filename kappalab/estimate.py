@@ -6,7 +6,7 @@ import html
 import math
 import numbers
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, TypeGuard, cast
 
 import numpy as np
 
@@ -292,7 +292,9 @@ class Estimate:
 
     def _statistic(self, null: float, se: float | None = None) -> float:
         difference = float(self.value) - null
-        se = float(self.se) if se is None else se
+        if se is None:
+            assert self.se is not None, "the callers test the estimated SE first"
+            se = float(self.se)
         if math.isnan(difference) or math.isnan(se) or (se == 0 and difference == 0):
             return math.nan
         if se == 0:
@@ -417,7 +419,7 @@ def _normal_sf(z: float) -> float:
     return float(ndtr(-z))
 
 
-def _is_number(x: object) -> bool:
+def _is_number(x: object) -> TypeGuard[numbers.Real]:
     return isinstance(x, numbers.Real) and not isinstance(x, Estimate)
 
 
@@ -425,7 +427,8 @@ def _comparable(other: object) -> float | None:
     """The number an Estimate orders against (another Estimate's value), else None."""
     if isinstance(other, Estimate):
         return float(other.value)
-    return other if _is_number(other) else None
+    # a real number is compared as it is (a Fraction exactly, not rounded to a float)
+    return cast(float, other) if _is_number(other) else None
 
 
 def _is_pandas(x: Any) -> bool:

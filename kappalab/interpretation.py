@@ -546,6 +546,8 @@ def benchmark(estimate: Any, scale: Any = "landis-koch", *,
     confidence = check_confidence(confidence)
     band = int(scale.band_index(value))
     probabilities = cumulative = certain = None
+    band_shares: tuple[float, ...] | None = None
+    reaching: tuple[float, ...] | None = None
     if se is not None:
         top_down = np.arange(len(scale.labels))[::-1]
         if se == 0:
@@ -559,8 +561,8 @@ def benchmark(estimate: Any, scale: Any = "landis-koch", *,
         # band's cumulative probability is 1, so one always does
         reached = int(np.argmax(cumulative >= confidence))
         certain = scale.labels[top_down[reached]]
-        probabilities = tuple(map(float, probabilities))
-        cumulative = tuple(map(float, cumulative))
+        band_shares = tuple(map(float, probabilities))
+        reaching = tuple(map(float, cumulative))
     return Benchmark(scale=scale, coefficient=name, value=value, se=se,
                      confidence=confidence, band=scale.labels[band], certain_band=certain,
-                     probabilities=probabilities, cumulative_probabilities=cumulative)
+                     probabilities=band_shares, cumulative_probabilities=reaching)

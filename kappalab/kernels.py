@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterator, NamedTuple, overload
 
 import numpy as np
 import scipy.sparse as sp
@@ -40,6 +40,7 @@ from scipy.optimize import brentq
 from scipy.special import ndtr
 
 from .bivariate_normal import rectangle_probabilities
+from .protocols import ItemStats
 
 __all__ = ["CrossTables", "DistinctRows", "SUM_BLOCK_ROWS", "alpha_from_joint",
            "chance_corrected", "column_totals", "conger_chance_agreement", "count_square_sums",
@@ -82,7 +83,7 @@ def numeric_array(x: Any) -> np.ndarray:
 SUM_BLOCK_ROWS = 128
 
 
-def column_totals(stats: np.ndarray | sp.spmatrix, weights: np.ndarray | None = None
+def column_totals(stats: ItemStats, weights: np.ndarray | None = None
                   ) -> np.ndarray:
     r"""The totals :math:`T = \sum_i w_i s_i` of the rows of an items × s matrix, with a rounding
     error that does not grow with the number of items.
@@ -164,7 +165,7 @@ def column_totals(stats: np.ndarray | sp.spmatrix, weights: np.ndarray | None = 
 
 
 # ====================================================================== per-item agreement
-def count_square_sums(counts: np.ndarray | sp.spmatrix) -> np.ndarray:
+def count_square_sums(counts: ItemStats) -> np.ndarray:
     """Σ_k n_ik² of each row of an items × categories count table.
 
     The table may be dense or scipy sparse (O(annotations) for the sparse one); a dense table
@@ -191,7 +192,7 @@ def count_square_sums(counts: np.ndarray | sp.spmatrix) -> np.ndarray:
     return (counts * counts) @ np.ones(counts.shape[-1])  # a matvec: faster than einsum
 
 
-def pair_agreement(counts: np.ndarray | sp.spmatrix, m: np.ndarray) -> np.ndarray:
+def pair_agreement(counts: ItemStats, m: np.ndarray) -> np.ndarray:
     r"""The share of agreeing pairs among each item's annotations.
 
     .. math::  P_i = \frac{\sum_k n_{ik}(n_{ik} - 1)}{m_i (m_i - 1)}
@@ -888,6 +889,12 @@ def _bit_key(rows: np.ndarray) -> np.ndarray | None:
     return halves @ multipliers  # uint64: the products and the sum wrap
 
 
+@overload
+def distinct_rows(rows: np.ndarray, *, lexicographic: bool = False,
+                  most: None = None) -> DistinctRows: ...
+@overload
+def distinct_rows(rows: np.ndarray, *, lexicographic: bool = False,
+                  most: float | None = None) -> DistinctRows | None: ...
 def distinct_rows(rows: np.ndarray, *, lexicographic: bool = False,
                   most: float | None = None) -> DistinctRows | None:
     """Group identical rows of a 2-D array: ``rows[first][inverse]`` equals ``rows``.

@@ -155,6 +155,9 @@ class Recipe:
         -------
         Recipe
         """
+        if entry.option is None:
+            raise InvalidParameterError(f"{entry.name} names no option keyword; an out-of-core "
+                                        "entry needs its level=, weights= or scheme=")
         default = inspect.signature(entry.function).parameters[entry.option].default
         if entry.option == "scheme":  # SPA (kappalab.coefficients.sparse)
             return cls("spa", entry.option, default, "", "chance_corrected"

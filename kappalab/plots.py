@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 from cycler import cycler
 
+from .distances import DistanceSpec
 from .errors import InvalidParameterError
 
 __all__ = ["STYLE", "items", "raters", "report", "sample_size", "style", "xrr"]
@@ -74,7 +75,8 @@ def style() -> Iterator[None]:
     """
     import matplotlib
 
-    with matplotlib.rc_context(STYLE):
+    # STYLE's keys are rc names, which matplotlib's annotations spell out as literals
+    with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]
         yield
 
 
@@ -97,7 +99,7 @@ _XRR_BARS = (
 
 
 @_styled
-def xrr(report_or_x: Any, y: Any = None, level: Any = "nominal", *, ax: Any = None,
+def xrr(report_or_x: Any, y: Any = None, level: DistanceSpec = "nominal", *, ax: Any = None,
         n_splits: int = 100, seed: Any = None, categories: Sequence[Any] | None = None,
         title: str | None = None):
     r"""Draw the cross-replication triangulation of Wong, Paritosh & Aroyo (2021).
@@ -241,8 +243,10 @@ def _report_of(data: Any, columns: Sequence[str], own: set[str], maker: str,
     from .diagnostics.raters import rater_report
     from .report import agreement_report
 
-    make = {"rater_report": rater_report, "item_report": item_report,
-            "agreement_report": agreement_report}[maker]
+    makers: dict[str, Callable[..., pd.DataFrame]] = {
+        "rater_report": rater_report, "item_report": item_report,
+        "agreement_report": agreement_report}
+    make = makers[maker]
     if isinstance(data, pd.DataFrame):
         present = set(data.columns)
         if set(columns) <= present:

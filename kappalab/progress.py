@@ -24,7 +24,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Any, Iterable, Iterator, Literal, TextIO
 
 __all__ = ["DELAY", "enabled", "elapsed", "track"]
 
@@ -141,7 +141,7 @@ class elapsed:
             if self._stop.wait(self.interval):
                 return
 
-    def __exit__(self, *exc_info: Any) -> bool:
+    def __exit__(self, *exc_info: Any) -> Literal[False]:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()

@@ -13,6 +13,7 @@ import pandas as pd
 from .docstrings import shared_parameters
 from .annotations import AnnotationsLike, as_annotations
 from .coefficients import icc as intraclass, multirater, registry
+from .distances import DistanceSpec
 from .errors import (AnnotationError, IncompleteItemsWarning, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
 from .interpretation import benchmark as benchmark_value, interpretation_scale
@@ -29,7 +30,7 @@ _COLUMNS = ["coefficient", "value", "se", "ci_low", "ci_high", "observed", "expe
 
 
 @shared_parameters
-def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
+def agreement_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                      seed: Any = None, progress: bool | None = None,
@@ -372,7 +373,7 @@ def _rows(ann: Any, level: Any) -> list[registry.Coefficient]:
     return rows
 
 
-def _report_weights(level: Any) -> Any:
+def _report_weights(level: DistanceSpec) -> Any:
     """The kappa family's ``weights=`` for the report's ``level`` (see agreement_report)."""
     if isinstance(level, str):
         return {"nominal": None, "interval": "quadratic"}.get(level, level)
@@ -399,7 +400,7 @@ _XRR_COLUMNS = ["quantity", "value", "level", "n_items", "n_annotations", "descr
 
 
 @shared_parameters
-def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal",
+def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: DistanceSpec = "nominal",
                n_splits: int = 100,
                seed: Any = None, categories: Sequence[Any] | None = None,
                shared_raters: str = "warn") -> pd.DataFrame:

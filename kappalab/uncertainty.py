@@ -127,8 +127,10 @@ from scipy.special import ndtr, ndtri
 from scipy.stats import t as student_t
 
 from .errors import InvalidParameterError
+from .estimate import Estimate
 from .kernels import distinct_rows, single_blas_thread
 from .progress import track
+from .protocols import ItemStats, ItemSumCore
 from .validation import check_confidence, check_count, check_real, make_rng
 
 __all__ = ["ALPHA_MIN", "ANALYTIC", "BLOCK_CELLS", "CORE_METHODS", "F_INTERVAL", "Interval",
@@ -417,7 +419,7 @@ class IntervalOptions:
                 "seed": self.seed, "progress": self.progress}
 
 
-def _value(core, totals: np.ndarray) -> np.ndarray:
+def _value(core: ItemSumCore, totals: np.ndarray) -> np.ndarray:
     return np.asarray(core.combine(totals)["value"], dtype=float)
 
 
@@ -439,10 +441,11 @@ class _Groups:
         """Totals for a B × G block of group weights."""
         if sp.issparse(self.rows):
             return np.asarray((self.rows.T @ weights.T).T)
-        return weights @ self.rows
+        totals: np.ndarray = weights @ self.rows
+        return totals
 
 
-def rows_with_statistics(stats: np.ndarray | sp.spmatrix) -> np.ndarray:
+def rows_with_statistics(stats: ItemStats) -> np.ndarray:
     """Which rows of an items × s matrix of item statistics are resampling units: those with
     a non-zero entry (an item without annotations, or of sample weight 0, is an all-zero row
     and takes no part in any interval).
@@ -467,10 +470,11 @@ def rows_with_statistics(stats: np.ndarray | sp.spmatrix) -> np.ndarray:
         stats = sp.csr_matrix(stats)
         row = np.repeat(np.arange(stats.shape[0]), np.diff(stats.indptr))
         return np.bincount(row[stats.data != 0], minlength=stats.shape[0]) > 0
-    return (np.asarray(stats, dtype=float) != 0).any(axis=1)
+    with_entry: np.ndarray = (np.asarray(stats, dtype=float) != 0).any(axis=1)
+    return with_entry
 
 
-def _groups(core, merge: bool = True) -> _Groups:
+def _groups(core: ItemSumCore, merge: bool = True) -> _Groups:
     """The item-statistic rows of the items with annotations; with ``merge``, identical rows
     merged into groups (worth it for resampling; the linearisation needs one matrix-vector
     product and no grouping)."""
@@ -503,17 +507,18 @@ def _require_items(groups: _Groups) -> None:
 
 
 # ------------------------------------------------------------------------ analytic
-def _group_influence(core, groups: _Groups) -> np.ndarray:
+def _group_influence(core: ItemSumCore, groups: _Groups) -> np.ndarray:
     """IF = n ∇f(T)·(s − T/n) of each distinct item-statistics row."""
     with single_blas_thread():  # G × s rows: skinny products
         totals = np.asarray(groups.counts @ groups.rows, dtype=float).ravel()
         contributions = np.asarray(groups.rows @ core.value_gradient(totals),
                                    dtype=float).ravel()
     n = groups.n_items
-    return n * (contributions - (groups.counts @ contributions) / n)
+    influence: np.ndarray = n * (contributions - (groups.counts @ contributions) / n)
+    return influence
 
 
-def influence_values(core) -> np.ndarray:
+def influence_values(core: ItemSumCore) -> np.ndarray:
     """The linearised influence IF_i = n ∇f(T)·(s_i − T/n) of every item with annotations.
 
     In item order: θ̂ − θ ≈ mean IF and Var(θ̂) ≈ Σ IF_i² / (n(n − 1)).
@@ -552,10 +557,11 @@ def influence_values(core) -> np.ndarray:
     """
     groups = _groups(core, merge=False)
     _require_items(groups)
-    return _group_influence(core, groups)[groups.of_item]
+    influence: np.ndarray = _group_influence(core, groups)[groups.of_item]
+    return influence
 
 
-def gwet_design(core) -> tuple[int, np.ndarray]:
+def gwet_design(core: ItemSumCore) -> tuple[int, np.ndarray]:
     """What Gwet's (2014) variance needs of ``core``: the column of its item statistics that
     his formula holds fixed, and which rows are his units.
 
@@ -613,7 +619,7 @@ def gwet_design(core) -> tuple[int, np.ndarray]:
     return int(column), np.asarray(units, dtype=bool)
 
 
-def _gwet_influence(core) -> np.ndarray:
+def _gwet_influence(core: ItemSumCore) -> np.ndarray:
     """Gwet's per-unit terms IF_i + θ̂(n u_i/T_u − 1) over his n units (:func:`gwet_design`)."""
     column, units = gwet_design(core)
     with single_blas_thread():
@@ -629,7 +635,9 @@ def _gwet_influence(core) -> np.ndarray:
         contributions = np.asarray(stats @ gradient, dtype=float).ravel()
     value = float(_value(core, totals).reshape(-1)[0])
     u = _column(stats, column)
-    return n * contributions - float(gradient @ totals) + value * (n * u / u.sum() - 1.0)
+    terms: np.ndarray = (n * contributions - float(gradient @ totals)
+                         + value * (n * u / u.sum() - 1.0))
+    return terms
 
 
 def _column(rows: np.ndarray | sp.csr_matrix, column: int) -> np.ndarray:
@@ -638,7 +646,8 @@ def _column(rows: np.ndarray | sp.csr_matrix, column: int) -> np.ndarray:
     return np.asarray(rows[:, column], dtype=float)
 
 
-def analytic_interval(core, confidence: float = 0.95, method: str = "analytic") -> Interval:
+def analytic_interval(core: ItemSumCore, confidence: float = 0.95,
+                      method: str = "analytic") -> Interval:
     r"""The standard error and interval from the items' influences, without resampling.
 
     With IF_i the linearised influences of the n items with annotations
@@ -738,10 +747,11 @@ def _resample_weights(rng: np.random.Generator, method: str, counts: np.ndarray,
     # Bayesian bootstrap: Dirichlet(1, …, 1) over items, scaled to sum to n; a group of c
     # items carries the sum of c unit exponentials, a Gamma(c) variate
     weights = rng.standard_gamma(counts, size=(b, counts.size))
-    return weights * (n / weights.sum(axis=1, keepdims=True))
+    scaled: np.ndarray = weights * (n / weights.sum(axis=1, keepdims=True))
+    return scaled
 
 
-def _jackknife(core, groups: _Groups, progress: bool | None = None) -> np.ndarray:
+def _jackknife(core: ItemSumCore, groups: _Groups, progress: bool | None = None) -> np.ndarray:
     """Leave-one-item-out values, one per group."""
     rows = groups.rows
     totals = np.asarray(groups.counts @ rows, dtype=float).ravel()
@@ -756,7 +766,7 @@ def _jackknife(core, groups: _Groups, progress: bool | None = None) -> np.ndarra
     return values
 
 
-def replicate_values(core, method: str = "bootstrap", n_resamples: int = 2000,
+def replicate_values(core: ItemSumCore, method: str = "bootstrap", n_resamples: int = 2000,
                      seed: Any = None) -> np.ndarray:
     """Coefficient values of resampled item sets: B values (jackknife: one per item).
 
@@ -809,11 +819,12 @@ def replicate_values(core, method: str = "bootstrap", n_resamples: int = 2000,
     groups = _groups(core)
     _require_items(groups)
     if method == "jackknife":
-        return _jackknife(core, groups)[groups.of_item]
+        per_item: np.ndarray = _jackknife(core, groups)[groups.of_item]
+        return per_item
     return _replicates(core, groups, method, n_resamples, seed)
 
 
-def _replicates(core, groups: _Groups, method: str, n_resamples: int, seed: Any,
+def _replicates(core: ItemSumCore, groups: _Groups, method: str, n_resamples: int, seed: Any,
                 progress: bool | None = None) -> np.ndarray:
     n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
     rng = make_rng(seed)
@@ -831,9 +842,10 @@ def _replicates(core, groups: _Groups, method: str, n_resamples: int, seed: Any,
     return np.concatenate(values)
 
 
-def resampling_interval(core, method: str = "bootstrap", *, interval: str = "percentile",
-                        n_resamples: int = 2000, confidence: float = 0.95,
-                        seed: Any = None, progress: bool | None = None) -> Interval:
+def resampling_interval(core: ItemSumCore, method: str = "bootstrap", *,
+                        interval: str = "percentile", n_resamples: int = 2000,
+                        confidence: float = 0.95, seed: Any = None,
+                        progress: bool | None = None) -> Interval:
     """Standard error and confidence interval of ``core``'s coefficient by resampling items.
 
     The bootstrap methods give SE = the standard deviation of the finite replicates and a
@@ -931,7 +943,7 @@ def resampling_interval(core, method: str = "bootstrap", *, interval: str = "per
     return Interval(se, float(low), float(high), method, interval, int(n_resamples), confidence)
 
 
-def _bca(core, groups: _Groups, estimate: float, replicates: np.ndarray,
+def _bca(core: ItemSumCore, groups: _Groups, estimate: float, replicates: np.ndarray,
          tail: float, progress: bool | None = None) -> tuple[float, float]:
     """Efron's (1987) bias-corrected and accelerated percentile interval."""
     below = (replicates < estimate).mean() + 0.5 * (replicates == estimate).mean()
@@ -1004,7 +1016,8 @@ class PairableValues:
     def pairs(self) -> np.ndarray:
         """M_g = (units of size m_g) · m_g(m_g − 1)/2, the unordered value pairs of each size."""
         m = np.asarray(self.unit_sizes, dtype=float)
-        return self.units * m * (m - 1) / 2
+        pairs: np.ndarray = self.units * m * (m - 1) / 2
+        return pairs
 
     @property
     def pair_weights(self) -> np.ndarray:
@@ -1221,7 +1234,7 @@ def check_alpha_min(alpha_min: Any) -> tuple[float, ...]:
     return tuple(dict.fromkeys(checked))
 
 
-def interval(core, ci: "str | IntervalOptions", *, n_resamples: int = 2000,
+def interval(core: ItemSumCore, ci: "str | IntervalOptions", *, n_resamples: int = 2000,
              confidence: float = 0.95, seed: Any = None,
              progress: bool | None = None) -> Interval:
     """The interval an estimator's ``ci=`` names (see :data:`CI_METHODS`).
@@ -1292,9 +1305,12 @@ def interval(core, ci: "str | IntervalOptions", *, n_resamples: int = 2000,
     """
     options = ci if isinstance(ci, IntervalOptions) else IntervalOptions(
         ci, n_resamples, confidence, seed, progress)  # checked where they are used
+    if options.ci is None:
+        raise InvalidParameterError("interval needs a ci= method; ci=None gives no interval")
     own = getattr(core, "interval_methods", {}).get(options.ci)
     if own is not None:
-        return own(core, options)
+        supplied: Interval = own(core, options)
+        return supplied
     method, kind = parse_ci(options.ci)
     if method in ANALYTIC:
         result = analytic_interval(core, options.confidence, method)
@@ -1311,9 +1327,9 @@ def interval(core, ci: "str | IntervalOptions", *, n_resamples: int = 2000,
 
 
 # ------------------------------------------------------------------------ front end
-def bootstrap(estimator: Callable, *data: Any, n_resamples: int = 2000,
+def bootstrap(estimator: Callable[..., Estimate], *data: Any, n_resamples: int = 2000,
               method: str = "percentile", confidence: float = 0.95, seed: Any = None,
-              **options: Any):
+              **options: Any) -> Estimate:
     """Bootstrap any kappalab estimator: its value with the item-bootstrap SE and interval.
 
     ``estimator`` is a kappalab function (``kl.krippendorff_alpha``, ``kl.cross_kappa``, …),

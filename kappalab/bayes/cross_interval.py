@@ -26,6 +26,9 @@ __all__ = ["CrossIntervalStatistics", "bivariate_means_loglik", "cross_interval_
 
 _LOG_2PI = float(np.log(2 * np.pi))
 
+#: the group arrays of CrossIntervalStatistics (the fields padded and passed to the model)
+_COMMON = ("R", "S", "n", "sum_x", "sum_y", "sum_xx", "sum_yy", "sum_xy")
+
 
 class CrossIntervalStatistics(NamedTuple):
     """Sufficient statistics of the bivariate model (standardised values): the common items
@@ -98,27 +101,25 @@ class CrossIntervalStatistics(NamedTuple):
                    np.bincount(inverse).astype(float), total(xc), total(yc), total(xc * xc),
                    total(yc * yc), total(xc * yc), sides[0], sides[1])
 
-    _COMMON = ("R", "S", "n", "sum_x", "sum_y", "sum_xx", "sum_yy", "sum_xy")
-
     def padded(self) -> "CrossIntervalStatistics":
         """Every group array padded to its shape bucket with empty groups (R = S = m = 1,
         n = 0, sums 0), which add exactly zero to the log-likelihood and its gradient."""
         size = bucket(self.R.size)
         common = {name: pad(getattr(self, name), size, 1.0 if name in ("R", "S") else 0.0)
-                  for name in self._COMMON}
+                  for name in _COMMON}
         return self._replace(**common, x=self.x.padded(bucket(self.x.m.size)),
                              y=self.y.padded(bucket(self.y.m.size)))
 
     def data_values(self) -> dict[str, Any]:
         """``{name: value}`` of every statistic, what ``pm.set_data`` takes for
         :meth:`as_data`."""
-        return {**{name: getattr(self, name) for name in self._COMMON},
+        return {**{name: getattr(self, name) for name in _COMMON},
                 **self.x.data_values("x_"), **self.y.data_values("y_")}
 
     def as_data(self, pm) -> "CrossIntervalStatistics":
         """The same statistics as ``pm.Data`` variables (names as :meth:`data_values`)."""
         return self._replace(**{name: pm.Data(name, getattr(self, name))
-                                for name in self._COMMON},
+                                for name in _COMMON},
                              x=self.x.as_data(pm, "x_"), y=self.y.as_data(pm, "y_"))
 
     def shape_key(self) -> tuple[int, int, int]:

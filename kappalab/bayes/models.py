@@ -17,6 +17,7 @@ import numpy as np
 from ..annotations import as_annotations
 from ..coefficients.multirater import weights_for
 from ..coefficients.pairwise import two_raters
+from ..distances import DistanceSpec
 from ..errors import DroppedAnnotationsWarning, EmptyDataError, warn
 from ..kernels import column_totals, distinct_rows, pair_agreement
 from .assembly import assemble, blocks, dirichlet, flat
@@ -218,7 +219,7 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
 
 
 # ====================================================================== Cohen
-def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000,
+def cohen_kappa(x: Any, y: Any = None, *, weights: DistanceSpec = None, draws: int = 1000,
                 tune: int = 1000, chains: int = 2, seed: Any = None, sampler: str = "pymc",
                 prior: Mapping[str, Any] | None = None,
                 categories: Sequence[Any] | None = None) -> Posterior:
@@ -355,6 +356,7 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: Any = None, draws: int = 1000
         raise EmptyDataError("Cohen's κ needs ratings in at least 2 categories; every rating "
                              "of the common items is in one category")
     labels = _category_coords(ann.categories)
+    assert ann.raters is not None, "two_raters gives annotations with raters"
     rater_labels = _category_coords(ann.raters[pair])
 
     data = {"table": table.astype(np.float64), "agreement": np.asarray(agreement, np.float64)}

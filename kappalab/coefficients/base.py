@@ -36,6 +36,7 @@ import scipy.sparse as sp
 from ..errors import UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
 from ..kernels import column_totals, numeric_array, single_blas_thread
+from ..protocols import ItemStats
 from ..uncertainty import (BLOCK_CELLS, CI_METHODS, Interval, IntervalOptions, gwet_design,
                            interval, parse_ci)
 from ..validation import check_sample_weight
@@ -154,7 +155,7 @@ class ItemSumCoefficient(ABC):
         return np.ones(n_items) if self.sample_weight is None else self.sample_weight
 
     @abstractmethod
-    def unweighted_item_stats(self) -> np.ndarray | sp.spmatrix:
+    def unweighted_item_stats(self) -> ItemStats:
         """Items × s matrix of per-item sufficient statistics, before sample weights."""
 
     def unweighted_totals(self) -> np.ndarray:
@@ -164,7 +165,7 @@ class ItemSumCoefficient(ABC):
         ``unweighted_item_stats().sum(axis=0)``."""
         return column_totals(self.unweighted_item_stats())
 
-    def item_stats(self) -> np.ndarray | sp.spmatrix:
+    def item_stats(self) -> ItemStats:
         """Items × s matrix of per-item sufficient statistics, row i multiplied by w_i."""
         return weigh_rows(self.unweighted_item_stats(), self.sample_weight)
 
@@ -292,8 +293,7 @@ def _optional(x: Any) -> float | None:
     return None if x is None else _scalar(x)
 
 
-def weigh_rows(stats: np.ndarray | sp.spmatrix,
-               weights: np.ndarray | None) -> np.ndarray | sp.spmatrix:
+def weigh_rows(stats: ItemStats, weights: np.ndarray | None) -> ItemStats:
     """``stats`` with row i multiplied by ``weights[i]`` (unchanged for None).
 
     A sparse matrix stays sparse (CSR) and stores no entry of a row of weight 0.
@@ -512,7 +512,7 @@ def within_group_pairs(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return left, right
 
 
-def quadratic_form_per_row(counts: sp.spmatrix, delta: np.ndarray) -> np.ndarray:
+def quadratic_form_per_row(counts: ItemStats, delta: np.ndarray) -> np.ndarray:
     """n_iᵀ δ n_i of each row of a sparse count table: a sum over the pairs of the row's
     non-zero entries, O(Σ_i nnz_i²) time and memory — never items × categories.
 

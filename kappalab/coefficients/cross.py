@@ -35,7 +35,7 @@ import scipy.sparse as sp
 from ..docstrings import shared_parameters
 from ..alignment import AlignedReplications, shared_raters as shared_raters_of
 from ..annotations import Annotations, AnnotationsLike, as_annotations
-from ..distances import CategoryDistance, category_distance
+from ..distances import CategoryDistance, DistanceSpec, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import column_totals
@@ -100,7 +100,7 @@ class CrossKappa(ItemSumCoefficient):
 
     name = "cross-kappa"
 
-    def __init__(self, x: Annotations, y: Annotations, distance: Any = "nominal", *,
+    def __init__(self, x: Annotations, y: Annotations, distance: DistanceSpec = "nominal", *,
                  use_moments: bool | None = None, sample_weight: Any = None):
         self.aligned = a = AlignedReplications(x, y)
         self.item_labels = a.items  # the rows are the common items
@@ -305,7 +305,7 @@ class RaterVersusRest(CrossKappa):
     0.6748
     """
 
-    def __init__(self, ann: Annotations, distance: Any = "nominal"):
+    def __init__(self, ann: Annotations, distance: DistanceSpec = "nominal"):
         ann.require_raters("κx of a rater against the rest of the panel")
         dis = distance if isinstance(distance, CategoryDistance) else distance_for(ann, distance)
         if dis.data_dependent:
@@ -409,7 +409,7 @@ class RaterVersusRest(CrossKappa):
         return {"rater": self.ann.raters[self.rater], "moment_path": self.use_moments}
 
 
-def _cross_distance(a: AlignedReplications, distance: Any,
+def _cross_distance(a: AlignedReplications, distance: DistanceSpec,
                     sample_weight: np.ndarray | None = None) -> CategoryDistance:
     """The distance on the union categories; the ordinal metric uses the pooled marginals of
     both replications' annotations on the common items (weighted by the sample weights)."""
@@ -424,7 +424,7 @@ def _cross_distance(a: AlignedReplications, distance: Any,
 
 
 @shared_parameters
-def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal",
+def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: DistanceSpec = "nominal",
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None,
                 n_resamples: int = 2000, confidence: float = 0.95,
@@ -634,7 +634,7 @@ class NormalizedCrossKappa(ItemSumCoefficient):
 
 @shared_parameters
 def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
-                           level: Any = "nominal",
+                           level: DistanceSpec = "nominal",
                            irr: str | Callable | tuple[float, float] = "alpha",
                            categories: Sequence[Any] | None = None, sample_weight: Any = None,
                            ci: str | None = None,
@@ -754,8 +754,8 @@ def normalized_cross_kappa_core(x: AnnotationsLike, y: AnnotationsLike, *,
     return NormalizedCrossKappa(kx, irr_x, irr_y)
 
 
-def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
-          irr: Any, sample_weight: np.ndarray | None = None) -> tuple[Any, Any]:
+def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: DistanceSpec,
+          irr: Any, sample_weight: np.ndarray | None = None) -> tuple[Any, ...]:
     """Each side's IRR: an α core on the common items (irr="alpha"), with the common items'
     sample weights, or a number."""
     if isinstance(irr, tuple) or (isinstance(irr, Sequence) and not isinstance(irr, str)):
@@ -778,7 +778,7 @@ def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: Any,
 
 
 @shared_parameters
-def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: Any = "nominal",
+def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: DistanceSpec = "nominal",
                         categories: Sequence[Any] | None = None, sample_weight: Any = None,
                         ci: str | None = None,
                         n_resamples: int = 2000, confidence: float = 0.95,

@@ -541,9 +541,10 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = None,
                       "kl.icc_table(data), the table of the six forms (with their F "
                       "intervals unless another ci= is given)", DeprecationWarning,
                       stacklevel=2)
-        return icc_table(data, ci=F_INTERVAL if ci is None else ci, confidence=confidence,
-                         sample_weight=sample_weight, n_resamples=n_resamples, seed=seed,
-                         progress=progress)
+        return icc_table(  # type: ignore[return-value]  # the deprecated form, until 0.3
+            data, ci=F_INTERVAL if ci is None else ci, confidence=confidence,
+            sample_weight=sample_weight, n_resamples=n_resamples, seed=seed,
+            progress=progress)
     _check_form(form)
     options = _options(ci, n_resamples, confidence, seed, progress)
     return _estimate(icc_core(data, form=form, sample_weight=sample_weight), options)

@@ -43,10 +43,11 @@ import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
-from ..distances import CategoryDistance, category_distance
+from ..distances import CategoryDistance, DistanceSpec, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import column_totals, count_square_sums, rater_marginal_entries
+from ..protocols import ItemStats
 from ..uncertainty import (KRIPPENDORFF, Interval, IntervalOptions, PairableValues, parse_ci,
                            krippendorff_interval)
 from ..validation import check_flag, check_sample_weight
@@ -279,7 +280,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         chance = self._chance_block(sums)
         return blocks if chance is None else blocks + [chance]
 
-    def unweighted_item_stats(self) -> np.ndarray | sp.spmatrix:
+    def unweighted_item_stats(self) -> ItemStats:
         blocks = [sp.csr_matrix(C.multiply(w[:, None])) if sp.issparse(C) else w[:, None] * C
                   for w, C in self._dense_blocks()]
         if self.chance == "rater_marginal":
@@ -859,7 +860,7 @@ def pairable_marginals(ann: Annotations, sample_weight: np.ndarray | None = None
     return np.asarray(counts.T @ sample_weight[pairable], dtype=float).ravel()
 
 
-def distance_for(ann: Annotations, spec: Any, sample_weight: np.ndarray | None = None, *,
+def distance_for(ann: Annotations, spec: DistanceSpec, sample_weight: np.ndarray | None = None, *,
                  kind: str = "level") -> CategoryDistance:
     """``level=``/``distance=`` (or, with ``kind="weights"``, ``weights=``) resolved on ``ann``
     by :func:`~kappalab.distances.category_distance` (Krippendorff's ordinal metric on the
@@ -869,12 +870,12 @@ def distance_for(ann: Annotations, spec: Any, sample_weight: np.ndarray | None =
                              origin=ann.value_origin)
 
 
-def weights_for(ann: Annotations, weights: Any) -> CategoryDistance:
+def weights_for(ann: Annotations, weights: DistanceSpec) -> CategoryDistance:
     """``weights=`` of a kappa-family coefficient, resolved on ``ann``."""
     return distance_for(ann, weights, kind="weights")
 
 
-def alpha_core(ann: Annotations, level: Any = "nominal",
+def alpha_core(ann: Annotations, level: DistanceSpec = "nominal",
                sample_weight: Any = None) -> ChanceCorrectedAgreement:
     """The core of Krippendorff's α on ``ann`` (annotation-weighted, pooled chance)."""
     sample_weight = check_sample_weight(sample_weight, ann.n_items)
@@ -969,7 +970,7 @@ def percent_agreement_core(data: AnnotationsLike, *, weights: Any = None,
 
 # ---------------------------------------------------------------------- named coefficients
 @shared_parameters
-def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
+def krippendorff_alpha(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                        seed: Any = None, progress: bool | None = None,
@@ -1090,7 +1091,7 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: Any = "nominal",
 
 
 @shared_parameters
-def fleiss_kappa(data: AnnotationsLike, *, weights: Any = None,
+def fleiss_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
                  categories: Sequence[Any] | None = None, sample_weight: Any = None,
                  by_category: bool = False, ci: str | None = None, n_resamples: int = 2000,
                  confidence: float = 0.95, seed: Any = None,
@@ -1257,7 +1258,7 @@ def _category_kappas(ann: Annotations, sample_weight: np.ndarray | None, ci: str
 
 
 @shared_parameters
-def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
+def conger_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
                  categories: Sequence[Any] | None = None, sample_weight: Any = None,
                  ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                  seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -1334,7 +1335,7 @@ def conger_kappa(data: AnnotationsLike, *, weights: Any = None,
 
 
 @shared_parameters
-def janson_olsson_iota(data: AnnotationsLike, *, level: Any = "nominal",
+def janson_olsson_iota(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                        seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -1418,7 +1419,7 @@ def janson_olsson_iota(data: AnnotationsLike, *, level: Any = "nominal",
 
 
 @shared_parameters
-def gwet_ac(data: AnnotationsLike, *, weights: Any = None,
+def gwet_ac(data: AnnotationsLike, *, weights: DistanceSpec = None,
             categories: Sequence[Any] | None = None, sample_weight: Any = None,
             ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
             seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -1491,7 +1492,7 @@ def gwet_ac(data: AnnotationsLike, *, weights: Any = None,
 
 
 @shared_parameters
-def brennan_prediger(data: AnnotationsLike, *, weights: Any = None,
+def brennan_prediger(data: AnnotationsLike, *, weights: DistanceSpec = None,
                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                      seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -1562,7 +1563,7 @@ def brennan_prediger(data: AnnotationsLike, *, weights: Any = None,
 
 
 @shared_parameters
-def percent_agreement(data: AnnotationsLike, *, weights: Any = None,
+def percent_agreement(data: AnnotationsLike, *, weights: DistanceSpec = None,
                       categories: Sequence[Any] | None = None, sample_weight: Any = None,
                       ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                       seed: Any = None, progress: bool | None = None) -> Estimate:

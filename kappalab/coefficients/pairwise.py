@@ -25,6 +25,7 @@ import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
+from ..distances import DistanceSpec
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
 from ..kernels import rater_marginal_entries
@@ -161,7 +162,7 @@ def light_kappa_core(data: AnnotationsLike, *, weights: Any = None,
 
 
 @shared_parameters
-def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
+def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                 seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -264,7 +265,7 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
 
 
 @shared_parameters
-def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
+def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
              categories: Sequence[Any] | None = None, sample_weight: Any = None,
              ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
              seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -344,7 +345,7 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
 
 
 @shared_parameters
-def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
+def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
               categories: Sequence[Any] | None = None, sample_weight: Any = None,
               ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
               seed: Any = None, progress: bool | None = None) -> Estimate:
@@ -441,7 +442,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
 
     name = "Light's kappa"
 
-    def __init__(self, ann: Annotations, weights: Any = None, sample_weight: Any = None):
+    def __init__(self, ann: Annotations, weights: DistanceSpec = None, sample_weight: Any = None):
         ann.require_raters(self.name)
         self.set_sample_weight(sample_weight, ann.n_items)
         self.ann = ann
@@ -629,7 +630,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
 
 
 @shared_parameters
-def light_kappa(data: AnnotationsLike, *, weights: Any = None,
+def light_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
                 seed: Any = None, progress: bool | None = None) -> Estimate:

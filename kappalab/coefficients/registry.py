@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from ..annotations import Annotations
+from ..distances import CategoryDistance
 from ..errors import InvalidParameterError
 from . import correlation, cross, disattenuation, icc, multirater, pairwise, sparse
 
@@ -143,7 +145,7 @@ class Coefficient:
             return self.weighted_display
         return self.display
 
-    def agreement_core(self, ann: Any, distance: Any,
+    def agreement_core(self, ann: Annotations, distance: CategoryDistance,
                        sample_weight: Any = None) -> multirater.ChanceCorrectedAgreement:
         """The multi-rater family's core of this coefficient on ``ann`` with a resolved
         distance: what the reports, the planner and the out-of-core estimator build.

@@ -38,6 +38,7 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import pair_agreement
+from ..protocols import ItemStats
 from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
 
 __all__ = ["SCHEMES", "item_agreement", "item_agreement_variance", "spa", "spa_kappa",
@@ -205,7 +206,7 @@ def item_agreement(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
     return pd.Series(values, index=ann.items[pairable], name="item_agreement")
 
 
-def _keep_rows(counts: np.ndarray | sp.spmatrix, keep: np.ndarray) -> np.ndarray | sp.spmatrix:
+def _keep_rows(counts: ItemStats, keep: np.ndarray) -> ItemStats:
     """The count rows of the kept items, the others zeroed (dense or sparse alike)."""
     if sp.issparse(counts):
         kept = sp.csr_matrix(counts.multiply(keep.astype(float)[:, None]))

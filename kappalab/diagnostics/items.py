@@ -32,7 +32,9 @@ from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients import registry
 from ..coefficients.multirater import ChanceCorrectedAgreement, distance_for
+from ..distances import DistanceSpec
 from ..errors import InvalidParameterError
+from ..protocols import ItemStats
 from ..uncertainty import BLOCK_CELLS, replicate_values
 
 __all__ = ["item_report", "label_summary"]
@@ -145,7 +147,7 @@ def _core(ann: Annotations, level: Any, entry: registry.Coefficient
     return entry.agreement_core(ann, dis)
 
 
-def _per_item_parts(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmatrix
+def _per_item_parts(core: ChanceCorrectedAgreement, stats: ItemStats
                     ) -> tuple[np.ndarray, np.ndarray]:
     """(observed agreement 1 − d_i/scale, chance-corrected agreement 1 − d_i/D_e) of each
     item alone, NaN for an item with fewer than two annotations.
@@ -174,7 +176,7 @@ def _per_item_parts(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmat
     return observed[of_item], corrected[of_item]
 
 
-def _leave_one_out(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmatrix,
+def _leave_one_out(core: ChanceCorrectedAgreement, stats: ItemStats,
                    value: float) -> np.ndarray:
     """f(T − s_i) for every item: the jackknife replicates of the items with statistics; an
     item whose statistics are all 0 leaves the totals, hence the value, unchanged."""
@@ -191,7 +193,7 @@ def _leave_one_out(core: ChanceCorrectedAgreement, stats: np.ndarray | sp.spmatr
 
 
 @shared_parameters
-def item_report(data: AnnotationsLike, *, level: Any = "nominal",
+def item_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                 coefficient: str = "krippendorff_alpha",
                 categories: Sequence[Any] | None = None) -> pd.DataFrame:
     r"""One row per item — its agreement, majority label, entropy and influence on the

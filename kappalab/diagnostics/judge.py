@@ -21,6 +21,7 @@ import pandas as pd
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients.cross import CrossKappa
+from ..distances import DistanceSpec
 from ..errors import InvalidParameterError, UndefinedCoefficientWarning, label, warn
 from ..estimate import Estimate
 from ..uncertainty import IntervalOptions
@@ -112,7 +113,7 @@ def _row(role: str, estimate: Estimate) -> dict[str, Any]:
             "ci_low": low, "ci_high": high, "n_items": estimate.n_items}
 
 
-def _humans(panel: Annotations, level: Any, ci: str | None, resampling: dict[str, Any]
+def _humans(panel: Annotations, level: DistanceSpec, ci: str | None, resampling: dict[str, Any]
             ) -> pd.DataFrame:
     """Each human's κx against the rest of the panel, with its interval: the columns of
     :func:`~kappalab.rater_report` (every rater's totals in one pass over the annotations)."""
@@ -131,7 +132,7 @@ def _humans(panel: Annotations, level: Any, ci: str | None, resampling: dict[str
 
 
 @shared_parameters
-def judge_report(data: AnnotationsLike, judge: Any, *, level: Any = "nominal",
+def judge_report(data: AnnotationsLike, judge: Any, *, level: DistanceSpec = "nominal",
                  categories: Sequence[Any] | None = None, ci: str | None = None,
                  n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None,
                  progress: bool | None = None) -> JudgeReport:

@@ -38,7 +38,7 @@ from ..coefficients.correlation import inter_annotator_correlation
 from ..coefficients import registry
 from ..coefficients.cross import CrossKappa, RaterVersusRest
 from ..coefficients.multirater import ChanceCorrectedAgreement, distance_for
-from ..distances import CategoryDistance
+from ..distances import CategoryDistance, DistanceSpec
 from ..errors import InvalidParameterError, RaterCountError, UndefinedCoefficientWarning
 from ..uncertainty import (BLOCK_CELLS, CORE_METHODS, IntervalOptions, interval,
                            unsupported_method)
@@ -54,7 +54,7 @@ MAX_CATEGORY_COLUMNS = 20
 
 
 @shared_parameters
-def rater_report(data: AnnotationsLike, *, level: Any = "nominal",
+def rater_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                  coefficient: str | Callable[[Annotations], Any] = "alpha",
                  categories: Sequence[Any] | None = None, ci: str | None = None,
                  n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None,

@@ -139,8 +139,6 @@ This package holds the public functions (:func:`annotations`, :func:`replication
   and keys from the replicate function's content.
 """
 
-from __future__ import annotations
-
 import json
 import math
 from typing import Any, Mapping
@@ -456,7 +454,7 @@ def replications(n_items: int, *, level: str = "interval", rho: float = 0.8,
         if any(h not in (None, 0, 0.0) for h in het_in):
             fail(f"heterogeneity applies to level 'interval'; in level {level!r} item "
                  "difficulty already varies with the item's latent value")
-        hets = (0.0, 0.0)
+        hets: tuple[float, ...] = (0.0, 0.0)
     else:
         hets = tuple(check_heterogeneity(h, m) for h, m in zip(het_in, miss))
     rng = make_rng(seed)

@@ -284,7 +284,7 @@ class _ThresholdSide(Side):
         return np.searchsorted(self.thresholds, z, side="left").astype(float)
 
     # -- the estimator limits: integrals over the item latent u ~ N(0, 1)
-    def _expectations(self) -> dict[str, np.ndarray]:
+    def _expectations(self) -> dict[str, np.ndarray | float]:
         """E over u ~ N(0,1) of the weighted item quantities (quadrature under MNAR)."""
         K, M = self.K, self.counts.M
         Rq = self.rater_bounds.shape[0]

@@ -36,7 +36,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Generator, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -219,7 +219,8 @@ def run_study(cells: Sequence[Any], replicate: Callable[[dict, np.random.Generat
     if not callable(replicate):
         raise InvalidParameterError(f"run_study: replicate must be callable, got "
                                     f"{type(replicate).__name__}")
-    store = keys = None
+    store: Checkpoint | None = None
+    keys: dict[tuple[int, int], str] = {}
     results: dict[tuple[int, int], list[dict]] = {}
     if checkpoint is not None:
         identity = replicate_identity(replicate)
@@ -311,14 +312,14 @@ def _each(finished: Iterator[list]) -> Iterator[tuple[int, int, list[dict]]]:
         yield from batch
 
 
-def _serial(batches, replicate, seed, client, n_workers) -> Iterator[list]:
+def _serial(batches, replicate, seed, client, n_workers) -> Generator[list, None, None]:
     for batch in batches:
         # the same round trip as between Dask processes, so that both paths accept the same
         # results and a result that cannot travel fails here too
         yield pickle.loads(pickle.dumps(run_batch(batch, replicate, seed)))
 
 
-def _on_dask(batches, replicate, seed, client, n_workers) -> Iterator[list]:
+def _on_dask(batches, replicate, seed, client, n_workers) -> Generator[list, None, None]:
     distributed = require_extra("distributed", "dask",
                                 "run_study with client=None or an address (Dask's scheduler)",
                                 "pass client='serial' to run in this process")
