@@ -17,9 +17,8 @@ from .. import distances
 from ..alignment import AlignedReplications
 from ..annotations import Annotations
 from ..errors import InvalidParameterError, warn
-from ..kernels import (alpha_from_joint, chance_corrected, distinct_rows,
-                       fleiss_chance_agreement, latent_cross_tables, latent_icc,
-                       pair_agreement, true_score_correlation)
+from ..kernels import chance_corrected, distinct_rows, fleiss_chance_agreement, pair_agreement
+from ..population import alpha_from_joint, latent_cross_tables, latent_icc, true_score_correlation
 from .assembly import assemble, blocks, flat
 from .compiled import bucket, compiled_model, pad
 from .cross_common import item_counts, require_pairable
