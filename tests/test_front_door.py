@@ -222,4 +222,4 @@ def test_a_file_path_is_refused_naming_the_reader(path, as_path, tmp_path):
     message = str(caught.value)
     assert "\n" not in message and "shape" not in message
     assert str(source) in message and "not read" in message
-    assert "kappalab.cli.read_annotations" in message and "from_long" in message
+    assert "kappalab.io.read_annotations" in message and "from_long" in message
