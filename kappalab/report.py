@@ -14,7 +14,7 @@ from .annotations import AnnotationsLike, as_annotations
 from .coefficients import icc as intraclass, multirater, pairwise
 from .errors import (AnnotationError, IncompleteItemsWarning, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
-from .interpretation import benchmark as benchmark_value, interpretation_scale
+from .interpretation import interpret as benchmark_value, interpretation_scale
 from .uncertainty import parse_ci
 from .validation import check_confidence, check_count, check_sample_weight, make_rng
 
@@ -73,7 +73,7 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
     {{shared: resampling}}
     benchmark : str or InterpretationScale, optional
         An interpretation scale (``"landis-koch"``, ``"fleiss"``, ``"altman"``,
-        ``"krippendorff"``; :func:`kappalab.benchmark`): adds the column ``band``, the band each
+        ``"krippendorff"``; :func:`kappalab.interpret`): adds the column ``band``, the band each
         value falls in, and with ``ci=`` the column ``certain_band``, the highest band reached
         with certainty ``confidence`` given the standard error (Gwet 2014). None where the
         value (or its standard error) is undefined. None (default): no such column. Only
