@@ -30,7 +30,7 @@ import pandas as pd
 
 from .annotations import DUPLICATE_POLICIES
 from .distances import LEVELS, category_distance
-from .errors import AnnotationError, DroppedAnnotationsWarning
+from .errors import DroppedAnnotationsWarning, KappalabError
 from .interpretation import SCALES
 # the readers live in kappalab.io; their names here are kept for the callers of kappalab.cli
 from .io import ReadError, read_annotations, read_table, sniff_separator  # noqa: F401
@@ -106,7 +106,7 @@ def _report_command(args: argparse.Namespace) -> str:
                 ann, level=args.level,
                 categories=None if categories is None else list(ann.categories),
                 **_report_options(args))
-        except AnnotationError as exc:
+        except KappalabError as exc:
             raise CliError(_with_missing_hint(str(exc), ann.categories)) from None
     failed = report["note"].str.startswith(NOT_COMPUTED)
     if failed.all():  # nothing could be computed: one line, as for any other fault
@@ -129,7 +129,7 @@ def _report_command(args: argparse.Namespace) -> str:
             raters = rater_report(ann, level=args.level,
                                   categories=None if categories is None else list(ann.categories),
                                   **_rater_options(args))
-        except AnnotationError as exc:
+        except KappalabError as exc:
             raise CliError(f"--raters: {exc}") from None
     _save_plot(args, lambda plots: plots.raters(raters))
     return _render_with_raters(report, raters, args.format)
@@ -214,7 +214,7 @@ def _level_uses_values(level: str, categories: Sequence[Any]) -> bool:
     try:
         category_distance(level, categories, kind="level", values=values,
                           marginals=lambda: np.ones(len(categories)))
-    except AnnotationError:  # the report says what is wrong with the level
+    except KappalabError:  # the report says what is wrong with the level
         return False
     return bool(asked)
 
@@ -359,7 +359,7 @@ def _ci_option(text: str) -> str:
         return text
     try:
         parse_ci(text)
-    except AnnotationError as exc:
+    except KappalabError as exc:
         none = "" if text == KRIPPENDORFF else "; or none (no intervals)"
         raise argparse.ArgumentTypeError(f"{exc}{none}") from None
     return text
@@ -655,7 +655,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _fail(INTERRUPTED, EXIT_INTERRUPTED)
             if isinstance(exc, _ClosedPipe):
                 return EXIT_CLOSED_PIPE
-            if isinstance(exc, (ReadError, AnnotationError)):
+            if isinstance(exc, (ReadError, KappalabError)):
                 return _fail(str(exc))
             if isinstance(exc, MemoryError):
                 return _fail("out of memory: the data are too large for this machine")

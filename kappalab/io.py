@@ -25,7 +25,7 @@ import pandas as pd
 
 from .annotations import DUPLICATE_POLICIES, Annotations
 from .encoding import DUPLICATES_REMEDY, text_cell_labels
-from .errors import AnnotationError, DuplicateAnnotationError
+from .errors import DuplicateAnnotationError, KappalabError
 from .validation import require_extra
 
 __all__ = ["ReadError", "read_annotations", "read_table", "sniff_separator"]
@@ -339,8 +339,10 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
     ReadError
         An unreadable file, a wide row without an item id, a non-numeric category for
         numeric values.
-    AnnotationError
-        Faults of the annotations themselves (a missing column, a duplicated pair, ...).
+    KappalabError
+        Faults of the annotations themselves (an :class:`~kappalab.errors.AnnotationError`:
+        a duplicated pair, an empty file, ...) or of an option (an
+        :class:`~kappalab.errors.InvalidParameterError`).
 
     Examples
     --------
@@ -397,7 +399,7 @@ def read_annotations(source: str, *, wide: bool = False, item: str = "item",
         raise ReadError(f"{found}; pass --duplicates {others} to keep each rater's first or "
                        "last annotation of an item, or to count each repeat as a separate "
                        "rater") from None
-    except AnnotationError as exc:
+    except KappalabError as exc:
         if kind != "text":
             raise
         # the frame's index is the line number: "row 18" of the message is line 18

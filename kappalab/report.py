@@ -12,7 +12,7 @@ import pandas as pd
 from .docstrings import shared_parameters
 from .annotations import AnnotationsLike, as_annotations
 from .coefficients import icc as intraclass, multirater, pairwise
-from .errors import (AnnotationError, IncompleteItemsWarning, PairwiseMeanWarning,
+from .errors import (IncompleteItemsWarning, KappalabError, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
 from .interpretation import interpret as benchmark_value, interpretation_scale
 from .uncertainty import parse_ci
@@ -177,13 +177,13 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
                 "progress": progress}
             try:
                 est = function(ann, **options, **interval_options)
-            except (AnnotationError, MemoryError) as exc:  # this row only, not the report
+            except (KappalabError, MemoryError) as exc:  # this row only, not the report
                 failure = exc
                 est = None
                 if interval_options:  # the value alone may still be computable
                     try:
                         est = function(ann, **options)
-                    except (AnnotationError, MemoryError) as value_exc:
+                    except (KappalabError, MemoryError) as value_exc:
                         failure = value_exc
                     else:  # only the interval failed, e.g. too few items
                         notes.append(f"no interval: {exc}")
@@ -349,7 +349,7 @@ def _add_bands(report: pd.DataFrame, scale: Any, confidence: float, banded: Sequ
             certain.append(benchmark_value((float(value), float(se)), scale,
                                            confidence=confidence).certain_band
                            if np.isfinite(se) else None)
-        except AnnotationError:  # no probability on [-1, 1] for a value far outside it
+        except KappalabError:  # no probability on [-1, 1] for a value far outside it
             certain.append(None)
     position = report.columns.get_loc("note")
     report.insert(position, "band", bands)

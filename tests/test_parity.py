@@ -3,7 +3,7 @@
 The README's parity table ("Coming from another library") lists every coefficient and option
 of irrCAC, ``krippendorff``, statsmodels, scikit-learn and nltk with its kappalab equivalent
 and the test that compares the two. Most rows are covered by ``tests/test_oracles.py``,
-``tests/test_analytic_se.py``, ``tests/test_weights.py``, ``tests/test_interpretation.py``,
+``tests/test_analytic_se.py``, ``tests/test_weights.py``, ``tests/test_benchmark.py``,
 ``tests/test_estimate.py`` and ``tests/test_sample_weight.py``; this file covers the rest:
 
 * irrCAC's ``table.CAC`` (a two-rater contingency table): Cohen, Scott, Gwet, Brennan–Prediger,
