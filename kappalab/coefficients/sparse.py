@@ -39,6 +39,7 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import pair_agreement
+from ..validation import check_count
 from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
 
 __all__ = ["SCHEMES", "item_agreement", "item_agreement_variance", "spa", "spa_kappa",
@@ -146,9 +147,10 @@ def spa_weights(n_annotations: Any, *, scheme: str = "flat", n_classes: int | No
         k = n * (n - 1) / 2
     elif scheme in ("inv_var", "inv_var_class"):
         if scheme == "inv_var":
-            if n_classes is None or int(n_classes) < 2:
+            if n_classes is None:
                 raise InvalidParameterError("inv_var weights need n_classes ≥ 2")
-            p = np.full(int(n_classes), 1.0 / int(n_classes))
+            classes = check_count(n_classes, "n_classes", minimum=2)
+            p = np.full(classes, 1.0 / classes)
         else:
             if class_distribution is None:
                 raise InvalidParameterError("inv_var_class weights need a class_distribution")
