@@ -59,10 +59,7 @@ def agreement_report(data: AnnotationsLike, *, level: Any = "nominal",
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
+    {{shared: data}}
     level : str or array-like, default "nominal"
         Krippendorff's distance metric for α and ι, and the name of the kappa family's weights
         (see above): ``"nominal"``, ``"ordinal"``, ``"interval"``, ``"ratio"``,

@@ -403,10 +403,7 @@ def spa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any 
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
+    {{shared: data}}
     scheme : str or array-like, default "flat"
         The item weighting k_i: ``"flat"`` (1), ``"annotations"`` (n_i), ``"annotations_m1"``
         (n_i − 1), ``"edges"`` (n_i(n_i − 1)/2), ``"inv_var"``, ``"inv_var_class"`` (inverse
@@ -478,10 +475,7 @@ def spa_kappa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
+    {{shared: data}}
     scheme : str or array-like, default "flat"
         The item weighting k_i: ``"flat"`` (1), ``"annotations"`` (n_i), ``"annotations_m1"``
         (n_i − 1), ``"edges"`` (n_i(n_i − 1)/2), ``"inv_var"``, ``"inv_var_class"`` (inverse
