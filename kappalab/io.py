@@ -18,7 +18,7 @@ import os
 import re
 import sys
 import zipfile
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -88,7 +88,7 @@ def sniff_separator(sample: str) -> str:
     except csv.Error:
         pass
     counts = {sep: header.count(sep) for sep in (",", "\t", ";")}
-    best = max(counts, key=counts.get)
+    best = max(counts, key=lambda sep: counts[sep])
     return best if counts[best] else ","
 
 
@@ -200,7 +200,7 @@ def read_table(source: str, *, sep: str | None = None, encoding: str = "utf-8-si
 
 
 def _read_delimited(source: str, sep: str | None, encoding: str, na: list[str],
-                    dtype: dict) -> pd.DataFrame:
+                    dtype: Mapping[Any, type]) -> pd.DataFrame:
     codecs.lookup(encoding)  # LookupError for an unknown name, before reading anything
     if source == "-":
         raw = sys.stdin.buffer.read()
@@ -271,8 +271,8 @@ NESTED = {list: "lists", tuple: "lists", np.ndarray: "lists", set: "sets", froze
           dict: "records"}
 
 
-def _reject_nested(frame: pd.DataFrame, columns: Sequence[Any], name: str,
-                   labels: Sequence[Any]) -> None:
+def _reject_nested(frame: pd.DataFrame, columns: Sequence[Any] | pd.Index, name: str,
+                   labels: Sequence[Any] | pd.Index) -> None:
     """Refuse a column whose cells hold several values, naming the column and a row (only
     columns pandas finds "mixed" are scanned, up to their first such cell); for lists among
     the ``labels`` (the value columns), say how to read multi-label annotations."""

@@ -36,6 +36,11 @@ __all__ = ["CrossTables", "alpha_from_joint", "joint_disagreements", "latent_cro
 FloatOrArray = float | np.ndarray
 
 
+def _scalar(value: np.ndarray) -> FloatOrArray:
+    """A 0-d result as a Python float, any other as the array."""
+    return value.item() if np.ndim(value) == 0 else value
+
+
 # ====================================================================== chance correction
 def joint_disagreements(joint: ArrayLike, marginals_x: ArrayLike, marginals_y: ArrayLike,
                         delta: ArrayLike) -> tuple[FloatOrArray, FloatOrArray]:
@@ -77,7 +82,7 @@ def joint_disagreements(joint: ArrayLike, marginals_x: ArrayLike, marginals_y: A
         d_e = p @ delta @ q
     else:
         d_e = np.einsum("...c,...c->...", p @ delta, q)
-    return tuple(v.item() if np.ndim(v) == 0 else v for v in (d_o, d_e))
+    return _scalar(d_o), _scalar(d_e)
 
 
 def alpha_from_joint(joint: ArrayLike, marginals_x: ArrayLike, marginals_y: ArrayLike,
@@ -324,6 +329,6 @@ def true_score_correlation(tables: CrossTables) -> tuple[FloatOrArray, FloatOrAr
     positive = (var_x > 0) & (var_y > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         rho = np.where(positive, cov / np.sqrt(np.where(positive, var_x * var_y, 1.0)), np.nan)
-    return tuple(v.item() if np.ndim(v) == 0 else v for v in (rho, cov, var_x, var_y))
+    return _scalar(rho), _scalar(cov), _scalar(var_x), _scalar(var_y)
 
 

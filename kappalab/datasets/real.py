@@ -185,7 +185,10 @@ def read_snow_archive(path: Path) -> dict[str, pd.DataFrame]:
         for member in archive.getmembers():
             if member.isfile() and member.name.endswith(".standardized.tsv"):
                 task = Path(member.name).name.split(".")[0]
-                raw = archive.extractfile(member).read()
+                handle = archive.extractfile(member)
+                if handle is None:  # not a regular file's contents
+                    continue
+                raw = handle.read()
                 tables[task] = pd.read_csv(io.BytesIO(raw), sep="\t",
                                            dtype={"orig_id": str})
     return tables
@@ -198,7 +201,7 @@ def read_spreadsheet(path: Path) -> dict[str, pd.DataFrame]:
 
 
 # ---------------------------------------------------------------------- the parsers
-def annotations_with_notes(frame: pd.DataFrame, notes: list[str], **options) -> Annotations:
+def annotations_with_notes(frame: pd.DataFrame, notes: list[str], **options: Any) -> Annotations:
     """``Annotations.from_long`` with its warnings about dropped rows kept as notes."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -220,7 +223,7 @@ def snow_dataset(record: DatasetRecord, tables: tuple[dict[str, pd.DataFrame], .
     gold = gold.reindex(annotations.items).rename("gold")
     items = pd.DataFrame(index=annotations.items)
     raters = pd.DataFrame(index=annotations.raters)
-    return RealDataset(record.name, annotations, gold, raters, items, record.level,
+    return RealDataset(record.name, annotations, gold, raters, items, str(record.level),
                        record.description, record.citation, tuple(notes))
 
 
@@ -231,13 +234,13 @@ def media_bias_dataset(record: DatasetRecord, tables: tuple[dict[str, pd.DataFra
     the workers' characteristics)."""
     name = record.name
     table = tables[0][""]
-    categories, level = MEDIA_BIAS_LABELS[label]
+    categories, level = MEDIA_BIAS_LABELS[str(label)]
     column = f"label_{label}"
     notes: list[str] = []
     values = table[column]
     misspelt = values.isin(list(LABEL_SPELLINGS))
     for spelling, count in values[misspelt].value_counts().items():
-        notes.append(f"mapped {count} label(s) {spelling!r} to {LABEL_SPELLINGS[spelling]!r}")
+        notes.append(f"mapped {count} label(s) {spelling!r} to {LABEL_SPELLINGS[str(spelling)]!r}")
     values = values.replace(LABEL_SPELLINGS)
     unknown = values.notna() & ~values.isin(categories)
     if unknown.any():  # a label the mapping does not know: refuse rather than guess
