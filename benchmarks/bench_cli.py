@@ -14,7 +14,7 @@ Timed:
   intervals, table output) in a subprocess, stdout discarded — the figure of the target,
   < 10 s;
 * the breakdown, in this process: the import of ``kappalab.cli`` (in a fresh subprocess),
-  reading the file into an ``Annotations`` (:func:`kappalab.cli.read_annotations`) and
+  reading the file into an ``Annotations`` (:func:`kappalab.io.read_annotations`) and
   computing the report (:func:`kappalab.agreement_report` with ``ci="analytic"``).
 
 Correctness check: the subprocess's Krippendorff's α equals the in-process one; with
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import kappalab as kl
-    from kappalab.cli import read_annotations
+    from kappalab.io import read_annotations
 
     load = timing.header("kappalab report FILE: the console command on 1 000 000 annotations")
     with tempfile.TemporaryDirectory() as tmp:

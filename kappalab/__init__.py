@@ -43,7 +43,7 @@ from .diagnostics.judge import JudgeReport, judge_report
 from .comparison import Comparison, compare
 from .out_of_core import cross_kappa as dask_cross_kappa, estimate as dask_estimate
 from .estimate import Estimate
-from .interpretation import Benchmark, benchmark
+from .interpretation import Interpretation, interpret
 from .kernels import spearman_brown
 from .planning import SampleSizePlan, plan
 from .report import agreement_report, xrr_report
@@ -55,17 +55,16 @@ __version__ = _metadata.version("kappalab")
 
 __all__ = [
     "Annotations",
-    "Benchmark",
     "Comparison",
     "DisattenuatedCorrelation",
     "SampleSizePlan",
     "SplitHalfReliability",
     "Estimate",
     "InterAnnotatorCorrelation",
+    "Interpretation",
     "JudgeReport",
     "agreement_report",
     "alignment",
-    "benchmark",
     "bennett_s",
     "bootstrap",
     "brennan_prediger",
@@ -84,6 +83,7 @@ __all__ = [
     "icc",
     "icc_table",
     "inter_annotator_correlation",
+    "interpret",
     "item_agreement",
     "item_agreement_variance",
     "item_report",
@@ -110,16 +110,27 @@ __all__ = [
     "xrr_report",
 ]
 
+#: names renamed in 0.2.0, still importable for one release: ``benchmark`` (the interpretation
+#: scales) clashed with the speed benchmarks of ``benchmarks/``
+_RENAMED = {"benchmark": "interpret", "Benchmark": "Interpretation"}
 
 
 def __getattr__(name: str):
-    """``kl.distributed``: the deprecated alias of :mod:`kappalab.out_of_core`, imported (and
-    warned about, once) on first use."""
+    """``kl.benchmark`` and ``kl.Benchmark``, the old names of :func:`interpret` and
+    :class:`Interpretation`, with a :class:`DeprecationWarning`; ``kl.distributed``, the
+    deprecated alias of :mod:`kappalab.out_of_core`, imported (and warned about, once) on
+    first use."""
+    if name in _RENAMED:
+        import warnings
+
+        warnings.warn(f"kappalab.{name} is deprecated and will be removed in the next "
+                      f"release; use kappalab.{_RENAMED[name]}", DeprecationWarning,
+                      stacklevel=2)
+        return globals()[_RENAMED[name]]
     if name == "distributed":
         import importlib
         return importlib.import_module(f"{__name__}.distributed")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 if _startup.holding():  # the console command: its module is the rest of its start-up
     from . import cli  # noqa: F401

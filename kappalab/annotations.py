@@ -1123,7 +1123,7 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | pd.Inde
         ``item=``, ``rater=`` or ``value=`` given for data that is not a DataFrame; a
         column is absent; a dask collection (estimated out of core by
         :mod:`kappalab.out_of_core`, not read into memory here); or a file path (read it
-        with ``kappalab.cli.read_annotations``).
+        with :func:`kappalab.io.read_annotations`).
     LayoutError
         A DataFrame that is neither recognisably long nor plainly wide; the message names
         ``from_long(df, item=, rater=, value=)`` and ``from_wide(df)``.
@@ -1152,7 +1152,7 @@ def as_annotations(data: AnnotationsLike, *, categories: Sequence[Any] | pd.Inde
     if isinstance(data, (str, bytes, os.PathLike)):  # a path, never read here
         raise InvalidParameterError(
             f"{os.fsdecode(data)!r} is a file path, and estimators do not read files: read it "
-            "first, with kappalab.cli.read_annotations(path) (long or wide=True; .csv, .tsv, "
+            "first, with kappalab.io.read_annotations(path) (long or wide=True; .csv, .tsv, "
             ".xlsx, .parquet) or Annotations.from_long(pd.read_csv(path), item=, rater=, "
             "value=), and pass the Annotations")
     if type(data).__module__.split(".")[0] == "dask":  # not read into memory by accident

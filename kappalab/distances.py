@@ -88,6 +88,7 @@ import scipy.sparse as sp
 
 from .encoding import exact_as_float
 from .errors import InvalidParameterError, label
+from .validation import check_count, check_real
 
 __all__ = [
     "LEVELS",
@@ -313,7 +314,7 @@ def nominal(n_categories: int) -> np.ndarray:
     >>> nominal(3).tolist()  # 1 off the diagonal, 0 on it
     [[0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]]
     """
-    return 1.0 - np.eye(n_categories)
+    return 1.0 - np.eye(check_count(n_categories, "n_categories"))
 
 
 def mid_ranks(marginals: np.ndarray) -> np.ndarray:
@@ -440,12 +441,13 @@ def ratio(values: np.ndarray, origin: float = 0.0) -> np.ndarray:
     True
     """
     v = np.asarray(values, dtype=float)
+    origin = check_real(origin, "origin")
     if v.size and v.min() + origin < 0:
         raise InvalidParameterError(
             f"the ratio metric needs non-negative values; the smallest is "
             f"{v.min() + origin:g}"
         )
-    total = (v[:, None] + v[None, :]) + 2.0 * float(origin)
+    total = (v[:, None] + v[None, :]) + 2.0 * origin
     diff = v[:, None] - v[None, :]
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.where(total > 0, (diff / np.where(total > 0, total, 1.0)) ** 2, 0.0)
@@ -485,7 +487,7 @@ def circular(values: np.ndarray, period: float | None = None) -> np.ndarray:
     [0.0, 0.5, 1.0, 0.5]
     """
     v = np.asarray(values, dtype=float)
-    U = (v.max() - v.min() + 1.0) if period is None else float(period)
+    U = (v.max() - v.min() + 1.0) if period is None else check_real(period, "period")
     if not U > 0:
         raise InvalidParameterError(f"the circular period must be positive, got {U}")
     return np.sin(np.pi * (v[:, None] - v[None, :]) / U) ** 2
@@ -685,7 +687,7 @@ def ordinal_weights(n_categories: int) -> np.ndarray:
     >>> ordinal_weights(4)[0].tolist()  # 1 − (1, 3, 6)/6
     [1.0, 0.8333333333333334, 0.5, 0.0]
     """
-    K = int(n_categories)
+    K = check_count(n_categories, "n_categories")
     d = np.abs(np.subtract.outer(np.arange(K), np.arange(K))).astype(float)
     pairs = K * (K - 1) / 2.0
     return 1.0 - d * (d + 1.0) / 2.0 / (pairs if pairs > 0 else 1.0)

@@ -15,6 +15,22 @@ __all__ = ["SHARED_PARAMETERS", "shared_parameters"]
 
 #: the shared parameter descriptions, by name, in numpydoc form (unindented)
 SHARED_PARAMETERS = {
+    "data": """\
+data : Annotations, DataFrame or array-like
+    An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
+    reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
+    columns is long, any other table items × raters.""",
+    "weights": """\
+weights : str, array-like or callable, optional
+    Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
+    unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
+    ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
+    matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
+    agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
+    here, Krippendorff's data-dependent metric there.
+    An asymmetric W is refused (it has a meaning only for two raters in a given order).
+    Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+    ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).""",
     "categories": """\
 categories : sequence, optional
     The category set and order (default: the values in the data); values outside it raise
@@ -68,7 +84,8 @@ def shared_parameters(obj: Documented) -> Documented:
     Parameters
     ----------
     obj : function or class
-        Its docstring may hold lines ``{{shared: categories}}``, ``{{shared: sample_weight}}``,
+        Its docstring may hold lines ``{{shared: data}}``, ``{{shared: weights}}``,
+        ``{{shared: categories}}``, ``{{shared: sample_weight}}``,
         ``{{shared: n_resamples}}``, ``{{shared: confidence}}``, ``{{shared: seed}}``,
         ``{{shared: progress}}``, ``{{shared: ci}}`` or ``{{shared: resampling}}`` (``ci`` and
         the last four).

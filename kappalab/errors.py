@@ -1,7 +1,12 @@
 """Errors and warnings raised by kappalab.
 
-Every input fault is a subclass of :class:`AnnotationError`, itself a :class:`ValueError`, so
-``except ValueError`` catches them all; each message names the fault and where it is. The one
+Every input fault is a subclass of :class:`KappalabError`, itself a :class:`ValueError`, so
+``except KappalabError`` (or ``except ValueError``) catches them all; each message names the
+fault and where it is. A fault of the annotations (empty, missing or duplicated values, an
+unknown category, ...) is an :class:`AnnotationError`; an option outside its domain (an
+unknown level, a bad matrix, a confidence of 95) is an :class:`InvalidParameterError`, which
+is not an annotation error. A DataFrame of no recognisable layout, :class:`LayoutError`, is
+both: the option (``item=``, ``rater=``, ``value=``) or the data may be at fault. The one
 other error, :class:`ReplicationError` (a :class:`RuntimeError`), reports that the replicate
 function of a simulation study failed.
 """
@@ -14,8 +19,14 @@ if TYPE_CHECKING:
     from types import FrameType
 
 
-class AnnotationError(ValueError):
-    """Base class of every input fault that kappalab detects."""
+class KappalabError(ValueError):
+    """Base class of every input fault that kappalab detects: a fault of the annotations
+    (:class:`AnnotationError`) or of an option (:class:`InvalidParameterError`)."""
+
+
+class AnnotationError(KappalabError):
+    """Base class of the faults of the annotations themselves (empty, missing or duplicated
+    values, an unknown category, a count that is not one)."""
 
 
 class EmptyDataError(AnnotationError):
@@ -50,11 +61,12 @@ class RaterCountError(AnnotationError):
     """A two-rater coefficient given data with another number of raters."""
 
 
-class InvalidParameterError(AnnotationError):
-    """An option with a value outside its domain (unknown level, bad matrix, ...)."""
+class InvalidParameterError(KappalabError):
+    """An option with a value outside its domain (unknown level, bad matrix, ...); not an
+    :class:`AnnotationError` (until 0.2.0 it was a subclass of it)."""
 
 
-class LayoutError(InvalidParameterError):
+class LayoutError(InvalidParameterError, AnnotationError):
     """A DataFrame given to an estimator that is neither recognisably long (columns named for
     the item, the rater and the value) nor plainly wide (every column a rater): read it with
     ``Annotations.from_long(df, item=, rater=, value=)`` or ``Annotations.from_wide(df)``."""

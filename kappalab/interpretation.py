@@ -1,6 +1,6 @@
 r"""Reading a coefficient on a published interpretation scale ("benchmarking").
 
-A scale cuts [−1, 1] into named bands. :func:`benchmark` says which band a coefficient's value
+A scale cuts [−1, 1] into named bands. :func:`interpret` says which band a coefficient's value
 falls in and, when the value comes with a standard error, Gwet's (2014) probabilistic
 benchmarking: the probability that the coefficient lies in each band under the normal
 approximation truncated to [−1, 1], and the highest band reached with a given certainty.
@@ -42,8 +42,23 @@ from .errors import InvalidParameterError, MissingValueError
 from .estimate import Estimate
 from .validation import check_confidence
 
-__all__ = ["BOUNDARY_TOLERANCE", "Benchmark", "InterpretationScale", "SCALES", "benchmark",
+__all__ = ["BOUNDARY_TOLERANCE", "Interpretation", "InterpretationScale", "SCALES", "interpret",
            "interpretation_scale"]
+
+#: the old names, which said "benchmark" (a word of the speed benchmarks), kept for one release
+_RENAMED = {"benchmark": "interpret", "Benchmark": "Interpretation"}
+
+
+def __getattr__(name: str) -> Any:
+    """``benchmark`` and ``Benchmark``, the old names of :func:`interpret` and
+    :class:`Interpretation`, with a :class:`DeprecationWarning`."""
+    if name in _RENAMED:
+        import warnings
+
+        warnings.warn(f"kappalab.interpretation.{name} is deprecated and will be removed in the "
+                      f"next release; use {_RENAMED[name]}", DeprecationWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: how close to a band boundary a value counts as on it (far below any reported precision,
@@ -175,7 +190,7 @@ class InterpretationScale:
         return f"{opening}{low}, {high}{closing}"
 
 
-#: the interpretation scales :func:`benchmark` knows, by name
+#: the interpretation scales :func:`interpret` knows, by name
 SCALES: dict[str, InterpretationScale] = {
     scale.name: scale for scale in (
         InterpretationScale(
@@ -243,14 +258,14 @@ def interpretation_scale(scale: Any) -> InterpretationScale:
     return SCALES[key]
 
 
-#: the columns of :meth:`Benchmark.to_frame`, in order
+#: the columns of :meth:`Interpretation.to_frame`, in order
 FRAME_COLUMNS = ("band", "interval", "lower", "upper", "probability", "cumulative_probability",
                  "contains_value", "certain_band")
 
 
 @dataclass(frozen=True)
-class Benchmark:
-    r"""A coefficient read on an interpretation scale; :func:`benchmark` returns it.
+class Interpretation:
+    r"""A coefficient read on an interpretation scale; :func:`interpret` returns it.
 
     ``band`` is the band the value falls in. With a standard error, ``probabilities[k]`` is the
     probability that the coefficient lies in band k and ``cumulative_probabilities[k]`` that it
@@ -283,7 +298,7 @@ class Benchmark:
     Examples
     --------
     >>> import kappalab as kl
-    >>> result = kl.benchmark((0.67, 0.15), "altman")   # irrCAC's example
+    >>> result = kl.interpret((0.67, 0.15), "altman")   # irrCAC's example
     >>> result.band, result.certain_band
     ('Good', 'Moderate')
     >>> [round(p, 5) for p in result.cumulative_probabilities]  # irrCAC's CumProb
@@ -316,7 +331,7 @@ class Benchmark:
         Examples
         --------
         >>> import kappalab as kl
-        >>> frame = kl.benchmark((0.67, 0.15), "fleiss").to_frame()
+        >>> frame = kl.interpret((0.67, 0.15), "fleiss").to_frame()
         >>> frame[["band", "probability", "cumulative_probability", "certain_band"]].round(4)
                            band  probability  cumulative_probability  certain_band
         0             Excellent       0.2870                  0.2870         False
@@ -428,7 +443,7 @@ def _real(x: Any) -> bool:
 
 
 def _value_and_se(estimate: Any) -> tuple[float, float | None, str | None]:
-    """(value, se, coefficient name) of what :func:`benchmark` takes, checked."""
+    """(value, se, coefficient name) of what :func:`interpret` takes, checked."""
     if isinstance(estimate, Estimate):
         value, se, name = estimate.value, estimate.se, estimate.coefficient
         where = f"{estimate.coefficient}'s "
@@ -439,7 +454,7 @@ def _value_and_se(estimate: Any) -> tuple[float, float | None, str | None]:
         (value, se), name, where = estimate, None, ""
     else:
         raise InvalidParameterError(
-            "benchmark takes an Estimate, a number or a (value, se) pair of numbers, got "
+            "interpret takes an Estimate, a number or a (value, se) pair of numbers, got "
             f"{estimate!r}")
     value = float(value)
     if not math.isfinite(value):
@@ -449,15 +464,15 @@ def _value_and_se(estimate: Any) -> tuple[float, float | None, str | None]:
         se = float(se)
         if not math.isfinite(se):
             raise MissingValueError(
-                f"{where}standard error is {se}: benchmark the value alone (without the SE) "
+                f"{where}standard error is {se}: interpret the value alone (without the SE) "
                 "or use another interval method")
         if se < 0:
             raise InvalidParameterError(f"a standard error cannot be negative, got {se}")
     return value, se, name
 
 
-def benchmark(estimate: Any, scale: Any = "landis-koch", *,
-              confidence: float = 0.95) -> Benchmark:
+def interpret(estimate: Any, scale: Any = "landis-koch", *,
+              confidence: float = 0.95) -> Interpretation:
     r"""The band of an interpretation scale an agreement coefficient reaches.
 
     Without a standard error, the band the value falls in (the boundaries as the scale's
@@ -492,7 +507,7 @@ def benchmark(estimate: Any, scale: Any = "landis-koch", *,
 
     Returns
     -------
-    Benchmark
+    Interpretation
         ``band``, ``certain_band``, the per-band ``probabilities`` and
         ``cumulative_probabilities`` (None without a standard error); ``to_frame()`` gives the
         table of bands and ``print`` shows it.
@@ -525,9 +540,9 @@ def benchmark(estimate: Any, scale: Any = "landis-koch", *,
     --------
     >>> import kappalab as kl
     >>> x = [[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2], [1, 2, 1], [3, 3, 3], [2, 2, 2]]
-    >>> kl.benchmark(kl.fleiss_kappa(x)).band
+    >>> kl.interpret(kl.fleiss_kappa(x)).band
     'Moderate'
-    >>> print(kl.benchmark(kl.fleiss_kappa(x, ci="analytic")))
+    >>> print(kl.interpret(kl.fleiss_kappa(x, ci="analytic")))
     Fleiss' kappa = 0.5594 (SE 0.2070) on the Landis & Koch (1977) scale
       the value is in band: Moderate
       reached with 95% certainty: Fair
@@ -538,7 +553,7 @@ def benchmark(estimate: Any, scale: Any = "landis-koch", *,
               Fair (0.2, 0.4]       0.1824      0.9581 95% certain
             Slight   [0, 0.2]       0.0384      0.9965
               Poor    [-1, 0)       0.0035      1.0000
-    >>> kl.benchmark(0.7, "krippendorff").band, kl.benchmark((0.7, 0.02), "fleiss").certain_band
+    >>> kl.interpret(0.7, "krippendorff").band, kl.interpret((0.7, 0.02), "fleiss").certain_band
     ('Tentative conclusions', 'Intermediate to Good')
     """
     value, se, name = _value_and_se(estimate)
@@ -563,6 +578,6 @@ def benchmark(estimate: Any, scale: Any = "landis-koch", *,
         certain = scale.labels[top_down[reached]]
         band_shares = tuple(map(float, probabilities))
         reaching = tuple(map(float, cumulative))
-    return Benchmark(scale=scale, coefficient=name, value=value, se=se,
+    return Interpretation(scale=scale, coefficient=name, value=value, se=se,
                      confidence=confidence, band=scale.labels[band], certain_band=certain,
                      probabilities=band_shares, cumulative_probabilities=reaching)

@@ -26,6 +26,8 @@ import threading
 import time
 from typing import Any, Iterable, Iterator, Literal, TextIO
 
+from .validation import check_real
+
 __all__ = ["DELAY", "enabled", "elapsed", "track"]
 
 #: Seconds a step runs before its progress appears.
@@ -113,8 +115,8 @@ class elapsed:
                  interval: float = 0.5, stream: TextIO | None = None) -> None:
         self.description = description
         self.quiet = quiet
-        self.delay = DELAY if delay is None else float(delay)
-        self.interval = float(interval)
+        self.delay = DELAY if delay is None else check_real(delay, "delay", low=0.0)
+        self.interval = check_real(interval, "interval", low=0.0)
         self.stream = stream
         self.shown = False
         self._width = 0
@@ -185,7 +187,7 @@ def track(iterable: Iterable[Any], description: str = "", *, total: int | None =
     (10, '')
     """
     out = sys.stderr if stream is None else stream
-    delay = DELAY if delay is None else float(delay)
+    delay = DELAY if delay is None else check_real(delay, "delay", low=0.0)
     if total is None and hasattr(iterable, "__len__"):
         total = len(iterable)  # type: ignore[arg-type]
     if not enabled(quiet, out, force=force):

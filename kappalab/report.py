@@ -14,9 +14,9 @@ from .docstrings import shared_parameters
 from .annotations import AnnotationsLike, as_annotations
 from .coefficients import icc as intraclass, multirater, registry
 from .distances import DistanceSpec
-from .errors import (AnnotationError, IncompleteItemsWarning, PairwiseMeanWarning,
+from .errors import (IncompleteItemsWarning, KappalabError, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
-from .interpretation import benchmark as benchmark_value, interpretation_scale
+from .interpretation import interpret as benchmark_value, interpretation_scale
 from .uncertainty import IntervalOptions
 from .validation import check_confidence, check_sample_weight, make_rng
 
@@ -63,10 +63,7 @@ def agreement_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
+    {{shared: data}}
     level : str or array-like, default "nominal"
         Krippendorff's distance metric for α and ι, and the name of the kappa family's weights
         (see above): ``"nominal"``, ``"ordinal"``, ``"interval"``, ``"ratio"``,
@@ -77,7 +74,7 @@ def agreement_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
     {{shared: resampling}}
     benchmark : str or InterpretationScale, optional
         An interpretation scale (``"landis-koch"``, ``"fleiss"``, ``"altman"``,
-        ``"krippendorff"``; :func:`kappalab.benchmark`): adds the column ``band``, the band each
+        ``"krippendorff"``; :func:`kappalab.interpret`): adds the column ``band``, the band each
         value falls in, and with ``ci=`` the column ``certain_band``, the highest band reached
         with certainty ``confidence`` given the standard error (Gwet 2014). None where the
         value (or its standard error) is undefined. None (default): no such column. Only
@@ -162,13 +159,13 @@ def agreement_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                 "progress": progress}
             try:
                 est = function(ann, **options, **interval_options)
-            except (AnnotationError, MemoryError) as exc:  # this row only, not the report
+            except (KappalabError, MemoryError) as exc:  # this row only, not the report
                 failure = exc
                 est = None
                 if interval_options:  # the value alone may still be computable
                     try:
                         est = function(ann, **options)
-                    except (AnnotationError, MemoryError) as value_exc:
+                    except (KappalabError, MemoryError) as value_exc:
                         failure = value_exc
                     else:  # only the interval failed, e.g. too few items
                         notes.append(f"no interval: {exc}")
@@ -334,7 +331,7 @@ def _add_bands(report: pd.DataFrame, scale: Any, confidence: float, banded: Sequ
             certain.append(benchmark_value((float(value), float(se)), scale,
                                            confidence=confidence).certain_band
                            if np.isfinite(se) else None)
-        except AnnotationError:  # no probability on [-1, 1] for a value far outside it
+        except KappalabError:  # no probability on [-1, 1] for a value far outside it
             certain.append(None)
     position = report.columns.get_loc("note")
     report.insert(position, "band", bands)

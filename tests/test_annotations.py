@@ -553,7 +553,8 @@ def test_undefined_warning_points_at_the_callers_line(fn):
 
 # ====================================================================== error hierarchy
 def test_every_kappalab_error_is_a_value_error():
-    """Every input fault is an AnnotationError (a ValueError); the one other error is a
+    """Every input fault is a KappalabError (a ValueError): an AnnotationError (the data) or
+    an InvalidParameterError (an option, not an annotation error); the one other error is a
     study's replicate function failing, which is not a fault of the input."""
     classes = [obj for _, obj in inspect.getmembers(errors, inspect.isclass)
                if issubclass(obj, Exception) and not issubclass(obj, Warning)
@@ -562,7 +563,12 @@ def test_every_kappalab_error_is_a_value_error():
     assert len(classes) >= 10
     for cls in classes:
         assert issubclass(cls, ValueError), cls
-        assert issubclass(cls, AnnotationError), cls
+        assert issubclass(cls, errors.KappalabError), cls
+        if cls is not errors.KappalabError:
+            assert issubclass(cls, AnnotationError) or issubclass(
+                cls, errors.InvalidParameterError), cls
+    assert not issubclass(errors.InvalidParameterError, AnnotationError)
+    assert issubclass(errors.LayoutError, AnnotationError)  # the data's layout, or the option
     assert issubclass(errors.ReplicationError, RuntimeError)
     assert not issubclass(errors.ReplicationError, ValueError)
     assert issubclass(UndefinedCoefficientWarning, RuntimeWarning)

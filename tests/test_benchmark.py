@@ -1,4 +1,4 @@
-"""benchmark(): the bands of the published interpretation scales, Gwet's (2014) probabilistic
+"""interpret(): the bands of the published interpretation scales, Gwet's (2014) probabilistic
 benchmarking against scipy's normal distribution written out and against irrCAC's
 ``Benchmark``, the report's band columns, and the errors."""
 
@@ -48,7 +48,7 @@ BANDS = [
 
 @pytest.mark.parametrize("scale,value,band", BANDS)
 def test_the_value_falls_in_the_published_band(scale, value, band):
-    result = kl.benchmark(value, scale)
+    result = kl.interpret(value, scale)
     assert result.band == band
     assert result.certain_band is None and result.probabilities is None
 
@@ -64,14 +64,14 @@ def test_rounding_error_does_not_move_a_value_across_a_boundary():
     """(0.8 − 0.5)/(1 − 0.5) is 0.6 in exact arithmetic, 0.6000000000000001 in doubles."""
     value = (0.8 - 0.5) / (1 - 0.5)
     assert value > 0.6
-    assert kl.benchmark(value, "landis-koch").band == "Moderate"
-    assert kl.benchmark((0.4 - 0.1) / (1 - 0.25), "fleiss").band == "Intermediate to Good"
+    assert kl.interpret(value, "landis-koch").band == "Moderate"
+    assert kl.interpret((0.4 - 0.1) / (1 - 0.25), "fleiss").band == "Intermediate to Good"
 
 
 def test_values_beyond_minus_one_and_one_fall_in_the_end_bands():
     # a disattenuated correlation can exceed 1, Krippendorff's alpha fall below -1
-    assert kl.benchmark(1.05, "altman").band == "Very Good"
-    assert kl.benchmark(-1.2, "landis-koch").band == "Poor"
+    assert kl.interpret(1.05, "altman").band == "Very Good"
+    assert kl.interpret(-1.2, "landis-koch").band == "Poor"
 
 
 def test_the_scales_limits_are_irrcacs():
@@ -79,7 +79,7 @@ def test_the_scales_limits_are_irrcacs():
     irrcac = {"landis-koch": "landis_koch", "fleiss": "fleiss", "altman": "altman"}
     for name, method in irrcac.items():
         out = getattr(irrcac_benchmark.Benchmark(0.5, 0.1), method)()
-        frame = kl.benchmark((0.5, 0.1), name).to_frame()
+        frame = kl.interpret((0.5, 0.1), name).to_frame()
         assert list(zip(frame.lower, frame.upper)) == out["scale"]
         labels = next(v for k, v in out.items() if k not in ("scale", "CumProb"))
         assert frame.band.tolist() == labels
@@ -94,7 +94,7 @@ def test_probabilities_are_truncated_normal_masses_written_out():
     on_scale = norm.cdf((value + 1) / se) - norm.cdf((value - 1) / se)
     expected = [(norm.cdf((value - a) / se) - norm.cdf((value - b) / se)) / on_scale
                 for a, b in limits]
-    result = kl.benchmark((value, se), "landis-koch")
+    result = kl.interpret((value, se), "landis-koch")
     np.testing.assert_allclose(result.probabilities, expected, rtol=0, atol=1e-15)
     np.testing.assert_allclose(result.cumulative_probabilities, np.cumsum(expected),
                                rtol=0, atol=1e-14)
@@ -111,7 +111,7 @@ def test_probabilities_are_truncated_normal_masses_written_out():
 def test_a_coefficient_of_zero_is_below_zero_with_probability_one_half():
     """The normal centred at 0 truncated to [−1, 1] is symmetric: P(κ < 0) = 1/2 exactly."""
     for se in (0.05, 0.3, 2.0):
-        result = kl.benchmark((0.0, se), "landis-koch")
+        result = kl.interpret((0.0, se), "landis-koch")
         assert result.probabilities[-1] == pytest.approx(0.5, abs=1e-15)
         assert result.cumulative_probabilities[-2] == pytest.approx(0.5, abs=1e-15)
 
@@ -119,21 +119,21 @@ def test_a_coefficient_of_zero_is_below_zero_with_probability_one_half():
 def test_the_certain_band_follows_the_confidence():
     """0.67 ± 0.15 on Altman's scale: P(κ ≥ 0.6) = 0.67511, P(κ ≥ 0.4) = 0.96356, P(κ ≥ 0.2)
     = 0.99912 (irrCAC's documented example)."""
-    assert kl.benchmark((0.67, 0.15), "altman", confidence=0.6).certain_band == "Good"
-    assert kl.benchmark((0.67, 0.15), "altman").certain_band == "Moderate"
-    assert kl.benchmark((0.67, 0.15), "altman", confidence=0.99).certain_band == "Fair"
-    assert kl.benchmark((0.67, 0.15), "altman", confidence=0.9995).certain_band == "Poor"
+    assert kl.interpret((0.67, 0.15), "altman", confidence=0.6).certain_band == "Good"
+    assert kl.interpret((0.67, 0.15), "altman").certain_band == "Moderate"
+    assert kl.interpret((0.67, 0.15), "altman", confidence=0.99).certain_band == "Fair"
+    assert kl.interpret((0.67, 0.15), "altman", confidence=0.9995).certain_band == "Poor"
 
 
 def test_a_standard_error_of_zero_is_a_point():
-    result = kl.benchmark((0.75, 0.0), "fleiss")
+    result = kl.interpret((0.75, 0.0), "fleiss")
     assert result.probabilities == (0.0, 1.0, 0.0)
     assert result.cumulative_probabilities == (0.0, 1.0, 1.0)
     assert result.certain_band == result.band == "Intermediate to Good"
 
 
 def test_a_small_standard_error_approaches_the_point():
-    result = kl.benchmark((0.7, 1e-4), "landis-koch")
+    result = kl.interpret((0.7, 1e-4), "landis-koch")
     assert result.probabilities[1] == pytest.approx(1.0, abs=1e-12)
     assert result.certain_band == "Substantial"
 
@@ -167,7 +167,7 @@ def test_equal_to_irrcac_benchmark(scale, method, monkeypatch):
         for estimator in (kl.fleiss_kappa, kl.gwet_ac, kl.krippendorff_alpha):
             est = estimator(data, ci="analytic")
             expected = _irrcac_cumulative(est.value, est.se, method, monkeypatch)
-            result = kl.benchmark(est, scale)
+            result = kl.interpret(est, scale)
             np.testing.assert_allclose(result.cumulative_probabilities, expected, rtol=0,
                                        atol=1e-10)
             # irrCAC's own (rounded) output, and the rule "the first CumProb ≥ 0.95"
@@ -183,7 +183,7 @@ def test_equal_to_irrcac_benchmark(scale, method, monkeypatch):
 def test_equal_to_irrcac_on_plain_numbers(monkeypatch):
     for value, se in [(0.67, 0.15), (0.05, 0.3), (-0.2, 0.1), (0.93, 0.02), (0.41, 0.9)]:
         expected = _irrcac_cumulative(value, se, "landis_koch", monkeypatch)
-        np.testing.assert_allclose(kl.benchmark((value, se)).cumulative_probabilities,
+        np.testing.assert_allclose(kl.interpret((value, se)).cumulative_probabilities,
                                    expected, rtol=0, atol=1e-10)
 
 
@@ -192,16 +192,16 @@ def test_an_estimate_without_a_standard_error_gives_the_band_alone():
     x = [[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2], [1, 2, 1], [3, 3, 3], [2, 2, 2]]
     # Fleiss' κ by hand: p = (7, 9, 5)/21, P_e = 155/441; P_o = (1/3 + 1 + 1 + 1/3 + 1/3 + 1
     # + 1)/7 = 5/7 = 315/441; κ = (315 − 155)/(441 − 155) = 160/286 = 0.5594, Moderate
-    result = kl.benchmark(kl.fleiss_kappa(x))
+    result = kl.interpret(kl.fleiss_kappa(x))
     assert result.value == pytest.approx(160 / 286, abs=1e-12)
     assert result.band == "Moderate" and result.coefficient == "Fleiss' kappa"
     assert result.se is None and result.to_frame().probability.isna().all()
-    with_se = kl.benchmark(kl.fleiss_kappa(x, ci="jackknife"))
+    with_se = kl.interpret(kl.fleiss_kappa(x, ci="jackknife"))
     assert with_se.se > 0 and with_se.certain_band is not None
 
 
 def test_to_frame_and_print():
-    result = kl.benchmark((0.67, 0.15), "altman")
+    result = kl.interpret((0.67, 0.15), "altman")
     frame = result.to_frame()
     assert list(frame.columns) == ["band", "interval", "lower", "upper", "probability",
                                    "cumulative_probability", "contains_value", "certain_band"]
@@ -214,14 +214,14 @@ def test_to_frame_and_print():
     assert "reached with 95% certainty: Moderate" in text
     assert "0.9636 95% certain" in text
     assert "Very Good" in result._repr_html_()
-    plain = str(kl.benchmark(0.7, "krippendorff"))
+    plain = str(kl.interpret(0.7, "krippendorff"))
     assert "probability" not in plain and "Tentative conclusions" in plain
 
 
 def test_scale_names_are_read_loosely():
     assert interpretation_scale("Landis Koch") is SCALES["landis-koch"]
     assert interpretation_scale("LANDIS_KOCH") is SCALES["landis-koch"]
-    assert kl.benchmark(0.5, SCALES["altman"]).band == "Moderate"
+    assert kl.interpret(0.5, SCALES["altman"]).band == "Moderate"
 
 
 # ------------------------------------------------------------------ errors
@@ -241,7 +241,7 @@ def test_scale_names_are_read_loosely():
 ])
 def test_bad_input_is_refused_clearly(estimate, scale, options, error, fragment):
     with pytest.raises(error, match=re.escape(fragment)):
-        kl.benchmark(estimate, scale, **options)
+        kl.interpret(estimate, scale, **options)
 
 
 def test_an_undefined_estimate_is_refused():
@@ -250,7 +250,7 @@ def test_an_undefined_estimate_is_refused():
         est = kl.fleiss_kappa([[1, 1], [1, 1], [1, 1]])  # one category: P_e = 1
     assert math.isnan(est.value)
     with pytest.raises(MissingValueError, match="Fleiss' kappa's value is nan"):
-        kl.benchmark(est)
+        kl.interpret(est)
 
 
 # ------------------------------------------------------------------ the report
@@ -305,7 +305,7 @@ def test_report_band_uses_the_report_confidence():
     data = kl.datasets.load("worked_example")
     low = kl.agreement_report(data, benchmark="landis-koch", ci="analytic", confidence=0.5)
     row = low.set_index("coefficient").loc["Fleiss' kappa"]
-    expected = kl.benchmark((row.value, row.se), confidence=0.5).certain_band
+    expected = kl.interpret((row.value, row.se), confidence=0.5).certain_band
     assert row.certain_band == expected == "Moderate"  # P(κ ≥ 0.4) = 0.81 ≥ 0.5 > P(κ ≥ 0.6)
     assert isinstance(low, pd.DataFrame)
 
@@ -360,3 +360,24 @@ def test_the_report_bands_only_chance_corrected_coefficients():
     assert alpha.value < 0.667 and alpha.band == "Discard"
     chance_corrected = report.drop(index=["percent agreement (weighted)", "ICC(2,1)"])
     assert chance_corrected.band.notna().all() and chance_corrected.certain_band.notna().all()
+
+
+# ------------------------------------------------------------------ the old names
+@pytest.mark.parametrize("old, new", [("benchmark", "interpret"),
+                                      ("Benchmark", "Interpretation")])
+def test_the_old_names_warn_and_are_the_new_ones(old, new):
+    """``benchmark``/``Benchmark`` (a word the speed benchmarks use) work for one release."""
+    import kappalab.interpretation as interpretation
+
+    for module in (kl, interpretation):
+        with pytest.warns(DeprecationWarning, match=f"use .*{new}"):
+            assert getattr(module, old) is getattr(module, new)
+        assert old not in module.__all__ and new in module.__all__
+
+
+def test_the_old_function_still_reads_the_band():
+    with pytest.warns(DeprecationWarning):
+        old = kl.benchmark
+    # Landis & Koch: 0.4 < 0.5 ≤ 0.6 is Moderate
+    assert old(0.5, "landis-koch").band == "Moderate"
+    assert isinstance(old(0.5), kl.Interpretation)

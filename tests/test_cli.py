@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 import statsmodels.stats.inter_rater as smir
 
-from kappalab.cli import main, read_annotations
+from kappalab.cli import main
+from kappalab.io import read_annotations
 from kappalab import datasets
 
 

@@ -54,12 +54,11 @@ def fetch_absent(tmp_path):
 
 
 def read_xlsx(tmp_path):
-    from kappalab.datasets.real import _read_source
+    from kappalab.datasets.real import read_spreadsheet
 
     path = tmp_path / "raw_labels_MBIC.xlsx"
     path.write_bytes(b"not read: openpyxl is asked for first")
-    _read_source.cache_clear()
-    return _read_source(path, "0" * 64)
+    return read_spreadsheet(path)
 
 
 CASES = [

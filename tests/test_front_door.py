@@ -217,9 +217,9 @@ def test_a_file_path_is_refused_naming_the_reader(path, as_path, tmp_path):
     """A newcomer's first step, kl.krippendorff_alpha("labels.csv"): one line that says the
     path is not read and names the readers, never "got shape ()"."""
     source = tmp_path / path if as_path else path
-    with pytest.raises(AnnotationError) as caught:
+    with pytest.raises(kl.errors.InvalidParameterError) as caught:
         kl.krippendorff_alpha(source)
     message = str(caught.value)
     assert "\n" not in message and "shape" not in message
     assert str(source) in message and "not read" in message
-    assert "kappalab.cli.read_annotations" in message and "from_long" in message
+    assert "kappalab.io.read_annotations" in message and "from_long" in message

@@ -12,8 +12,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "kappalab"
 FLOORS = {
     # ground floor: data, distances, results, validation, kernels
     "errors": 0, "docstrings": 0, "validation": 0, "progress": 0, "estimate": 0,
-    "bivariate_normal": 0, "kernels": 0, "startup": 0, "protocols": 0,
-    "distances": 1, "encoding": 1, "annotations": 1, "alignment": 2,
+    "bivariate_normal": 0, "kernels": 0, "population": 0, "startup": 0, "protocols": 0,
+    "distances": 1, "encoding": 1, "annotations": 1, "io": 1, "alignment": 2,
     # resampling and standard errors know only the item-sum protocol
     "uncertainty": 2,
     # the coefficients

@@ -268,7 +268,7 @@ def _unrounded(method, value, se, monkeypatch, *args):
 
 @pytest.mark.parametrize("method", list(OTHER_SCALES))
 def test_irrcac_regier_and_cicchetti_sparrow_as_custom_scales(method, monkeypatch):
-    """``Benchmark(κ, se).regier()`` / ``.cicchetti_sparrow()`` ↔ ``kl.benchmark((κ, se),
+    """``Benchmark(κ, se).regier()`` / ``.cicchetti_sparrow()`` ↔ ``kl.interpret((κ, se),
     InterpretationScale(...))``: the same truncated-normal band probabilities, cumulated from
     the top band down. irrCAC's lowest band of these two scales starts at 0, kappalab's at −1,
     so the last cumulative probability differs (irrCAC's is P(κ ≥ 0), kappalab's 1) and
@@ -276,7 +276,7 @@ def test_irrcac_regier_and_cicchetti_sparrow_as_custom_scales(method, monkeypatc
     below_one = 0
     for value, se in POINTS:
         theirs = _unrounded(method, value, se, monkeypatch)
-        ours = np.array(kl.benchmark((value, se), OTHER_SCALES[method]).cumulative_probabilities)
+        ours = np.array(kl.interpret((value, se), OTHER_SCALES[method]).cumulative_probabilities)
         np.testing.assert_allclose(ours[:-1], theirs[:-1], rtol=0, atol=1e-10)
         assert ours[-1] == 1.0 and theirs[-1] <= 1.0
         below_one += theirs[-1] < 0.99
@@ -294,7 +294,7 @@ def test_irrcac_interpret_custom_dict(monkeypatch):
                  interp=list(scale.labels[::-1]), scale_name="Krippendorff")
     for value, se in POINTS:
         theirs = _unrounded("interpret", value, se, monkeypatch, bench)
-        ours = kl.benchmark((value, se), "krippendorff").cumulative_probabilities
+        ours = kl.interpret((value, se), "krippendorff").cumulative_probabilities
         np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-10)
 
 

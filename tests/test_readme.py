@@ -80,7 +80,7 @@ def test_the_moved_examples_are_in_the_guide():
              "uncertainty.md": 'ci="krippendorff"', "diagnostics.md": "kl.judge_report(",
              "comparing.md": "kl.compare(", "planning.md": "kl.plan(",
              "data_layouts.md": 'level="masi"', "levels_and_weights.md": "kl.icc(",
-             "choosing.md": "kl.benchmark("}
+             "choosing.md": "kl.interpret("}
     for page, call in where.items():
         assert call in (GUIDE / page).read_text(encoding="utf-8"), (page, call)
 

@@ -372,3 +372,41 @@ def test_published_alpha_of_mbic_opinion_labels_needs_every_submission_and_the_i
     guide = datasets_guide()
     assert f"opinion | 0.26 | {alphas[('first', 'ordinal')]:.4f}" in guide
     assert f'{alphas[("separate", "interval")]:.5f} with `duplicates="separate"`' in guide
+
+
+# --- one record per dataset: the table is all fetch and fetchable read ---------------------
+
+def test_a_dataset_is_one_record_of_the_table(tmp_path, monkeypatch):
+    """A toy dataset added as one record is listed, downloaded-or-found, checked and parsed
+    with no other change (and no network: the file is already in the data folder)."""
+    import hashlib
+
+    from kappalab.datasets import real
+    from kappalab.datasets.download import SourceFile
+
+    content = b"item,rater,value\n1,a,x\n1,b,x\n2,a,y\n2,b,x\n"
+    (tmp_path / "toy").mkdir()
+    (tmp_path / "toy" / "toy.csv").write_bytes(content)
+    spec = SourceFile("toy/toy.csv", "https://example.org/toy.csv",
+                      hashlib.sha256(content).hexdigest())
+
+    def parse(record, tables, label, duplicates):
+        frame = tables[0][""]
+        return real.RealDataset(record.name, kl.Annotations.from_long(frame), None,
+                                pd.DataFrame(), pd.DataFrame(), record.level,
+                                record.description, record.citation)
+
+    record = real.DatasetRecord("toy", (spec,), lambda path: {"": pd.read_csv(path)}, parse,
+                                "a toy", "nobody (2026)", level="nominal")
+    monkeypatch.setitem(real.DATASETS, "toy", record)
+    assert fetchable()[-1] == "toy"
+    data = fetch("toy", data_home=tmp_path)
+    # by hand: 2 items, 2 raters, 4 annotations; the pair (x, x) agrees, (y, x) does not
+    assert (data.annotations.n_items, data.annotations.n_raters) == (2, 2)
+    assert data.level == "nominal" and data.description == "a toy"
+    with pytest.raises(InvalidParameterError, match="'toy' has one label; label= is for "
+                                                    "mbic, babe-sg1 and babe-sg2"):
+        fetch("toy", label="bias", data_home=tmp_path)
+    (tmp_path / "toy" / "toy.csv").write_bytes(content + b"3,a,x\n")
+    with pytest.raises(InvalidParameterError, match="not the published file"):
+        fetch("toy", data_home=tmp_path)

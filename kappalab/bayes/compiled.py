@@ -46,6 +46,7 @@ from typing import Any, Callable, Hashable, Mapping, Sequence
 import numpy as np
 
 from ..errors import InvalidParameterError
+from ..validation import check_count, is_integer
 
 __all__ = ["CACHE_SIZE", "MIN_BUCKET", "CompiledModel", "bucket", "cache_info",
            "clear_cache", "compiled_model", "nutpie_model", "pad"]
@@ -84,9 +85,9 @@ def bucket(n: int) -> int:
     >>> bucket(0), bucket(5), bucket(8), bucket(9)
     (4, 8, 8, 16)
     """
-    n = int(n)
-    if n < 0:
+    if is_integer(n) and n < 0:
         raise InvalidParameterError(f"a number of rows must be >= 0, got {n}")
+    n = check_count(n, "a number of rows")
     return max(MIN_BUCKET, 1 << max(0, n - 1).bit_length())
 
 

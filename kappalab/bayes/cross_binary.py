@@ -17,9 +17,8 @@ from .. import distances
 from ..alignment import AlignedReplications
 from ..annotations import Annotations
 from ..errors import InvalidParameterError, warn
-from ..kernels import (alpha_from_joint, chance_corrected, distinct_rows,
-                       fleiss_chance_agreement, latent_cross_tables, latent_icc,
-                       pair_agreement, true_score_correlation)
+from ..kernels import chance_corrected, distinct_rows, fleiss_chance_agreement, pair_agreement
+from ..population import alpha_from_joint, latent_cross_tables, latent_icc, true_score_correlation
 from .assembly import assemble, blocks, flat
 from .compiled import bucket, compiled_model, pad
 from .cross_common import item_counts, require_pairable
@@ -351,9 +350,11 @@ def _binary_truths(d: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     irr_x = alpha_from_joint(t.joint_x, t.marginals_x, t.marginals_x, nominal)
     irr_y = alpha_from_joint(t.joint_y, t.marginals_y, t.marginals_y, nominal)
     kx = alpha_from_joint(t.joint, t.marginals_x, t.marginals_y, nominal)
+    # per draw, so arrays (the formulas also take scalars, hence their wider types)
+    irr_x, irr_y, kx = np.asarray(irr_x), np.asarray(irr_y), np.asarray(kx)
     return {"irr_x": irr_x, "irr_y": irr_y, "kx": kx,
             "normalized_kx": kx / np.sqrt(irr_x * irr_y),
-            "rho": true_score_correlation(t)[0]}
+            "rho": np.asarray(true_score_correlation(t)[0])}
 
 
 def _check_resolution(draws: Mapping[str, np.ndarray], step: float) -> None:

@@ -989,10 +989,7 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: DistanceSpec = "nominal"
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
+    {{shared: data}}
     level : str, array-like or callable, default "nominal"
         Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
         ``"nominal"``, ``"ordinal"`` (on the marginal counts), ``"interval"``, ``"ratio"``,
@@ -1121,20 +1118,8 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
-    weights : str, array-like or callable, optional
-        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
-        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
-        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
-        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
-        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
-        here, Krippendorff's data-dependent metric there.
-        An asymmetric W is refused (it has a meaning only for two raters in a given order).
-        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
-        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
+    {{shared: data}}
+    {{shared: weights}}
     {{shared: categories}}
     {{shared: sample_weight}}
     by_category : bool, default False
@@ -1272,20 +1257,8 @@ def conger_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
-    weights : str, array-like or callable, optional
-        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
-        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
-        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
-        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
-        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
-        here, Krippendorff's data-dependent metric there.
-        An asymmetric W is refused (it has a meaning only for two raters in a given order).
-        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
-        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
+    {{shared: data}}
+    {{shared: weights}}
     {{shared: categories}}
     {{shared: sample_weight}}
     {{shared: resampling}}
@@ -1354,10 +1327,7 @@ def janson_olsson_iota(data: AnnotationsLike, *, level: DistanceSpec = "nominal"
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
+    {{shared: data}}
     level : str, array-like or callable, default "nominal"
         Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
         ``"nominal"``, ``"ordinal"`` (on the marginal counts), ``"interval"``, ``"ratio"``,
@@ -1432,20 +1402,8 @@ def gwet_ac(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
-    weights : str, array-like or callable, optional
-        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
-        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
-        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
-        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
-        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
-        here, Krippendorff's data-dependent metric there.
-        An asymmetric W is refused (it has a meaning only for two raters in a given order).
-        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
-        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
+    {{shared: data}}
+    {{shared: weights}}
     {{shared: categories}}
     {{shared: sample_weight}}
     {{shared: resampling}}
@@ -1503,20 +1461,8 @@ def brennan_prediger(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
-    weights : str, array-like or callable, optional
-        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
-        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
-        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
-        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
-        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
-        here, Krippendorff's data-dependent metric there.
-        An asymmetric W is refused (it has a meaning only for two raters in a given order).
-        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
-        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
+    {{shared: data}}
+    {{shared: weights}}
     {{shared: categories}}
     {{shared: sample_weight}}
     {{shared: resampling}}
@@ -1574,20 +1520,8 @@ def percent_agreement(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
-    weights : str, array-like or callable, optional
-        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
-        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
-        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
-        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
-        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
-        here, Krippendorff's data-dependent metric there.
-        An asymmetric W is refused (it has a meaning only for two raters in a given order).
-        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
-        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
+    {{shared: data}}
+    {{shared: weights}}
     {{shared: categories}}
     {{shared: sample_weight}}
     {{shared: resampling}}

@@ -651,20 +651,8 @@ def light_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
-    weights : str, array-like or callable, optional
-        Agreement weights (Gwet 2014, ch. 3; :mod:`kappalab.distances`): None (default,
-        unweighted), ``"identity"``, ``"ordinal"`` (rank based), ``"linear"``, ``"quadratic"``,
-        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``, a K × K agreement-weight
-        matrix W (diagonal 1, entries in [0, 1]) or a callable ``w(a, b)``. ``weights=`` takes
-        agreement weights and ``level=`` distances: ``"ordinal"`` is Gwet's rank-based weights
-        here, Krippendorff's data-dependent metric there.
-        An asymmetric W is refused (it has a meaning only for two raters in a given order).
-        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
-        ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).
+    {{shared: data}}
+    {{shared: weights}}
     {{shared: categories}}
     {{shared: sample_weight}}
     {{shared: resampling}}

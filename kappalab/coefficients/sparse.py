@@ -39,6 +39,7 @@ from ..errors import EmptyDataError, InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import pair_agreement
 from ..protocols import ItemStats
+from ..validation import check_count
 from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
 
 __all__ = ["SCHEMES", "item_agreement", "item_agreement_variance", "spa", "spa_kappa",
@@ -146,9 +147,10 @@ def spa_weights(n_annotations: Any, *, scheme: str = "flat", n_classes: int | No
         k = n * (n - 1) / 2
     elif scheme in ("inv_var", "inv_var_class"):
         if scheme == "inv_var":
-            if n_classes is None or int(n_classes) < 2:
+            if n_classes is None:
                 raise InvalidParameterError("inv_var weights need n_classes ≥ 2")
-            p = np.full(int(n_classes), 1.0 / int(n_classes))
+            classes = check_count(n_classes, "n_classes", minimum=2)
+            p = np.full(classes, 1.0 / classes)
         else:
             if class_distribution is None:
                 raise InvalidParameterError("inv_var_class weights need a class_distribution")
@@ -395,10 +397,7 @@ def spa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any 
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
+    {{shared: data}}
     scheme : str or array-like, default "flat"
         The item weighting k_i: ``"flat"`` (1), ``"annotations"`` (n_i), ``"annotations_m1"``
         (n_i − 1), ``"edges"`` (n_i(n_i − 1)/2), ``"inv_var"``, ``"inv_var_class"`` (inverse
@@ -469,10 +468,7 @@ def spa_kappa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
+    {{shared: data}}
     scheme : str or array-like, default "flat"
         The item weighting k_i: ``"flat"`` (1), ``"annotations"`` (n_i), ``"annotations_m1"``
         (n_i − 1), ``"edges"`` (n_i(n_i − 1)/2), ``"inv_var"``, ``"inv_var_class"`` (inverse

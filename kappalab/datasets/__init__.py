@@ -14,7 +14,8 @@ import pandas as pd
 
 from ..annotations import Annotations
 from ..errors import InvalidParameterError
-from .real import RealDataset, data_folder, fetch, fetchable
+from .download import data_folder
+from .real import RealDataset, fetch, fetchable
 
 __all__ = ["available", "load", "load_frame", "provenance",
            "RealDataset", "data_folder", "fetch", "fetchable"]

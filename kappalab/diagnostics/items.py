@@ -225,10 +225,7 @@ def item_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
 
     Parameters
     ----------
-    data : Annotations, DataFrame or array-like
-        An :class:`~kappalab.Annotations`, or what :func:`~kappalab.annotations.as_annotations`
-        reads — a DataFrame with ``item``/``rater``/``value`` (or ``task``/``worker``/``label``)
-        columns is long, any other table items × raters.
+    {{shared: data}}
     level : str, array-like or callable, default "nominal"
         Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
         ``"nominal"``, ``"ordinal"``, ``"interval"``, ``"ratio"``, ``"circular"``,

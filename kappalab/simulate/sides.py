@@ -17,10 +17,10 @@ from scipy.special import ndtr, ndtri
 
 from .. import distances
 from ..bivariate_normal import rectangle_probabilities
-from ..kernels import (alpha_from_joint, chance_corrected, conger_chance_agreement,
-                       fleiss_chance_agreement, joint_disagreements, latent_cross_tables,
-                       true_score_correlation)
-from ..kernels import latent_icc as solve_latent_icc
+from ..kernels import chance_corrected, conger_chance_agreement, fleiss_chance_agreement
+from ..population import (alpha_from_joint, joint_disagreements, latent_cross_tables,
+                          true_score_correlation)
+from ..population import latent_icc as solve_latent_icc
 from .counts import CountModel
 from .raters import assign_raters, build_annotations, flat_slots
 
