@@ -40,7 +40,7 @@ from .progress import elapsed, track
 from .diagnostics.raters import rater_report
 from .report import NOT_COMPUTED, ReportTable, agreement_report
 from .startup import EXIT_INTERRUPTED, INTERRUPTED
-from .uncertainty import CI_METHODS, KRIPPENDORFF, ci_choices, parse_ci
+from .uncertainty import CI_METHODS, CORE_METHODS, IntervalOptions, ci_choices
 
 FORMATS = ("table", "json", "csv")
 #: the names ``kappalab plan --coefficient`` takes: the registry's coefficients with a plan,
@@ -144,7 +144,7 @@ def _rater_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options of :func:`~kappalab.rater_report` given on the command line (its
     interval by the report's method, where κx has it)."""
     ci = None if args.ci == "none" else args.ci
-    return {"ci": None if ci in ("gwet", KRIPPENDORFF) else ci, "n_resamples": args.n_resamples,
+    return {"ci": None if ci in ("gwet", *CORE_METHODS) else ci, "n_resamples": args.n_resamples,
             "confidence": args.confidence, "seed": args.seed, "progress": False}
 
 
@@ -358,15 +358,16 @@ def _tokens(text: str | None) -> list[str]:
 
 
 def _ci_option(text: str) -> str:
-    """``--ci``: ``none`` or a name of ``ci=`` that every row of the report takes, with the
-    estimators' own message for any other name (:func:`kappalab.uncertainty.parse_ci`)."""
+    """``--ci``: ``none`` or a name of ``ci=``, with the estimators' own message for any
+    other name (:class:`kappalab.uncertainty.IntervalOptions`). A name only some
+    coefficients supply (``krippendorff``, ``F``) gives their rows the interval and the
+    other rows a note, as ``agreement_report(ci=...)`` does."""
     if text == "none":
         return text
     try:
-        parse_ci(text)
+        IntervalOptions.of(text)
     except KappalabError as exc:
-        none = "" if text == KRIPPENDORFF else "; or none (no intervals)"
-        raise argparse.ArgumentTypeError(f"{exc}{none}") from None
+        raise argparse.ArgumentTypeError(f"{exc}; or none (no intervals)") from None
     return text
 
 
@@ -507,10 +508,11 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--format", default="table", choices=FORMATS,
                              help="output format")
         command.add_argument("--ci", default="analytic", type=_ci_option,
-                             metavar="{" + ",".join(["none", *CI_METHODS]) + "}",
-                             help="method of the standard errors and intervals, shared by "
-                                  "every row: none, or a name of ci= that every coefficient "
-                                  f"takes (the names of ci=: {ci_choices()})")
+                             metavar="{" + ",".join(["none", *CI_METHODS, *CORE_METHODS])
+                             + "}",
+                             help="method of the standard errors and intervals: none, or a "
+                                  f"name of ci= ({ci_choices()}; a row whose coefficient "
+                                  "lacks the method has its value and a note)")
         command.add_argument("--confidence", default=0.95, type=_confidence,
                              help="confidence level of the intervals")
         command.add_argument("--n-resamples", default=2000, type=_whole(1),

@@ -1036,10 +1036,29 @@ def test_the_ci_names_are_one_list_krippendorff_included(tmp_path, capsys):
     result = run("report", str(path), "--ci", "bogus")
     assert result.returncode == 2
     assert all(f"'{name}'" in result.stderr for name in [*names, "krippendorff"]), result.stderr
-    result = run("report", str(path), "--ci", "krippendorff")
-    assert result.returncode == 2 and "alpha only" in result.stderr, result.stderr
-    assert "krippendorff_alpha(..., ci='krippendorff')" in result.stderr
     assert "krippendorff" in run("report", "--help").stdout
+
+
+def test_report_ci_krippendorff_reaches_the_alpha_row(tmp_path):
+    """``--ci krippendorff`` is the report's ``ci="krippendorff"``: α's row has Krippendorff's
+    bootstrap interval (the same as ``krippendorff_alpha(ci="krippendorff")`` with the same
+    seed), every other row its value and a note that it has no such interval."""
+    from io import StringIO
+
+    import kappalab as kl
+
+    path = tmp_path / "k.csv"
+    datasets.load_frame("worked_example").to_csv(path, index=False)
+    result = run("report", str(path), "--ci", "krippendorff", "--seed", "3",
+                 "--n-resamples", "400", "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    table = pd.read_csv(StringIO(result.stdout)).set_index("coefficient")
+    expected = kl.krippendorff_alpha(datasets.load("worked_example"), ci="krippendorff",
+                                     n_resamples=400, seed=3)
+    alpha = table.loc["Krippendorff's alpha"]
+    assert (alpha.ci_low, alpha.ci_high) == pytest.approx(expected.ci, abs=5e-7)
+    fleiss = table.loc["Fleiss' kappa"]
+    assert np.isnan(fleiss.ci_low) and "no interval" in fleiss.note
 
 
 def test_a_closed_pipe_downstream_exits_quietly(long_file):
