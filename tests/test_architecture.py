@@ -119,7 +119,7 @@ def test_imports_go_to_the_same_or_a_lower_floor_of_the_page():
 def test_the_page_floors_are_those_test_layering_enforces():
     floors = page_floors(page_text())
     by_name = {path.relative_to(ROOT).as_posix(): name for name, path in modules()}
-    differ = [f"{path}: floor {floor} in docs/architecture.md, "
+    differ = [f"{path}: floor {floor} in docs/architecture.md but "
               f"{FLOORS.get(top_level_part(by_name[path]))} in tests/test_layering.py"
               for path, floor in floors.items()
               if path in by_name and FLOORS.get(top_level_part(by_name[path])) != floor]
