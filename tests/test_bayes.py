@@ -76,6 +76,7 @@ def nominal():
     return ann, truth, post
 
 
+@pytest.mark.slow
 def test_nominal_kappa_p_o_p_e_and_prevalence_match_the_simulation_truth(nominal):
     ann, truth, post = nominal
     assert_near_truth(post, "kappa", truth.alpha)       # population Fleiss κ = α = 0.6
@@ -88,6 +89,7 @@ def test_nominal_kappa_p_o_p_e_and_prevalence_match_the_simulation_truth(nominal
     assert abs(post.mean("kappa") - float(kl.krippendorff_alpha(ann))) < 0.02
 
 
+@pytest.mark.slow
 def test_nominal_posterior_predictive_check(nominal):
     ann, truth, post = nominal
     # the observed statistic is Fleiss' P_o = percent agreement (Gwet 2014: mean over items
@@ -110,6 +112,7 @@ def test_nominal_posterior_predictive_check_flags_heterogeneous_items():
     assert post.ppc_pvalue("item_agreement_sd") < 0.01
 
 
+@pytest.mark.slow
 def test_posterior_accessors(nominal):
     ann, truth, post = nominal
     assert post["kappa"].shape == (600,)
@@ -195,6 +198,7 @@ def cohen_fits(cohen_data):
     return fits
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weights", [None, "quadratic"])
 def test_cohen_matches_the_conjugate_dirichlet_posterior(cohen_data, cohen_fits, weights):
     wide, truth = cohen_data
@@ -225,6 +229,7 @@ def test_cohen_matches_the_conjugate_dirichlet_posterior(cohen_data, cohen_fits,
         assert abs(post.mean("kappa") - float(kl.cohen_kappa(wide))) < 0.03
 
 
+@pytest.mark.slow
 def test_same_seed_same_draws_other_seed_other_draws(cohen_data, cohen_fits):
     wide, _ = cohen_data
     first = cohen_fits[None]  # seed=3
@@ -307,6 +312,7 @@ def interval():
     return ann, truth, post
 
 
+@pytest.mark.slow
 def test_interval_icc_matches_the_simulation_truth(interval):
     ann, truth, post = interval
     assert_near_truth(post, "icc", truth.alpha)  # σ_b²/(σ_b² + σ_w²) = 0.7
@@ -346,6 +352,7 @@ def test_one_way_likelihood_is_the_exact_normal_likelihood():
 
 
 # ---------------------------------------------------------------------------------- cross
+@pytest.mark.slow
 def test_cross_interval_matches_the_simulation_truth():
     ax, ay, truth = simulate.replications(2000, level="interval", rho=0.8,
                                           reliability=(0.6, 0.5),
@@ -399,6 +406,7 @@ def test_cross_interval_likelihood_is_the_exact_normal_likelihood():
     assert model(*a) - model(*b) == pytest.approx(exact(*a) - exact(*b), abs=1e-10)
 
 
+@pytest.mark.slow
 def test_cross_binary_matches_the_simulation_truth():
     ax, ay, truth = simulate.replications(2000, level="binary", rho=0.8,
                                           reliability=(0.6, 0.5), annotations_per_item=(3, 3),
@@ -530,6 +538,7 @@ def test_the_default_sampler_is_pymcs_nuts():
     assert post.idata.posterior.attrs["sampler"] == "pymc"
 
 
+@pytest.mark.slow
 def test_nutpie_sampler_reproduces_with_a_seed():
     ann, truth = simulate.annotations(500, level="interval", reliability=0.6, seed=2)
     a, _ = fit(bayes.interval_reliability, ann, seed=1, sampler="nutpie")
@@ -584,6 +593,7 @@ def test_bad_data_raise_kappalab_errors():
                                 quadrature_step=0)
 
 
+@pytest.mark.slow
 def test_bad_variable_names_and_probabilities(nominal):
     _, _, post = nominal
     with pytest.raises(KeyError, match="no variable 'nope'"):

@@ -44,6 +44,7 @@ def test_report_custom_columns_csv(tmp_path, capsys):
     assert alpha == pytest.approx(0.849, abs=5e-4)  # Krippendorff (2011): interval α = 0.849
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content, fragment", [
     ("a,b\n1,2\n", "column 'item'"),
     ("", "cannot read"),
@@ -361,6 +362,7 @@ def test_help_shows_defaults():
         assert default in text, default
 
 
+@pytest.mark.slow
 def test_seed_makes_resampling_reproducible():
     first, second = run("demo", "--ci", "bootstrap"), run("demo", "--ci", "bootstrap")
     assert first.returncode == 0 and first.stdout == second.stdout
@@ -409,6 +411,7 @@ def long_file(tmp_path):
     return path
 
 
+@pytest.mark.slow
 def test_broken_pipe_in_a_shell_pipeline(long_file):
     # `| head -1` reads the first line and exits; whether or not the rest of the output
     # meets a closed pipe, there is no traceback and the first line is the table's header
@@ -490,6 +493,7 @@ def test_track_yields_everything_and_shows_a_count(monkeypatch, with_tqdm):
     assert silent.getvalue() == "" and tty.getvalue().count("datasets") >= 1
 
 
+@pytest.mark.slow
 def test_no_progress_when_stderr_is_not_a_terminal(long_file):
     result = run("report", str(long_file), "--ci", "jackknife")
     assert result.returncode == 0 and result.stderr == ""
@@ -639,6 +643,7 @@ def reading_position(pid: int, path: Path) -> int:
     return farthest
 
 
+@pytest.mark.slow
 @ON_LINUX
 def test_ctrl_c_while_reading_a_large_csv_exits_130_with_one_line(large_csv):
     # the separator is sniffed on the first 64 KiB; past them the table itself is being read

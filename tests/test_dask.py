@@ -391,6 +391,7 @@ def test_files_of_whole_items_in_no_order_are_checked_exactly(tmp_path, monkeypa
     assert close(got.value, want.value)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(st.lists(st.integers(1, len(SORTED) - 1), max_size=6, unique=True),
        st.sampled_from([("krippendorff_alpha", {"level": "interval"}, kl.krippendorff_alpha),

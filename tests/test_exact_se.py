@@ -170,6 +170,7 @@ def test_extreme_magnitudes(factor):
 
 
 # ---------------------------------------------------------------------- large data
+@pytest.mark.slow
 def test_ordinal_se_at_a_million_items_agrees_with_the_jackknife():
     """Finite differences drifted (0.00756 vs 0.00593 at 10 000 items) then gave NaN."""
     rng = np.random.default_rng(3)

@@ -84,6 +84,7 @@ def test_the_documents_are_found():
     assert sum(len(python_blocks(path)) for path in documents()) >= 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [path for path in documents() if python_blocks(path)],
                          ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_python_block_runs(path):

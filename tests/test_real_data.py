@@ -165,6 +165,7 @@ def test_snow_majorities_of_the_fetched_data_are_the_files():
 
 # --- MBIC and BABE ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_mbic_counts_duplicates_and_notes():
     original("mbic")
     crowd = fetch("mbic", label="bias")
@@ -187,6 +188,7 @@ def test_mbic_counts_duplicates_and_notes():
         fetch("mbic", label="bias", duplicates="raise")
 
 
+@pytest.mark.slow
 def test_mbic_equals_a_hand_built_from_long():
     path = original("mbic")
     table = pd.read_excel(path).sort_values("created_at", kind="stable")
@@ -262,6 +264,7 @@ def test_sg1_and_sg2_share_annotators_and_cross_kappa_says_so():
         kl.cross_kappa(sg1, sg2, shared_raters="ignore")
 
 
+@pytest.mark.slow
 def test_mbic_alpha_equals_krippendorff_on_the_file():
     """Krippendorff's α of the crowd's bias labels: kappalab on the fetched data equals the
     krippendorff package on a raters × items table built from the file by hand."""
@@ -322,6 +325,7 @@ def datasets_guide() -> str:
     return " ".join(path.read_text(encoding="utf-8").split())
 
 
+@pytest.mark.slow
 def test_sg2_shares_1698_of_its_3693_sentences_and_the_guide_says_which_alpha_is_which():
     """BABE's SG2 did not label "the same sentences" as MBIC and SG1: its file holds 3 693
     sentences (3 699 texts, 6 of them the same sentence spelt twice; counted here from the raw

@@ -110,6 +110,7 @@ def test_fig4_inv_var_curves_coincide_and_equal_edges(fig4, capsys):
     np.testing.assert_allclose(bottom["inv_var"], m * (m - 1) / 330, atol=1e-15)
 
 
+@pytest.mark.slow
 def test_fig4_states_the_proof_and_the_measured_spread(tmp_path):
     # as a program, the way `make repro` runs it: python -m from the repository root
     result = subprocess.run([sys.executable, "-m", "paper_repro.spa_fig4", "--quick", "--out",
@@ -271,6 +272,7 @@ def test_subset_components_match_enumeration_of_every_subset():
         assert abs(got["mean"] - np.mean(full)) < 1e-12
 
 
+@pytest.mark.slow
 def test_fig6_outputs(fig6):
     for name in ("spa_fig6.png", "spa_fig6_components.png"):
         assert (fig6 / name).stat().st_size > 10_000
@@ -297,6 +299,7 @@ def test_fig6_outputs(fig6):
     assert_status_in((fig6 / "spa_fig6.md").read_text(), "spa_fig6")
 
 
+@pytest.mark.slow
 def test_fig6_explains_the_rise_with_annotations_per_item(fig6):
     comp = pd.read_csv(fig6 / "spa_fig6_components.csv")
     assert sorted(comp.dataset.unique()) == sorted(DATASETS)
