@@ -26,8 +26,9 @@ test: $(BIN)/python
 	$(BIN)/ruff check .
 	$(if $(SHARED_DATA),KAPPALAB_DATA=$${KAPPALAB_DATA:-$(SHARED_DATA)}) $(BIN)/python -m pytest -n auto
 
-# `make quick`: the suite without the tests marked slow (each over 9 s on one core; the
-# `markers` of pyproject.toml), for the edit-and-test loop; `make test` runs them all.
+# `make quick`: the suite without the tests marked slow (over 9 s in a run of the whole suite,
+# or over 1 s in one of `make quick`: the `markers` of pyproject.toml), for the edit-and-test
+# loop; `make test` runs them all.
 .PHONY: quick
 quick: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"

@@ -103,6 +103,7 @@ def test_nominal_posterior_predictive_check(nominal):
     assert 0.05 < post.ppc_pvalue("item_agreement_sd") < 0.95
 
 
+@pytest.mark.slow
 def test_nominal_posterior_predictive_check_flags_heterogeneous_items():
     """Easy and hard items (κ_i = 0.5 ± 0.45): one κ cannot reproduce how much the item
     agreements vary, and the check says so."""
@@ -244,6 +245,7 @@ def test_same_seed_same_draws_other_seed_other_draws(cohen_data, cohen_fits):
                               other.idata.posterior_predictive["table"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prior, c", [(None, 0.25), ({"p": 1.0}, 1.0), ({"p": 0.5}, 0.5)])
 def test_cohen_prior_is_the_conjugate_dirichlet_with_an_empty_cell(prior, c):
     """Posterior mean of the cells (c + T)/(K²c + N) exactly as the Dirichlet(c + T) has it,
@@ -261,6 +263,7 @@ def test_cohen_prior_is_the_conjugate_dirichlet_with_an_empty_cell(prior, c):
     assert not [m for m in messages(caught, bayes.SamplingWarning) if "divergent" in m]
 
 
+@pytest.mark.slow
 def test_cohen_estimands_differ_on_one_rater_items():
     """kl.cohen_kappa takes each rater's marginal from all that rater's annotations;
     bayes.cohen_kappa models the table of the items both rated, so one-rater items change
@@ -288,6 +291,7 @@ def test_cohen_estimands_differ_on_one_rater_items():
     assert with_one_rater.idata.posterior.attrs["n_dropped_items"] == 9
 
 
+@pytest.mark.slow
 def test_sampling_warnings_reach_the_callers_line():
     """10 draws per chain: the bulk ESS cannot reach 100 per chain (ArviZ caps it at
     n·log10(n) = 26 for 20 draws), so the fit must warn, attributed to this file."""
@@ -446,6 +450,7 @@ def test_cross_binary_default_priors_make_a_median_split_kappa_near_uniform():
     assert beta(1, 1).cdf(np.sin(np.pi / 4)) == pytest.approx(np.sqrt(0.5))
 
 
+@pytest.mark.slow
 def test_binary_quadrature_against_orthant_probabilities_and_adaptive_quadrature():
     """An item's likelihood is the probability of its annotation sequence. Reference for items
     with at most 3 annotations: a normal orthant probability of the annotations' latent z's
@@ -517,6 +522,7 @@ def test_diagnose_reports_divergences_rhat_and_low_ess():
 
 
 # ---------------------------------------------------------------------------------- imports
+@pytest.mark.slow
 def test_import_kappalab_does_not_import_pymc():
     code = ("import sys, kappalab, kappalab.bayes; "
             "heavy = [m for m in ('pymc', 'pytensor', 'arviz') if m in sys.modules]; "

@@ -102,6 +102,7 @@ def test_padding_groups_add_nothing_to_the_cross_interval_log_density():
     assert abs(cross_interval_loglik(pt, padded, *args).eval() - plain) <= 1e-12 * abs(plain)
 
 
+@pytest.mark.slow
 def test_padding_patterns_add_nothing_to_the_binary_log_density():
     rng = np.random.default_rng(3)
     R, S = rng.integers(0, 6, 200).astype(float), rng.integers(1, 4, 200).astype(float)

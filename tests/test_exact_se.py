@@ -85,6 +85,7 @@ def high_precision_gradient(core, totals, digits=40):
     return np.array(gradient)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 def test_every_gradient_equals_a_high_precision_derivative(seed):
     for name, core in cores(seed):

@@ -91,6 +91,7 @@ def test_every_python_block_runs(path):
     run_blocks(path)
 
 
+@pytest.mark.slow
 def test_real_data_blocks_are_marked_and_run_where_the_files_are():
     page = ROOT / "docs" / "guide" / "datasets.md"
     assert any(needs_real_data(source) for _, source in python_blocks(page)), \

@@ -172,6 +172,7 @@ def test_item_sd_matches_the_spread_of_simulated_estimates(coefficient, level, p
     assert mean_se == pytest.approx(planned, rel=0.05)  # the SE estimate's mean: tighter
 
 
+@pytest.mark.slow
 def test_simulated_moments_agree_with_the_enumeration(monkeypatch):
     exact = kl.plan("alpha", prevalence=(0.2, 0.3, 0.5), annotations_per_item=4,
                     reliability=0.6, half_width=0.05)

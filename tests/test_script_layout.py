@@ -56,6 +56,7 @@ def test_no_module_shadows_another_top_level_name(package):
         assert name not in taken, f"{package}.{name} is named like a top-level module"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_module_edits_sys_path_or_imports_a_sibling_as_top_level(package):
     siblings = set(modules(package))

@@ -165,6 +165,7 @@ def test_constant_j_variance_against_enumeration_on_real_items(mbic):
                                                                                    rel=1e-10)
 
 
+@pytest.mark.slow
 def test_measured_constant_j_variance_matches_the_exact_value(mbic):
     # 400 rounds: a variance over rounds has relative SE ≈ √(2/399) ≈ 7 %
     ds = spa_engine.Dataset.from_annotations(mbic, spa_mbic.REAL)

@@ -132,6 +132,7 @@ def fig5(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_fig5_sums_are_a_function_of_s_alone(fig5):
     assert (fig5 / "spa_fig5.png").stat().st_size > 10_000
     frame = pd.read_csv(fig5 / "spa_fig5.csv")
@@ -153,6 +154,7 @@ def test_fig5_sums_are_a_function_of_s_alone(fig5):
         assert row.w_1 == 0 and abs(row.w_10 - 1) < 1e-15
 
 
+@pytest.mark.slow
 def test_fig5_curves_are_inverse_enumerated_variances(fig5):
     frame = pd.read_csv(fig5 / "spa_fig5.csv")
     row = frame[(frame.panel == "curves") & (frame.n_classes == 3)].iloc[0]
@@ -337,6 +339,7 @@ def fig7(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_table1_one_row_per_dataset_and_scheme(fig7):
     for name in ("spa_fig7.csv", "spa_table1.csv", "spa_table1.md"):
         assert (fig7 / name).stat().st_size > 500
@@ -362,6 +365,7 @@ def test_table1_one_row_per_dataset_and_scheme(fig7):
     assert all(f"| {s} " in markdown for s in SCHEMES)
 
 
+@pytest.mark.slow
 def test_fig7_curves_end_at_the_full_data_spa(fig7):
     curves = pd.read_csv(fig7 / "spa_fig7.csv")
     assert len(curves.groupby(["dataset", "scheme"])) == 28  # 6 schemes and the oracle

@@ -306,6 +306,7 @@ def assert_damage_reported(caught, path, where):
                and re.search("runs? again", m) for m in messages), messages
 
 
+@pytest.mark.slow
 def test_every_single_byte_flip_is_detected_and_rerun_or_refused(tmp_path, monkeypatch):
     """Brute force over every byte of a three-record checkpoint: with one bit flipped there
     (bit 0 of byte 0, bit 1 of byte 1, ...), the resumed table is bit-identical to a fresh
@@ -599,6 +600,7 @@ def test_extreme_values_read_back_from_the_checkpoint_exactly(tmp_path):
             assert all(same(x, y) or (x is None and y is None) for x, y in zip(a, b)), column
 
 
+@pytest.mark.slow
 def test_any_record_reads_back_as_written(tmp_path_factory):
     """Hypothesis: rows of None, booleans, integers of any size, floats (NaN, ±inf, −0.0),
     strings, bytes, numpy scalars and arrays of every storable dtype and byte order, nested

@@ -94,6 +94,7 @@ def on_common(pools):
     return {name: ann.subset_items(items) for name, ann in pools.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label", ["bias", "opinion"])
 def test_sg1_sg2_normalized_kx_exceeds_1_and_warns_of_shared_raters(data, label):
     pools, _, level = data[label]
@@ -144,6 +145,7 @@ def brute_force_kx(x_long, y_long, level, k):
     return 1 - d_o / d_e
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label", ["bias", "opinion"])
 @pytest.mark.parametrize("expert", ["SG1", "SG2"])
 def test_cross_kappa_crowd_vs_experts_equals_brute_force(data, label, expert):
@@ -183,6 +185,7 @@ def test_quick_table_holds_the_estimators_values(data, quick):
 
 
 # ------------------------------------------------------------------------- (b2) pools
+@pytest.mark.slow
 @pytest.mark.parametrize("ideology", ["sign", "terciles"])
 def test_pools_are_disjoint_and_cover_the_raters_they_claim(data, ideology):
     pools, raters, _ = data["bias"]
