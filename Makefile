@@ -34,6 +34,16 @@ test: $(BIN)/python
 typecheck: $(BIN)/python
 	$(BIN)/python -m mypy
 
+# `make quick`: the suite without the tests marked slow (over 9 s in a run of the whole suite,
+# or over 1 s in one of `make quick`: the `markers` of pyproject.toml), for the edit-and-test
+# loop; `make test` runs them all.
+.PHONY: quick
+quick: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet --no-deps irrCAC
+	$(if $(SHARED_DATA),KAPPALAB_DATA=$${KAPPALAB_DATA:-$(SHARED_DATA)}) \
+	$(BIN)/python -m pytest -m "not slow" -n auto
+
 # `make docs`: the documentation site, built offline into docs/_build/html; a warning (a
 # broken docstring or reference included) fails the build. The inventories of the projects it
 # links to are written from docs/external_names.txt (docs/inventories.py), not downloaded.

@@ -76,6 +76,7 @@ def nominal():
     return ann, truth, post
 
 
+@pytest.mark.slow
 def test_nominal_kappa_p_o_p_e_and_prevalence_match_the_simulation_truth(nominal):
     ann, truth, post = nominal
     assert_near_truth(post, "kappa", truth.alpha)       # population Fleiss κ = α = 0.6
@@ -88,6 +89,7 @@ def test_nominal_kappa_p_o_p_e_and_prevalence_match_the_simulation_truth(nominal
     assert abs(post.mean("kappa") - float(kl.krippendorff_alpha(ann))) < 0.02
 
 
+@pytest.mark.slow
 def test_nominal_posterior_predictive_check(nominal):
     ann, truth, post = nominal
     # the observed statistic is Fleiss' P_o = percent agreement (Gwet 2014: mean over items
@@ -101,6 +103,7 @@ def test_nominal_posterior_predictive_check(nominal):
     assert 0.05 < post.ppc_pvalue("item_agreement_sd") < 0.95
 
 
+@pytest.mark.slow
 def test_nominal_posterior_predictive_check_flags_heterogeneous_items():
     """Easy and hard items (κ_i = 0.5 ± 0.45): one κ cannot reproduce how much the item
     agreements vary, and the check says so."""
@@ -110,6 +113,7 @@ def test_nominal_posterior_predictive_check_flags_heterogeneous_items():
     assert post.ppc_pvalue("item_agreement_sd") < 0.01
 
 
+@pytest.mark.slow
 def test_posterior_accessors(nominal):
     ann, truth, post = nominal
     assert post["kappa"].shape == (600,)
@@ -195,6 +199,7 @@ def cohen_fits(cohen_data):
     return fits
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weights", [None, "quadratic"])
 def test_cohen_matches_the_conjugate_dirichlet_posterior(cohen_data, cohen_fits, weights):
     wide, truth = cohen_data
@@ -225,6 +230,7 @@ def test_cohen_matches_the_conjugate_dirichlet_posterior(cohen_data, cohen_fits,
         assert abs(post.mean("kappa") - float(kl.cohen_kappa(wide))) < 0.03
 
 
+@pytest.mark.slow
 def test_same_seed_same_draws_other_seed_other_draws(cohen_data, cohen_fits):
     wide, _ = cohen_data
     first = cohen_fits[None]  # seed=3
@@ -239,6 +245,7 @@ def test_same_seed_same_draws_other_seed_other_draws(cohen_data, cohen_fits):
                               other.idata.posterior_predictive["table"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prior, c", [(None, 0.25), ({"p": 1.0}, 1.0), ({"p": 0.5}, 0.5)])
 def test_cohen_prior_is_the_conjugate_dirichlet_with_an_empty_cell(prior, c):
     """Posterior mean of the cells (c + T)/(K²c + N) exactly as the Dirichlet(c + T) has it,
@@ -256,6 +263,7 @@ def test_cohen_prior_is_the_conjugate_dirichlet_with_an_empty_cell(prior, c):
     assert not [m for m in messages(caught, bayes.SamplingWarning) if "divergent" in m]
 
 
+@pytest.mark.slow
 def test_cohen_estimands_differ_on_one_rater_items():
     """kl.cohen_kappa takes each rater's marginal from all that rater's annotations;
     bayes.cohen_kappa models the table of the items both rated, so one-rater items change
@@ -283,6 +291,7 @@ def test_cohen_estimands_differ_on_one_rater_items():
     assert with_one_rater.idata.posterior.attrs["n_dropped_items"] == 9
 
 
+@pytest.mark.slow
 def test_sampling_warnings_reach_the_callers_line():
     """10 draws per chain: the bulk ESS cannot reach 100 per chain (ArviZ caps it at
     n·log10(n) = 26 for 20 draws), so the fit must warn, attributed to this file."""
@@ -307,6 +316,7 @@ def interval():
     return ann, truth, post
 
 
+@pytest.mark.slow
 def test_interval_icc_matches_the_simulation_truth(interval):
     ann, truth, post = interval
     assert_near_truth(post, "icc", truth.alpha)  # σ_b²/(σ_b² + σ_w²) = 0.7
@@ -346,6 +356,7 @@ def test_one_way_likelihood_is_the_exact_normal_likelihood():
 
 
 # ---------------------------------------------------------------------------------- cross
+@pytest.mark.slow
 def test_cross_interval_matches_the_simulation_truth():
     ax, ay, truth = simulate.replications(2000, level="interval", rho=0.8,
                                           reliability=(0.6, 0.5),
@@ -399,6 +410,7 @@ def test_cross_interval_likelihood_is_the_exact_normal_likelihood():
     assert model(*a) - model(*b) == pytest.approx(exact(*a) - exact(*b), abs=1e-10)
 
 
+@pytest.mark.slow
 def test_cross_binary_matches_the_simulation_truth():
     ax, ay, truth = simulate.replications(2000, level="binary", rho=0.8,
                                           reliability=(0.6, 0.5), annotations_per_item=(3, 3),
@@ -438,6 +450,7 @@ def test_cross_binary_default_priors_make_a_median_split_kappa_near_uniform():
     assert beta(1, 1).cdf(np.sin(np.pi / 4)) == pytest.approx(np.sqrt(0.5))
 
 
+@pytest.mark.slow
 def test_binary_quadrature_against_orthant_probabilities_and_adaptive_quadrature():
     """An item's likelihood is the probability of its annotation sequence. Reference for items
     with at most 3 annotations: a normal orthant probability of the annotations' latent z's
@@ -509,6 +522,7 @@ def test_diagnose_reports_divergences_rhat_and_low_ess():
 
 
 # ---------------------------------------------------------------------------------- imports
+@pytest.mark.slow
 def test_import_kappalab_does_not_import_pymc():
     code = ("import sys, kappalab, kappalab.bayes; "
             "heavy = [m for m in ('pymc', 'pytensor', 'arviz') if m in sys.modules]; "
@@ -530,6 +544,7 @@ def test_the_default_sampler_is_pymcs_nuts():
     assert post.idata.posterior.attrs["sampler"] == "pymc"
 
 
+@pytest.mark.slow
 def test_nutpie_sampler_reproduces_with_a_seed():
     ann, truth = simulate.annotations(500, level="interval", reliability=0.6, seed=2)
     a, _ = fit(bayes.interval_reliability, ann, seed=1, sampler="nutpie")
@@ -584,6 +599,7 @@ def test_bad_data_raise_kappalab_errors():
                                 quadrature_step=0)
 
 
+@pytest.mark.slow
 def test_bad_variable_names_and_probabilities(nominal):
     _, _, post = nominal
     with pytest.raises(KeyError, match="no variable 'nope'"):

@@ -66,6 +66,7 @@ def test_padding_rows_add_nothing_to_the_dirichlet_multinomial_log_density():
     assert size == 8 and abs(padded - plain) <= 1e-12 * abs(plain)
 
 
+@pytest.mark.slow
 def test_padding_groups_add_nothing_to_the_one_way_log_density_or_its_gradient():
     rng = np.random.default_rng(1)
     m = rng.integers(1, 6, 300).astype(float)
@@ -101,6 +102,7 @@ def test_padding_groups_add_nothing_to_the_cross_interval_log_density():
     assert abs(cross_interval_loglik(pt, padded, *args).eval() - plain) <= 1e-12 * abs(plain)
 
 
+@pytest.mark.slow
 def test_padding_patterns_add_nothing_to_the_binary_log_density():
     rng = np.random.default_rng(3)
     R, S = rng.integers(0, 6, 200).astype(float), rng.integers(1, 4, 200).astype(float)
@@ -114,6 +116,7 @@ def test_padding_patterns_add_nothing_to_the_binary_log_density():
     assert abs(binary_loglik(pt, padded, *args).eval() - plain) <= 1e-12 * abs(plain)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", ["interval", "nominal", "cohen", "cross", "binary"])
 def test_a_cached_fit_draws_exactly_what_a_fresh_fit_draws(model):
     if model == "interval":
@@ -157,6 +160,7 @@ def test_a_cached_fit_draws_exactly_what_a_fresh_fit_draws(model):
             == {k: v for k, v in fresh.idata.posterior.attrs.items() if k not in timing})
 
 
+@pytest.mark.slow
 def test_the_trace_template_records_what_pymcs_own_trace_records(monkeypatch):
     data = [simulate.annotations(120, level="interval", reliability=0.6, seed=s)[0]
             for s in (3, 4)]
@@ -172,6 +176,7 @@ def test_the_trace_template_records_what_pymcs_own_trace_records(monkeypatch):
     assert not np.array_equal(icc[0], icc[1])
 
 
+@pytest.mark.slow
 def test_category_labels_follow_the_data_not_the_first_fit():
     compiled.clear_cache()
     a = fit(bayes.nominal_reliability, [["a", "b"], ["a", "a"], ["b", "b"]], seed=0, **SMALL)
@@ -209,6 +214,7 @@ def test_the_cache_is_bounded_and_least_recently_used(monkeypatch):
     compiled.clear_cache()
 
 
+@pytest.mark.slow
 def test_datasets_of_similar_size_share_one_compiled_model():
     compiled.clear_cache()
     for seed, n in ((0, 300), (1, 320), (2, 280)):
@@ -220,6 +226,7 @@ def test_datasets_of_similar_size_share_one_compiled_model():
     assert info["misses"] == 1 and info["hits"] == 2, info
 
 
+@pytest.mark.slow
 def test_nutpie_compiles_a_model_once_for_datasets_of_every_size():
     # nutpie's numba functions take data of any length: one compilation serves two shape
     # buckets (80 and 400 items), and a fit from the cache draws exactly what a fit after a
@@ -259,6 +266,7 @@ print(hashlib.sha256(post["kx"].tobytes()).hexdigest())
 """
 
 
+@pytest.mark.slow
 def test_nutpie_draws_do_not_depend_on_numbas_cache():
     # numba keeps compiled code on disk; with fastmath the interval κx model's cached code
     # and a fresh compilation drew different chains for the same seed. A process that

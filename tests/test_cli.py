@@ -45,6 +45,7 @@ def test_report_custom_columns_csv(tmp_path, capsys):
     assert alpha == pytest.approx(0.849, abs=5e-4)  # Krippendorff (2011): interval α = 0.849
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content, fragment", [
     ("a,b\n1,2\n", "column 'item'"),
     ("", "cannot read"),
@@ -60,11 +61,13 @@ def test_bad_csv_one_line_exit_2(tmp_path, content, fragment):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_missing_file_exit_2():
     result = run("report", "/nonexistent/file.csv")
     assert result.returncode == 2 and "no such file" in result.stderr
 
 
+@pytest.mark.slow
 def test_demo_runs_and_shows_the_worked_example_values():
     result = run("demo")
     assert result.returncode == 0, result.stderr
@@ -201,6 +204,7 @@ def test_utf8_byte_order_mark_is_not_part_of_the_first_column(tmp_path, capsys):
     assert alpha_of(capsys.readouterr().out) == pytest.approx(peer_alpha(ACCENTS), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_dash_reads_stdin():
     result = run_input("report", "-", "--level", "interval", "--format", "csv",
                        data=K2011.to_csv(index=False, sep="\t"))
@@ -350,11 +354,13 @@ def test_numeric_categories_include_unused_values(tmp_path, capsys):
     assert err.startswith("kappalab: error:") and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_version():
     result = run("--version")
     assert result.returncode == 0 and result.stdout.strip() == f"kappalab {kappalab.__version__}"
 
 
+@pytest.mark.slow
 def test_help_shows_defaults():
     text = " ".join(run("report", "--help").stdout.split())  # wrapped lines joined
     for default in ("(default: item)", "(default: nominal)", "(default: analytic)",
@@ -362,6 +368,7 @@ def test_help_shows_defaults():
         assert default in text, default
 
 
+@pytest.mark.slow
 def test_seed_makes_resampling_reproducible():
     first, second = run("demo", "--ci", "bootstrap"), run("demo", "--ci", "bootstrap")
     assert first.returncode == 0 and first.stdout == second.stdout
@@ -384,6 +391,7 @@ def test_resampling_options_reach_the_report(tmp_path, capsys):
     assert alpha["se"] == pytest.approx(est.se, abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("option", [["--confidence", "1.5"], ["--confidence", "x"],
                                     ["--n-resamples", "0"], ["--seed", "-1"]])
 def test_bad_resampling_options_exit_2(option):
@@ -396,6 +404,7 @@ def test_bad_resampling_options_exit_2(option):
 import kappalab.cli as cli  # noqa: E402
 
 
+@pytest.mark.slow
 def test_directory_as_file_exit_2(tmp_path):
     result = run("report", str(tmp_path))
     assert result.returncode == 2 and "Traceback" not in result.stderr
@@ -410,6 +419,7 @@ def long_file(tmp_path):
     return path
 
 
+@pytest.mark.slow
 def test_broken_pipe_in_a_shell_pipeline(long_file):
     # `| head -1` reads the first line and exits; whether or not the rest of the output
     # meets a closed pipe, there is no traceback and the first line is the table's header
@@ -491,6 +501,7 @@ def test_track_yields_everything_and_shows_a_count(monkeypatch, with_tqdm):
     assert silent.getvalue() == "" and tty.getvalue().count("datasets") >= 1
 
 
+@pytest.mark.slow
 def test_no_progress_when_stderr_is_not_a_terminal(long_file):
     result = run("report", str(long_file), "--ci", "jackknife")
     assert result.returncode == 0 and result.stderr == ""
@@ -498,6 +509,7 @@ def test_no_progress_when_stderr_is_not_a_terminal(long_file):
     assert result.returncode == 0 and result.stderr == ""
 
 
+@pytest.mark.slow
 def test_quiet_leaves_only_the_notes(tmp_path, capsys, monkeypatch):
     path = tmp_path / "na.csv"
     NA_LABELS.to_csv(path, index=False)
@@ -602,6 +614,7 @@ def large_csv(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("launcher", ["-m", "console script"])
 def test_ctrl_c_during_start_up_exits_130_with_one_line(launcher, tmp_path, long_file):
     # -X importtime writes a line as each module is imported: the first line naming numpy
@@ -640,6 +653,7 @@ def reading_position(pid: int, path: Path) -> int:
     return farthest
 
 
+@pytest.mark.slow
 @ON_LINUX
 def test_ctrl_c_while_reading_a_large_csv_exits_130_with_one_line(large_csv):
     # the separator is sniffed on the first 64 KiB; past them the table itself is being read
@@ -668,6 +682,7 @@ def test_random_bytes_in_a_csv_are_an_unreadable_file(tmp_path, capsys):
     assert "a bug?" not in err
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(content=st.binary(max_size=400)
        | st.lists(st.sampled_from([b"item,rater,value", b"\r", b"\n", b",", b"\x00", b'"',
@@ -697,6 +712,7 @@ def test_carriage_returns_alone_end_lines(tmp_path, capsys, long_file):
     assert alpha_of(capsys.readouterr().out) == pytest.approx(0.849, abs=5e-4)  # K. (2011)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs the device /dev/full")
 def test_a_full_disk_is_one_line_exit_2(long_file):
     with open("/dev/full", "w") as full:  # every write fails: no space left on device
@@ -764,6 +780,7 @@ def test_nested_parquet_cells_are_named(tmp_path, capsys, column, cells, kind):
     assert "cannot be ordered" not in err and "a bug?" not in err
 
 
+@pytest.mark.slow
 def test_an_output_encoding_without_the_characters_is_one_line_exit_2():
     # the plan's text holds σ₁ and ≈: an ASCII stdout cannot show them
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="ascii")
@@ -1017,6 +1034,7 @@ def test_na_like_labels_kept_are_a_note_that_names_na_values(tmp_path, capsys):
     assert peer_alpha(frame) != pytest.approx(peer_alpha(dropped), abs=1e-3)  # they differ
 
 
+@pytest.mark.slow
 def test_the_ci_names_are_one_list_krippendorff_included(tmp_path, capsys):
     """The documented names of ``ci=`` (docs: uncertainty), written out here."""
     import kappalab as kl
@@ -1039,6 +1057,7 @@ def test_the_ci_names_are_one_list_krippendorff_included(tmp_path, capsys):
     assert "krippendorff" in run("report", "--help").stdout
 
 
+@pytest.mark.slow
 def test_report_ci_krippendorff_reaches_the_alpha_row(tmp_path):
     """``--ci krippendorff`` is the report's ``ci="krippendorff"``: α's row has Krippendorff's
     bootstrap interval (the same as ``krippendorff_alpha(ci="krippendorff")`` with the same
@@ -1061,6 +1080,7 @@ def test_report_ci_krippendorff_reaches_the_alpha_row(tmp_path):
     assert np.isnan(fleiss.ci_low) and "no interval" in fleiss.note
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_downstream_exits_quietly(long_file):
     """The read end closes before the command writes (a certain EPIPE, as after
     ``kappalab report ... | head``): no message, and the status of a process ended by

@@ -359,6 +359,7 @@ def test_pairing_is_by_label_not_by_row_order(tables, random):
 
 
 # ---------------------------------------------------------------------- the simulated null
+@pytest.mark.slow
 def test_quick_null_rejection_rate_and_power(tmp_path):
     from experiments import compare_power
 

@@ -124,6 +124,7 @@ def test_category_kappas_with_an_interval():
         assert table.loc[category, "ci_high"] == pytest.approx(high, rel=1e-10)
 
 
+@pytest.mark.slow
 def test_null_variance_is_the_spread_of_kappa_under_independent_ratings():
     """Simulation truth: with every rating drawn independently from one distribution (κ = 0),
     the standard deviation of κ̂ over datasets is the null SE — with 1 to 5 ratings per item

@@ -779,6 +779,7 @@ def test_own_alpha_helper_matches_krippendorff_package():
         krippendorff_package_alpha(wide, "nominal"), rel=1e-10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["interval", "binary"])
 def test_normalized_kx_is_one_for_one_population(level):
     """Two replications of one population (ρ = 1, equal settings): κx = IRR_X = IRR_Y in the
@@ -793,6 +794,7 @@ def test_normalized_kx_is_one_for_one_population(level):
     assert abs(est.value - 1.0) < Z * se, (est.value, se)
 
 
+@pytest.mark.slow
 def test_normalized_kx_is_rho_for_the_bivariate_interval_model():
     """Interval model with σ_b² + σ_w² = 1 on each side: κx = ρ√(r_X r_Y), IRRs r_X, r_Y, so
     normalized κx = ρ (Spearman's disattenuated correlation of the true scores)."""

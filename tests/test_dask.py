@@ -64,6 +64,7 @@ def close(a, b, tol=1e-12):
     return abs(a - b) <= tol * max(1.0, abs(b))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,options,function", CASES,
                          ids=[f"{n}-{'-'.join(map(str, o.values())) or 'default'}"
                               for n, o, _ in CASES])
@@ -90,6 +91,7 @@ def test_the_function_itself_names_the_estimator_and_spa_always_has_its_se():
     assert close(got.value, want.value) and close(got.se, want.se) and got.ci is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
 def test_cross_kappa_equals_the_in_memory_estimate(level):
     x = long_frame(seed=1, n_items=200)
@@ -146,6 +148,7 @@ def test_a_poisson_replicate_is_the_estimate_with_those_item_weights(name, funct
     assert close(got.ci[0], low) and close(got.ci[1], high)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,options", [("krippendorff_alpha", {"level": "ordinal"}),
                                           ("gwet_ac", {})])
 def test_the_poisson_bootstrap_is_the_same_for_any_partitioning(name, options):
@@ -160,6 +163,7 @@ def test_the_poisson_bootstrap_is_the_same_for_any_partitioning(name, options):
     assert abs(results[0].se / memory.se - 1) < 0.2
 
 
+@pytest.mark.slow
 def test_cross_kappa_poisson_bootstrap_is_the_same_for_any_partitioning():
     x, y = long_frame(seed=1), long_frame(seed=2)
     se = [cross_kappa(dd.from_pandas(x, npartitions=p, sort=False),
@@ -169,6 +173,7 @@ def test_cross_kappa_poisson_bootstrap_is_the_same_for_any_partitioning():
     assert close(se[1], se[0]) and close(se[2], se[0])
 
 
+@pytest.mark.slow
 def test_on_a_local_cluster():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
@@ -180,6 +185,7 @@ def test_on_a_local_cluster():
     assert close(got.value, want.value) and close(got.se, want.se)
 
 
+@pytest.mark.slow
 def test_missing_values_are_dropped_with_one_warning_and_categories_can_be_given():
     frame = FRAME.astype({"value": float})
     frame.loc[::10, "value"] = np.nan
@@ -231,6 +237,7 @@ def test_an_in_memory_estimator_refuses_a_dask_frame_with_a_pointer():
         kl.cross_kappa(FRAME, ddf)
 
 
+@pytest.mark.slow
 def test_partitioned_by_item_skips_the_shuffle_and_refuses_a_split_item():
     whole = dd.from_pandas(FRAME.set_index("item").sort_index(), npartitions=4).reset_index()
     want = kl.fleiss_kappa(FRAME, ci="analytic")
@@ -286,6 +293,7 @@ def split_labels(frame, cuts):
     return {labels[c] for c in cuts if labels[c - 1] == labels[c]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n_files", [1, 2, 7])
 @pytest.mark.parametrize("name,options,function", CASES,
                          ids=[f"{n}-{'-'.join(map(str, o.values())) or 'default'}"
@@ -342,6 +350,7 @@ def shuffles(monkeypatch, ddf):
     return calls
 
 
+@pytest.mark.slow
 def test_files_of_whole_items_are_read_without_a_shuffle(tmp_path, monkeypatch):
     # cut between items: the files' item ranges are disjoint, whether or not the frame is
     # indexed by the item
@@ -364,6 +373,7 @@ def test_files_of_whole_items_are_read_without_a_shuffle(tmp_path, monkeypatch):
         assert close(got.value, want.value) and len(calls) == 1
 
 
+@pytest.mark.slow
 def test_files_of_whole_items_in_no_order_are_checked_exactly(tmp_path, monkeypatch):
     # items dealt to three files by their number mod 3: the files' label ranges overlap, so
     # only a count of the distinct items per file against the whole can tell that none is split
@@ -391,6 +401,7 @@ def test_files_of_whole_items_in_no_order_are_checked_exactly(tmp_path, monkeypa
     assert close(got.value, want.value)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(st.lists(st.integers(1, len(SORTED) - 1), max_size=6, unique=True),
        st.sampled_from([("krippendorff_alpha", {"level": "interval"}, kl.krippendorff_alpha),
@@ -416,6 +427,7 @@ def test_the_estimate_never_depends_on_where_the_files_are_cut(cuts, case):
             assert close(got.value, want)
 
 
+@pytest.mark.slow
 def test_labels_without_an_order_are_checked_exactly():
     # an unordered categorical item column has no min and max, so no range proves the items
     # whole: the default shuffles, partitioned_by_item=True counts each label's partitions

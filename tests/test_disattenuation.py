@@ -237,6 +237,7 @@ def test_spearman_brown_formula():
     assert spearman_brown(0.37, 1) == pytest.approx(0.37, abs=1e-15)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["split_half", "spearman_brown"])
 def test_disattenuated_correlation_recovers_the_true_correlation(method):
     # replications of interval data: corr(μ_X, μ_Y) = truth.rho = 0.7, ICCs 0.4 and 0.6,

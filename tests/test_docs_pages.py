@@ -84,6 +84,7 @@ def cited_tests(page: str) -> list[tuple[int, str, str]]:
     return cited
 
 
+@pytest.mark.slow
 def test_cited_tests_exist():
     missing = []
     found = 0

@@ -109,6 +109,7 @@ def resolve(qualified: str):
     return getattr(importlib.import_module(module), name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module, name", PUBLIC, ids=[f"{m}.{n}" for m, n in PUBLIC])
 def test_every_public_name_is_in_the_reference(module, name):
     if f"{module}.{name}" in PRIVATE_PURPOSE:

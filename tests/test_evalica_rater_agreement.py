@@ -165,6 +165,7 @@ else:
 """
 
 
+@pytest.mark.slow
 def test_evalica_aborts_the_process_on_a_large_continuous_table():
     """15 000 distinct values with the address space capped at 3 GiB: evalica's compiled
     solver asks for a 15 000 × 15 000 matrix (1.8 GB), the allocation fails and the process is

@@ -85,6 +85,7 @@ def high_precision_gradient(core, totals, digits=40):
     return np.array(gradient)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 def test_every_gradient_equals_a_high_precision_derivative(seed):
     for name, core in cores(seed):
@@ -170,6 +171,7 @@ def test_extreme_magnitudes(factor):
 
 
 # ---------------------------------------------------------------------- large data
+@pytest.mark.slow
 def test_ordinal_se_at_a_million_items_agrees_with_the_jackknife():
     """Finite differences drifted (0.00756 vs 0.00593 at 10 000 items) then gave NaN."""
     rng = np.random.default_rng(3)

@@ -24,6 +24,7 @@ def run_quick(module: str, out: Path, *options: str) -> None:
     assert result.returncode == 0, result.stderr[-2000:]
 
 
+@pytest.mark.slow
 def test_estimator_bias_quick(tmp_path):
     run_quick("estimator_bias", tmp_path)
     table = pd.read_csv(tmp_path / "estimator_bias.csv")
@@ -48,6 +49,7 @@ def test_estimator_bias_quick(tmp_path):
     assert (table["rmse"] >= table["bias"].abs() - 1e-12).all()
 
 
+@pytest.mark.slow
 def test_estimator_bias_mnar_columns_differ_from_mcar(tmp_path):
     """Every MNAR column is a different design from its MCAR counterpart, not a copy.
 
@@ -89,6 +91,7 @@ def test_estimator_bias_mnar_columns_differ_from_mcar(tmp_path):
     assert len(table["annotations_per_item"].unique()) > single_item_designs  # and one without
 
 
+@pytest.mark.slow
 def test_bayes_priors_quick(tmp_path):
     run_quick("bayes_priors", tmp_path)
     table = pd.read_csv(tmp_path / "bayes_priors.csv")
@@ -110,6 +113,7 @@ def test_bayes_priors_quick(tmp_path):
     assert PRIORS["cohen"][SHIPPED["cohen"]] == {"p": 1 / 4}
 
 
+@pytest.mark.slow
 def test_kappa_paradox_quick(tmp_path):
     # on a local cluster of two workers, and in this process: the same table, bit for bit
     # (each dataset draws from its own (cell, replication) stream, whoever runs it)
@@ -130,6 +134,7 @@ def test_kappa_paradox_quick(tmp_path):
     assert table.iloc[0]["truth_ac1"] == pytest.approx(table.iloc[0]["truth_kappa"], abs=1e-12)
 
 
+@pytest.mark.slow
 def test_spa_bias_quick(tmp_path):
     run_quick("spa_bias", tmp_path)
     table = pd.read_csv(tmp_path / "spa_bias.csv")
@@ -169,6 +174,7 @@ def test_spa_bias_quick(tmp_path):
     assert (table["finite_sample_bias"] - (table["mean"] - table["limit"])).abs().max() < 1e-12
 
 
+@pytest.mark.slow
 def test_coverage_quick(tmp_path):
     import math
 
@@ -286,6 +292,7 @@ def test_coverage_quick(tmp_path):
     assert "krippendorff_alpha" in stdout and "n=200" in stdout  # the printed table
 
 
+@pytest.mark.slow
 def test_se_conventions_quick(tmp_path):
     run_quick("se_conventions", tmp_path, "--scheduler", "serial")
     table = pd.read_csv(tmp_path / "se_conventions.csv")

@@ -376,6 +376,7 @@ def test_the_bayesian_interval_models_see_the_same_standardised_data_at_every_sc
             np.testing.assert_allclose(stats, reference, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_the_interval_reliability_posterior_is_the_same_at_every_scale():
     """One seed, one short chain per scale: the model is fitted to the same standardised
     data, so the draws of the ICC agree (to the rounding of the scaled data, amplified by

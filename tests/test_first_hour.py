@@ -82,6 +82,7 @@ def folder(tmp_path):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_the_command_line_leads_the_newcomer_to_the_value(folder):
     report = ["-m", "kappalab", "report", "labels.csv"]
     # 1. the defaults do not name the file's rater column: the message says which option does
@@ -138,6 +139,7 @@ NEWCOMER_SCRIPT = textwrap.dedent('''\
 ''')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("na_is_a_label", [False, True])
 def test_the_api_agrees_with_the_command_line(folder, na_is_a_label):
     """pandas reads "NA" as missing by default, the command line as a label (its note says

@@ -84,12 +84,14 @@ def test_the_documents_are_found():
     assert sum(len(python_blocks(path)) for path in documents()) >= 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [path for path in documents() if python_blocks(path)],
                          ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_python_block_runs(path):
     run_blocks(path)
 
 
+@pytest.mark.slow
 def test_real_data_blocks_are_marked_and_run_where_the_files_are():
     page = ROOT / "docs" / "guide" / "datasets.md"
     assert any(needs_real_data(source) for _, source in python_blocks(page)), \

@@ -95,6 +95,7 @@ def test_alpha_of_the_coincidence_distribution(level):
     assert values.pairs.sum() == (units * (units - 1) // 2).sum()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["ordinal", "interval"])
 def test_matches_a_slow_loop_over_units(level):
     x = wide(2)
@@ -220,6 +221,7 @@ def test_undefined_alpha_has_no_interval():
     assert math.isnan(est.value) and est.ci is None and est.se is None
 
 
+@pytest.mark.slow
 def test_coverage_sanity():
     # with two values per unit the pairs are the units, so drawing pairs is drawing units:
     # the interval covers the simulation's exact α near 95% (80 datasets; 4 SE below 95% is

@@ -70,6 +70,7 @@ def test_floors_are_known():
         assert top_level_part(name) in FLOORS, f"{name}: give it a floor in test_layering"
 
 
+@pytest.mark.slow
 def test_no_private_name_is_imported_across_modules():
     offences = []
     for importer, module, names, line in imports():
@@ -83,6 +84,7 @@ def test_no_private_name_is_imported_across_modules():
     assert not offences, "\n".join(offences)
 
 
+@pytest.mark.slow
 def test_no_import_from_a_higher_floor():
     offences = []
     for importer, module, names, line in imports():
@@ -100,6 +102,7 @@ def test_no_import_from_a_higher_floor():
     assert not offences, "\n".join(offences)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("upper", ["bayes", "simulate"])
 def test_bayes_and_simulate_use_only_public_names_of_the_coefficients(upper):
     offences = [f"{importer}:{line} imports {names} from {module}"

@@ -63,6 +63,7 @@ def test_quadratic_form_per_row_by_hand():
     np.testing.assert_allclose(quadratic_form_per_row(sp.csr_matrix(counts), DELTA), expected)
 
 
+@pytest.mark.slow
 def test_many_distinct_labels_in_annotation_memory():
     """200 000 items × 2 annotations, every label distinct except where the pair agrees:
     ~300 000 categories. Dense items × categories counts would be 6e10 cells (480 GB)."""

@@ -260,6 +260,7 @@ def test_sklearn_cohen_kappa_score(weights):
     cmp.finish()
 
 
+@pytest.mark.slow
 def test_light_kappa_is_mean_of_sklearn_pairwise_cohen():
     cmp = Comparison("light_kappa vs mean sklearn cohen_kappa_score")
     for seed in range(5000, 5000 + N_SEEDS):
@@ -328,6 +329,7 @@ IRRCAC_METHODS = {"fleiss": kl.fleiss_kappa, "gwet": kl.gwet_ac, "bp": kl.brenna
                   "conger": kl.conger_kappa}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weights", MAIN_WEIGHTS)
 def test_irrcac_fleiss_gwet_bp_with_missing(weights):
     """Fleiss (Gwet's missing-data generalisation), Gwet AC1 (identity) / AC2 (linear,
@@ -343,6 +345,7 @@ def test_irrcac_fleiss_gwet_bp_with_missing(weights):
     cmp.finish()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weights", MAIN_WEIGHTS)
 def test_irrcac_conger_with_missing(weights):
     """Conger's κ: Fleiss' P_o, chance from each rater's own marginals over all its ratings
@@ -358,6 +361,7 @@ def test_irrcac_conger_with_missing(weights):
     cmp.finish()
 
 
+@pytest.mark.slow
 def test_irrcac_further_weights_with_missing():
     """ratio, bipolar, circular, radical, ordinal and radical (as a custom matrix) weights, one
     per draw in rotation, for Fleiss, Gwet AC2, Brennan–Prediger and Conger; and α bipolar /
@@ -399,6 +403,7 @@ def test_irrcac_krippendorff_with_missing(weights):
     cmp.finish()
 
 
+@pytest.mark.slow
 def test_irrcac_two_rater_cohen_with_missing():
     """With missing data, Cohen's κ is Conger's κ of two raters (Gwet 2014: P_o over the items
     both rated, each rater's marginal over all its ratings). irrCAC's conger() on two columns
@@ -436,6 +441,7 @@ def _task(d: Draw, distance=None) -> AnnotationTask:
     return AnnotationTask(data=data, distance=distance)
 
 
+@pytest.mark.slow
 def test_nltk_annotation_task_complete():
     """What nltk's coefficients are, on complete data (read from nltk/metrics/agreement.py):
 

@@ -50,6 +50,7 @@ def fig7(tmp_path_factory):
 
 
 # ---------------------------------------------------------------------- xrr_cases.py
+@pytest.mark.slow
 def test_cases_outputs_exist(cases):
     out, stdout = cases
     for name in ("xrr_cases.csv", "xrr_cases_contentment.csv", "xrr_cases_eq14.csv",
@@ -69,6 +70,7 @@ def test_cases_outputs_exist(cases):
     assert_status_in(text, "xrr_cases")
 
 
+@pytest.mark.slow
 def test_cases_truths_are_set_to_the_paper(cases):
     out, _ = cases
     table = pd.read_csv(out / "xrr_cases.csv").set_index(["case", "measure"])
@@ -92,6 +94,7 @@ def test_cases_truths_are_set_to_the_paper(cases):
                                                                                  abs=1e-5)
 
 
+@pytest.mark.slow
 def test_contentment_truth_is_zero_and_the_papers_value_a_plausible_draw(cases):
     out, _ = cases
     table = pd.read_csv(out / "xrr_cases.csv").set_index(["case", "measure"])
@@ -123,6 +126,7 @@ def test_contentment_truth_is_zero_and_the_papers_value_a_plausible_draw(cases):
     assert kx["sd"].iloc[0] > kx["sd"].iloc[-1]
 
 
+@pytest.mark.slow
 def test_cases_report_bias_sd_and_interval_coverage(cases):
     out, _ = cases
     table = pd.read_csv(out / "xrr_cases.csv")
@@ -146,6 +150,7 @@ def test_cases_report_bias_sd_and_interval_coverage(cases):
     assert (irr_kx["bias"].abs() < irr_kx["sd"]).all()
 
 
+@pytest.mark.slow
 def test_cases_estimates_show_the_papers_contrasts(cases):
     out, _ = cases
     table = pd.read_csv(out / "xrr_cases.csv").set_index(["case", "measure"])
@@ -164,6 +169,7 @@ def test_cases_estimates_show_the_papers_contrasts(cases):
     assert np.isfinite(estimates[["IRR_X", "IRR_Y", "kx"]].to_numpy()).all()
 
 
+@pytest.mark.slow
 def test_eq14_kx_capped_by_the_larger_irr_in_the_truths(cases):
     out, stdout = cases
     grid = pd.read_csv(out / "xrr_cases_eq14.csv")
@@ -181,6 +187,7 @@ def test_eq14_kx_capped_by_the_larger_irr_in_the_truths(cases):
 
 
 # ---------------------------------------------------------------------- xrr_fig7.py
+@pytest.mark.slow
 def test_fig7_outputs_exist(fig7):
     out, stdout = fig7
     for name in ("xrr_fig7.csv", "xrr_fig7_studies.csv", "xrr_fig7_design.csv",
@@ -194,6 +201,7 @@ def test_fig7_outputs_exist(fig7):
     assert_status_in(text, "xrr_fig7")
 
 
+@pytest.mark.slow
 def test_fig7_pairs_and_settings(fig7):
     out, _ = fig7
     pairs = pd.read_csv(out / "xrr_fig7.csv")
@@ -221,6 +229,7 @@ def test_fig7_pairs_and_settings(fig7):
         pairs["reliability_mean_x"] * pairs["reliability_mean_y"]), atol=1e-12)
 
 
+@pytest.mark.slow
 def test_fig7_correlation_is_reported_and_positive(fig7):
     out, stdout = fig7
     pairs = pd.read_csv(out / "xrr_fig7.csv")
@@ -235,6 +244,7 @@ def test_fig7_correlation_is_reported_and_positive(fig7):
     assert math.isfinite(studies.loc[0, "pearson_rho_xy_vs_truth"])
 
 
+@pytest.mark.slow
 def test_fig7_design_sweep(fig7):
     out, stdout = fig7
     design = pd.read_csv(out / "xrr_fig7_design.csv")

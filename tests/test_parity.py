@@ -183,6 +183,7 @@ def test_irrcac_table_default_rounding():
 
 
 # ============================================================================ irrCAC.raw
+@pytest.mark.slow
 @pytest.mark.parametrize("confidence", [0.90, 0.99])
 def test_irrcac_raw_confidence_level(confidence):
     """``CAC(confidence_level=)`` ↔ ``confidence=`` with ``ci="analytic"``: the same interval

@@ -92,6 +92,7 @@ def test_linearisation_against_brute_force_differentiation():
     assert math.sqrt(probability @ lin.influence ** 2) == pytest.approx(lin.sd, rel=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("design", [("alpha", "nominal", (0.2,) * 5, 5, 0.4),
                                     ("cohen", "nominal", (0.2,) * 5, 2, 0.8)])
 def test_power_plan_by_simulation(design):
@@ -148,6 +149,7 @@ def simulated_spread(coefficient, level, prevalence, m, rho, n_items, n_studies,
     return values.std(ddof=1), np.mean([e.se for e in estimates]), truth
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("coefficient,level,prevalence,m,rho", [
     ("alpha", "nominal", (0.2, 0.3, 0.5), 3, 0.7),
     ("alpha", "interval", None, 4, 0.5),
@@ -170,6 +172,7 @@ def test_item_sd_matches_the_spread_of_simulated_estimates(coefficient, level, p
     assert mean_se == pytest.approx(planned, rel=0.05)  # the SE estimate's mean: tighter
 
 
+@pytest.mark.slow
 def test_simulated_moments_agree_with_the_enumeration(monkeypatch):
     exact = kl.plan("alpha", prevalence=(0.2, 0.3, 0.5), annotations_per_item=4,
                     reliability=0.6, half_width=0.05)
@@ -323,6 +326,7 @@ def test_cli_plan_errors(argv, fragment, capsys):
     assert err.startswith("kappalab: error:") and fragment in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_experiment_quick_writes_its_table(tmp_path):
     """``python -m experiments.planning --quick``: the table and figure it promises, the plans'
     N those of kl.plan, and the Bloch–Kraemer N equal to kl.plan's for two categories."""

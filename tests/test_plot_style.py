@@ -99,6 +99,7 @@ def test_a_given_ax_gives_back_its_figure(draw):
     assert out is figure and ax.has_data()
 
 
+@pytest.mark.slow
 def test_raters_and_items_draw_the_annotations_themselves():
     """kl.plots.raters(ann) and kl.plots.items(ann) compute the report themselves: the figure
     of the annotations draws the same bars and labels as the figure of their report. In the

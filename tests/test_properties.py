@@ -160,6 +160,7 @@ def components(est):
 
 
 # ---------------------------------------------------------------------- invariances
+@pytest.mark.slow
 @PROPERTY
 @given(x=tables(), data=st.data())
 def test_nominal_coefficients_ignore_category_labels(x, data):
@@ -180,6 +181,7 @@ def test_nominal_coefficients_ignore_category_labels(x, data):
         assert_same(before, after, f"{name} ({kind} relabelling {labels})")
 
 
+@pytest.mark.slow
 @FEW
 @given(x=tables(), data=st.data())
 def test_invariant_to_order_of_items_and_raters(x, data):
@@ -192,6 +194,7 @@ def test_invariant_to_order_of_items_and_raters(x, data):
         assert_same(base, components(quiet(fn, x[rows][:, cols], **kw)), f"{name}, both")
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(x=two_rater_tables(), data=st.data())
 def test_two_rater_coefficients_invariant_to_order(x, data):
@@ -204,6 +207,7 @@ def test_two_rater_coefficients_invariant_to_order(x, data):
         assert_same(base, components(quiet(fn, x[:, 1], x[:, 0], **kw)), f"{name}, (y, x)")
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(x=tables())
 def test_values_at_most_one_and_percent_agreement_in_unit_interval(x):
@@ -316,6 +320,7 @@ def test_perfect_agreement_gives_one(x):
             assert_same(value(fn, x, **kw), 1.0, name, atol=1e-12)
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(x=perfect_tables(missing=False))
 def test_perfect_agreement_gives_one_complete(x):
@@ -380,6 +385,7 @@ def combine_keys(parts):
                         "expected_disagreement") if k in parts]
 
 
+@pytest.mark.slow
 @FEW
 @given(x=tables())
 def test_spine_totals_equal_summed_item_stats_and_stacks_work(x):
@@ -400,6 +406,7 @@ def test_spine_totals_equal_summed_item_stats_and_stacks_work(x):
             assert_same(rows[1], single, f"{name}: {key}, stack row 1", rtol=1e-12)
 
 
+@pytest.mark.slow
 @FEW
 @given(x=tables(), data=st.data())
 def test_spine_reweighting_items_equals_repeating_them(x, data):
@@ -441,6 +448,7 @@ DUPLICATION_INVARIANT = [
 ]
 
 
+@pytest.mark.slow
 @FEW
 @given(x=tables())
 def test_duplicating_every_item_leaves_item_weighted_coefficients_unchanged(x):

@@ -212,6 +212,7 @@ def test_conger_without_each_rater_in_chunks(monkeypatch):
             float(quiet(kl.conger_kappa, without(ann, g))), abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, derandomize=True, database=None)
 @given(seed=st.integers(0, 10_000), order=st.permutations(range(5)))
 def test_relabelling_raters_permutes_rows(seed, order):

@@ -165,6 +165,7 @@ def test_snow_majorities_of_the_fetched_data_are_the_files():
 
 # --- MBIC and BABE ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_mbic_counts_duplicates_and_notes():
     original("mbic")
     crowd = fetch("mbic", label="bias")
@@ -187,6 +188,7 @@ def test_mbic_counts_duplicates_and_notes():
         fetch("mbic", label="bias", duplicates="raise")
 
 
+@pytest.mark.slow
 def test_mbic_equals_a_hand_built_from_long():
     path = original("mbic")
     table = pd.read_excel(path).sort_values("created_at", kind="stable")
@@ -208,6 +210,7 @@ def test_mbic_equals_a_hand_built_from_long():
     pd.testing.assert_frame_equal(left, right, check_categorical=False)
 
 
+@pytest.mark.slow
 def test_mbic_raters_carry_the_demographics():
     original("mbic")
     raters = fetch("mbic", label="bias").raters
@@ -221,6 +224,7 @@ def test_mbic_raters_carry_the_demographics():
     assert (raters.loc[young, "age_band"] == "18–29").all()
 
 
+@pytest.mark.slow
 def test_babe_label_mapping_is_counted():
     original("babe-sg1")
     sg1 = fetch("babe-sg1", label="opinion")
@@ -243,6 +247,7 @@ def test_babe_label_mapping_is_counted():
     assert any("white space" in note for note in sg2.notes)
 
 
+@pytest.mark.slow
 def test_the_three_files_share_their_sentences():
     original("mbic"), original("babe-sg1"), original("babe-sg2")
     crowd, sg1, sg2 = (set(fetch(name, label="bias").annotations.items)
@@ -251,6 +256,7 @@ def test_the_three_files_share_their_sentences():
     assert len(crowd & sg1 & sg2) == 1698
 
 
+@pytest.mark.slow
 def test_sg1_and_sg2_share_annotators_and_cross_kappa_says_so():
     original("babe-sg1"), original("babe-sg2")
     sg1, sg2 = (fetch(name, label="bias").annotations for name in ("babe-sg1", "babe-sg2"))
@@ -262,6 +268,7 @@ def test_sg1_and_sg2_share_annotators_and_cross_kappa_says_so():
         kl.cross_kappa(sg1, sg2, shared_raters="ignore")
 
 
+@pytest.mark.slow
 def test_mbic_alpha_equals_krippendorff_on_the_file():
     """Krippendorff's α of the crowd's bias labels: kappalab on the fetched data equals the
     krippendorff package on a raters × items table built from the file by hand."""
@@ -322,6 +329,7 @@ def datasets_guide() -> str:
     return " ".join(path.read_text(encoding="utf-8").split())
 
 
+@pytest.mark.slow
 def test_sg2_shares_1698_of_its_3693_sentences_and_the_guide_says_which_alpha_is_which():
     """BABE's SG2 did not label "the same sentences" as MBIC and SG1: its file holds 3 693
     sentences (3 699 texts, 6 of them the same sentence spelt twice; counted here from the raw
@@ -346,6 +354,7 @@ def test_sg2_shares_1698_of_its_3693_sentences_and_the_guide_says_which_alpha_is
     assert f"{whole:.4f} on its whole file" in guide
 
 
+@pytest.mark.slow
 def test_published_alpha_of_mbic_opinion_labels_needs_every_submission_and_the_interval_metric():
     """Spinde et al. (2021, BABE) publish α 0.26 for MBIC's opinion labels (three ordered
     levels). Only one reading of the file gives it: every repeated submission counted as its

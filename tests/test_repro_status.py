@@ -109,6 +109,7 @@ def test_no_introduction_calls_every_script_reproduced(document):
         assert "status" in text, f"{document} does not point to the statuses"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", [spa_fig4, spa_fig5], ids=["spa_fig4", "spa_fig5"])
 def test_the_scripts_without_markdown_print_their_status(script, tmp_path, capsys):
     assert script.main(["--quick", "--out", str(tmp_path)]) == 0

@@ -56,6 +56,7 @@ def test_no_module_shadows_another_top_level_name(package):
         assert name not in taken, f"{package}.{name} is named like a top-level module"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_module_edits_sys_path_or_imports_a_sibling_as_top_level(package):
     siblings = set(modules(package))
@@ -73,6 +74,7 @@ def test_no_module_edits_sys_path_or_imports_a_sibling_as_top_level(package):
                 f"{package}.{name} line {node.lineno}: import siblings as {package}.<module>")
 
 
+@pytest.mark.slow
 def test_importing_every_module_leaves_no_top_level_helper_behind():
     # in a fresh interpreter, as the repository root's packages (the way python -m runs them)
     code = f"""

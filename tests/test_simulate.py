@@ -134,6 +134,7 @@ def estimator_jackknife(ann, name: str, groups: int = 20, seed: int = 0):
 
 
 # ============================================================================== bivariate normal
+@pytest.mark.slow
 def test_bvn_cdf_matches_scipy_and_quadrature():
     grid = [-3.1, -1.2, -0.3, 0.0, 0.4, 1.7, 4.5]
     worst = 0.0
@@ -206,6 +207,7 @@ def test_annotation_count_pmf_errors(spec, fragment):
         simulate.annotation_count_pmf(spec)
 
 
+@pytest.mark.slow
 def test_fixed_and_range_counts_are_not_capped():
     """MAX_ANNOTATIONS_PER_ITEM bounds the pmf forms (dict, list, Poisson, geometric), whose
     support is a table; a fixed count or a (lo, hi) range is not capped."""
@@ -296,6 +298,7 @@ def test_ordinal_alphas_from_pair_distribution():
     assert truth.fleiss_kappa == truth.alpha_nominal != truth.cohen_kappa
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level, kwargs", [
     ("binary", dict(prevalence=0.05)),
     ("ordinal", dict(rater_bias=0.5, n_raters=5)),
@@ -436,6 +439,7 @@ def _tilted_pmf(p0, h, h_bar, s):
     return w / w.sum(axis=1, keepdims=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["nominal", "binary", "ordinal", "interval"])
 def test_mnar_counts_monte_carlo(level):
     """The number of annotations follows the tilt of its definition, item by item, and its
@@ -632,6 +636,7 @@ ESTIMATOR_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level, missingness, kwargs", ESTIMATOR_CASES)
 def test_estimators_at_100k_items_land_on_their_truths(level, missingness, kwargs):
     ann, truth = simulate.annotations(100_000, level=level, missingness=missingness,
@@ -726,6 +731,7 @@ def test_alpha_is_the_levels_alpha_for_the_other_levels(level, kwargs):
         assert truth.details["alpha_ordinal"] == pytest.approx(truth.alpha, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_ordinal_replication_truths_are_at_the_ordinal_level():
     """xrr_report(level="ordinal") against the ordinal truths (IRRs, κx, normalized κx) and the
     nominal report against the ``_nominal`` twins; the pooled marginals of κx's ordinal metric
@@ -863,6 +869,7 @@ def test_replication_items_and_labels():
 
 
 # ============================================================================== reproducibility
+@pytest.mark.slow
 def test_same_seed_same_data_different_seed_different_data():
     kw = dict(level="ordinal", rater_bias=0.3, n_raters=6, missingness="mnar",
               annotations_per_item=(0, 4))

@@ -50,6 +50,7 @@ def quick_run(tmp_path_factory):
     return out, result.stdout
 
 
+@pytest.mark.slow
 def test_quick_run_writes_its_outputs(quick_run):
     out, stdout = quick_run
     for name in ("snow2008_agreement.csv", "snow2008_gold.csv", "snow2008_curves.csv",

@@ -373,6 +373,7 @@ def mcar_runs():
                                                                 ses.items()}
 
 
+@pytest.mark.slow
 def test_unbiased_under_mcar(mcar_runs):
     truth, values, _ = mcar_runs
     assert truth.p_o == pytest.approx(P_TRUE, abs=1e-12)
@@ -382,6 +383,7 @@ def test_unbiased_under_mcar(mcar_runs):
         assert abs(v.mean() - P_TRUE) < 4 * se, (scheme, v.mean(), se)
 
 
+@pytest.mark.slow
 def test_standard_error_matches_the_spread_over_datasets(mcar_runs):
     _, values, ses = mcar_runs
     for scheme in SCHEMES:

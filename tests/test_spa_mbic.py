@@ -48,6 +48,7 @@ def quick(mbic, tmp_path_factory):
 
 
 # ------------------------------------------------------------------------- the script
+@pytest.mark.slow
 def test_quick_run_writes_its_outputs(quick):
     for name in ("spa_mbic_fig6.csv", "spa_mbic_fig6_components.csv", "spa_mbic_fig7.csv",
                  "spa_mbic_table1.csv", "spa_mbic_table1.md", "spa_mbic.md"):
@@ -68,6 +69,7 @@ def test_quick_run_writes_its_outputs(quick):
     assert "REAL DATA" in (quick / "spa_mbic_table1.md").read_text()
 
 
+@pytest.mark.slow
 def test_fig6_has_both_panels_and_every_j(quick):
     frame = pd.read_csv(quick / "spa_mbic_fig6.csv")
     assert set(frame.dataset) == {spa_mbic.REAL, spa_mbic.STAND_IN}
@@ -79,6 +81,7 @@ def test_fig6_has_both_panels_and_every_j(quick):
     assert (const.annotations_used == const["items"] * const.j).all()
 
 
+@pytest.mark.slow
 def test_stand_in_panel_is_the_stand_in_of_spa_fig6(quick):
     # same simulated dataset and subsampling stream as spa_fig6's MBIC at the same settings
     frame = pd.read_csv(quick / "spa_mbic_fig6.csv")
@@ -91,6 +94,7 @@ def test_stand_in_panel_is_the_stand_in_of_spa_fig6(quick):
     np.testing.assert_allclose(mine.annotations_used, theirs.annotations_used)
 
 
+@pytest.mark.slow
 def test_full_data_spa_of_every_scheme_is_kl_spa(quick, mbic):
     # at N = every label on items with ≥ 2, every round has used all of them: the value is
     # the full-data SPA in every round (variance 0), which kl.spa computes independently
@@ -161,6 +165,7 @@ def test_constant_j_variance_against_enumeration_on_real_items(mbic):
                                                                                    rel=1e-10)
 
 
+@pytest.mark.slow
 def test_measured_constant_j_variance_matches_the_exact_value(mbic):
     # 400 rounds: a variance over rounds has relative SE ≈ √(2/399) ≈ 7 %
     ds = spa_engine.Dataset.from_annotations(mbic, spa_mbic.REAL)

@@ -110,6 +110,7 @@ def test_fig4_inv_var_curves_coincide_and_equal_edges(fig4, capsys):
     np.testing.assert_allclose(bottom["inv_var"], m * (m - 1) / 330, atol=1e-15)
 
 
+@pytest.mark.slow
 def test_fig4_states_the_proof_and_the_measured_spread(tmp_path):
     # as a program, the way `make repro` runs it: python -m from the repository root
     result = subprocess.run([sys.executable, "-m", "paper_repro.spa_fig4", "--quick", "--out",
@@ -131,6 +132,7 @@ def fig5(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_fig5_sums_are_a_function_of_s_alone(fig5):
     assert (fig5 / "spa_fig5.png").stat().st_size > 10_000
     frame = pd.read_csv(fig5 / "spa_fig5.csv")
@@ -152,6 +154,7 @@ def test_fig5_sums_are_a_function_of_s_alone(fig5):
         assert row.w_1 == 0 and abs(row.w_10 - 1) < 1e-15
 
 
+@pytest.mark.slow
 def test_fig5_curves_are_inverse_enumerated_variances(fig5):
     frame = pd.read_csv(fig5 / "spa_fig5.csv")
     row = frame[(frame.panel == "curves") & (frame.n_classes == 3)].iloc[0]
@@ -271,6 +274,7 @@ def test_subset_components_match_enumeration_of_every_subset():
         assert abs(got["mean"] - np.mean(full)) < 1e-12
 
 
+@pytest.mark.slow
 def test_fig6_outputs(fig6):
     for name in ("spa_fig6.png", "spa_fig6_components.png"):
         assert (fig6 / name).stat().st_size > 10_000
@@ -297,6 +301,7 @@ def test_fig6_outputs(fig6):
     assert_status_in((fig6 / "spa_fig6.md").read_text(), "spa_fig6")
 
 
+@pytest.mark.slow
 def test_fig6_explains_the_rise_with_annotations_per_item(fig6):
     comp = pd.read_csv(fig6 / "spa_fig6_components.csv")
     assert sorted(comp.dataset.unique()) == sorted(DATASETS)
@@ -334,6 +339,7 @@ def fig7(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_table1_one_row_per_dataset_and_scheme(fig7):
     for name in ("spa_fig7.csv", "spa_table1.csv", "spa_table1.md"):
         assert (fig7 / name).stat().st_size > 500
@@ -359,6 +365,7 @@ def test_table1_one_row_per_dataset_and_scheme(fig7):
     assert all(f"| {s} " in markdown for s in SCHEMES)
 
 
+@pytest.mark.slow
 def test_fig7_curves_end_at_the_full_data_spa(fig7):
     curves = pd.read_csv(fig7 / "spa_fig7.csv")
     assert len(curves.groupby(["dataset", "scheme"])) == 28  # 6 schemes and the oracle

@@ -84,6 +84,7 @@ def test_replications_are_independent_streams(serial_table):
     assert tails.nunique() == len(tails)
 
 
+@pytest.mark.slow
 def test_one_worker_three_workers_and_this_process_give_bit_identical_tables(serial_table):
     # one worker: the local cluster run_study starts and closes itself
     one = run_study(CELLS, alpha_and_kappa, 6, n_workers=1, seed=2026, progress=False)
@@ -99,6 +100,7 @@ def test_one_worker_three_workers_and_this_process_give_bit_identical_tables(ser
         pd.testing.assert_frame_equal(table, serial_table, check_exact=True)
 
 
+@pytest.mark.slow
 def test_annotations_truths_and_estimates_travel_between_processes():
     cells = [{"n_items": 30, "reliability": 0.5}]
     served = run_study(cells, objects, 2, n_workers=1, seed=5, progress=False)
@@ -173,6 +175,7 @@ def test_checkpoint_drops_a_record_cut_short_and_reruns_it(tmp_path):
     assert path.stat().st_size == size
 
 
+@pytest.mark.slow
 def test_checkpoint_resumes_on_dask_from_a_serial_start(tmp_path):
     path = tmp_path / "study.ckpt"
     run_study(CELLS[:1], alpha_and_kappa, 6, client="serial", seed=2026, checkpoint=path)
@@ -303,6 +306,7 @@ def assert_damage_reported(caught, path, where):
                and re.search("runs? again", m) for m in messages), messages
 
 
+@pytest.mark.slow
 def test_every_single_byte_flip_is_detected_and_rerun_or_refused(tmp_path, monkeypatch):
     """Brute force over every byte of a three-record checkpoint: with one bit flipped there
     (bit 0 of byte 0, bit 1 of byte 1, ...), the resumed table is bit-identical to a fresh
@@ -479,6 +483,7 @@ def study_with_dying_workers(cells, n, workers, seed, path):
     return lines[-2], float(lines[-1])
 
 
+@pytest.mark.slow
 def test_a_replicate_that_kills_its_worker_ends_the_study_naming_it(tmp_path):
     """Every replication of cell 1 ends its worker's process: the study stops with a
     ReplicationError naming cell 1, the replication and its generator, within a minute, and
@@ -497,6 +502,7 @@ def test_a_replicate_that_kills_its_worker_ends_the_study_naming_it(tmp_path):
                                   check_exact=True)
 
 
+@pytest.mark.slow
 def test_workers_dying_among_quick_replications_end_the_study_naming_one(tmp_path):
     """300 quick replications on two workers, of which those with a first draw below 0.02
     end their worker: results held by a dying worker are lost and recomputed while Dask
@@ -594,6 +600,7 @@ def test_extreme_values_read_back_from_the_checkpoint_exactly(tmp_path):
             assert all(same(x, y) or (x is None and y is None) for x, y in zip(a, b)), column
 
 
+@pytest.mark.slow
 def test_any_record_reads_back_as_written(tmp_path_factory):
     """Hypothesis: rows of None, booleans, integers of any size, floats (NaN, ±inf, −0.0),
     strings, bytes, numpy scalars and arrays of every storable dtype and byte order, nested
@@ -670,6 +677,7 @@ print(replicate_identity(with_a_set),
 """
 
 
+@pytest.mark.slow
 def test_the_key_of_a_function_is_the_same_in_every_process():
     """Sets of strings iterate in an order that changes with PYTHONHASHSEED: the identity of
     a replicate that holds one (a constant, a global, a bound argument) is the same in every

@@ -50,6 +50,7 @@ def quick(data, tmp_path_factory):
 
 
 # ------------------------------------------------------------------------- the script
+@pytest.mark.slow
 def test_quick_run_writes_its_outputs(quick):
     for name in ("xrr_real_crowd_experts.csv", "xrr_real_pool_irr.csv", "xrr_real_shared.csv",
                  "xrr_real_sg1_annotators.csv", "xrr_real_pools.csv", "xrr_real_fig7.csv",
@@ -93,6 +94,7 @@ def on_common(pools):
     return {name: ann.subset_items(items) for name, ann in pools.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label", ["bias", "opinion"])
 def test_sg1_sg2_normalized_kx_exceeds_1_and_warns_of_shared_raters(data, label):
     pools, _, level = data[label]
@@ -143,6 +145,7 @@ def brute_force_kx(x_long, y_long, level, k):
     return 1 - d_o / d_e
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label", ["bias", "opinion"])
 @pytest.mark.parametrize("expert", ["SG1", "SG2"])
 def test_cross_kappa_crowd_vs_experts_equals_brute_force(data, label, expert):
@@ -169,6 +172,7 @@ def test_cross_kappa_crowd_vs_experts_equals_brute_force(data, label, expert):
     assert full == pytest.approx(1 - d_o / d_e, abs=1e-10)
 
 
+@pytest.mark.slow
 def test_quick_table_holds_the_estimators_values(data, quick):
     crowd = pd.read_csv(quick / "xrr_real_crowd_experts.csv")
     rows = crowd.set_index(["label", "pair", "quantity"])["value"]
@@ -181,6 +185,7 @@ def test_quick_table_holds_the_estimators_values(data, quick):
 
 
 # ------------------------------------------------------------------------- (b2) pools
+@pytest.mark.slow
 @pytest.mark.parametrize("ideology", ["sign", "terciles"])
 def test_pools_are_disjoint_and_cover_the_raters_they_claim(data, ideology):
     pools, raters, _ = data["bias"]
@@ -211,6 +216,7 @@ def test_pools_are_disjoint_and_cover_the_raters_they_claim(data, ideology):
                           raters["age_band"].astype(str).reindex(age["rater"]).to_numpy())
 
 
+@pytest.mark.slow
 def test_small_pools_are_dropped_and_the_pairs_use_kept_pools_only(data, quick):
     sizes = pd.read_csv(quick / "xrr_real_pools.csv")
     pools, raters, _ = data["bias"]

@@ -49,7 +49,7 @@ from ..errors import InvalidParameterError
 from ..validation import check_count, is_integer
 
 __all__ = ["CACHE_SIZE", "MIN_BUCKET", "CompiledModel", "bucket", "cache_info",
-           "clear_cache", "compiled_model", "nutpie_model", "pad"]
+           "clear_cache", "compiled_model", "data_inputs", "fit_model", "nutpie_model", "pad"]
 
 #: the number of compiled models kept (least recently used ones are dropped first)
 CACHE_SIZE = 16
@@ -378,6 +378,95 @@ def compiled_model(key: Hashable, build: Callable, data_names: Sequence[str], *,
         while len(_CACHE) > CACHE_SIZE:
             _CACHE.popitem(last=False)
     return entry
+
+
+def data_inputs(pm, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Every statistic of ``data`` as a ``pm.Data`` input of the model being built, by name.
+
+    Called inside ``build``'s ``with Model(...)`` block, so that :meth:`CompiledModel.fit`
+    can swap in the statistics of the next data set with ``pm.set_data``.
+
+    Parameters
+    ----------
+    pm : module
+        ``pymc``, as ``build`` receives it.
+    data : mapping
+        The statistics by name (arrays already padded to their shape bucket).
+
+    Returns
+    -------
+    dict
+        ``{name: pm.Data(name, value)}``, in the order of ``data``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def build(pm, pt, Model):
+    ...     with Model() as model:
+    ...         shared = data_inputs(pm, {"y": np.zeros(4)})
+    ...         mu = pm.Normal("mu", 0.0, 10.0)
+    ...         pm.Potential("loglik", -0.5 * ((shared["y"] - mu) ** 2).sum())
+    ...     return model
+    >>> compiled_model("data_inputs example", build, ["y"], shape=(4,)).data_names
+    ('y',)
+    >>> clear_cache()
+    """
+    return {name: pm.Data(name, value) for name, value in data.items()}
+
+
+def fit_model(kind: str, prior: Mapping[str, Any], build: Callable,
+              data: Mapping[str, Any], options, keep: Sequence[str], *,
+              graph: tuple = (), shape: Hashable = ()):
+    """Sample a model of :mod:`kappalab.bayes`: its compiled model, found or built once per
+    signature, fed ``data``.
+
+    The signature is (``kind``, the validated priors, ``graph``) with the shape ``shape``:
+    every option that enters the graph is part of it, the priors always, so that a data set
+    is never sampled by a model compiled with other priors.
+
+    Parameters
+    ----------
+    kind : str
+        The model's name (also ``Posterior.model``).
+    prior : mapping
+        The validated priors (``kappalab.bayes.sampling.validate_prior``): numbers or pairs.
+    build : callable
+        ``build(pm, pt, Model)``, as :func:`compiled_model` takes it; its ``pm.Data`` inputs
+        are the names of ``data`` (:func:`data_inputs`).
+    data : mapping
+        The statistics by name, padded to their shape buckets.
+    options : kappalab.bayes.sampling.SamplingOptions
+        The validated draws, tune, chains, seed and sampler.
+    keep : sequence of str
+        The posterior variables to return.
+    graph : tuple
+        The other options that enter the graph (the number of categories, say).
+    shape : hashable
+        The shape signature of ``data`` (its buckets).
+
+    Returns
+    -------
+    tuple
+        (posterior Dataset restricted to ``keep``, sample_stats), as
+        :meth:`CompiledModel.fit`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kappalab.bayes.sampling import SamplingOptions
+    >>> def build(pm, pt, Model):
+    ...     with Model() as model:
+    ...         shared = data_inputs(pm, {"y": np.zeros(4)})
+    ...         mu = pm.Normal("mu", 0.0, prior["sd"])
+    ...         pm.Potential("loglik", -0.5 * ((shared["y"] - mu) ** 2).sum())
+    ...     return model
+    >>> prior = {"sd": 10.0}
+    >>> options = SamplingOptions(50, 50, 1, 0, "pymc")
+    >>> posterior, stats = fit_model("example", prior, build, {"y": np.ones(4)}, options,
+    ...                              ["mu"], shape=(4,))  # doctest: +SKIP
+    """
+    key = (kind, tuple(sorted(prior.items())), *graph)
+    return compiled_model(key, build, list(data), shape=shape).fit(data, options, keep)
 
 
 def clear_cache() -> None:

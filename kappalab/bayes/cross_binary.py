@@ -20,7 +20,7 @@ from ..errors import InvalidParameterError, warn
 from ..kernels import chance_corrected, distinct_rows, fleiss_chance_agreement, pair_agreement
 from ..population import alpha_from_joint, latent_cross_tables, latent_icc, true_score_correlation
 from .assembly import assemble, blocks, flat
-from .compiled import bucket, compiled_model, pad
+from .compiled import bucket, data_inputs, fit_model, pad
 from .cross_common import item_counts, require_pairable
 from .models import as_float
 from .posterior import Posterior, SamplingWarning
@@ -306,7 +306,7 @@ def binary_posterior(ax: Annotations, ay: Annotations, options: SamplingOptions,
 
     def build(pm, pt, Model):
         with Model() as model:
-            bp = BinaryPatterns(**{name: pm.Data(name, value) for name, value in data.items()})
+            bp = BinaryPatterns(**data_inputs(pm, data))
             prev_x = pm.Beta("prevalence_x", *prior["prevalence"])
             prev_y = pm.Beta("prevalence_y", *prior["prevalence"])
             licc_x = pm.Beta("latent_icc_x", *prior["latent_icc"])
@@ -321,9 +321,8 @@ def binary_posterior(ax: Annotations, ay: Annotations, options: SamplingOptions,
 
     keep = ["prevalence_x", "prevalence_y", "latent_icc_x", "latent_icc_y", "latent_rho",
             "threshold_x", "threshold_y"]
-    entry = compiled_model(("cross_replication (binary)", tuple(sorted(prior.items()))),
-                           build, list(data), shape=padded.shape_key())
-    posterior, sample_stats = entry.fit(data, options, keep)
+    posterior, sample_stats = fit_model("cross_replication (binary)", prior, build, data,
+                                        options, keep, shape=padded.shape_key())
 
     draws = {k: flat(posterior, k) for k in keep}
     derived = _binary_truths(draws)

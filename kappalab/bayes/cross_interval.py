@@ -14,7 +14,7 @@ from ..annotations import Annotations
 from ..errors import EmptyDataError
 from ..kernels import distinct_rows, row_pearson
 from .assembly import assemble, blocks, flat
-from .compiled import bucket, compiled_model, pad
+from .compiled import bucket, fit_model, pad
 from .cross_common import item_counts, require_pairable
 from .models import (OneWayStatistics, as_float, item_statistics, location_scale,
                      normal_means_loglik, within_loglik)
@@ -342,9 +342,8 @@ def interval_posterior(ax: Annotations, ay: Annotations, options: SamplingOption
     keep = ["irr_x", "irr_y", "kx", "normalized_kx", "rho", "mu_x", "mu_y",
             "sigma_between_x", "sigma_between_y", "sigma_within_x", "sigma_within_y"]
     standardised = ["mu_x_z", "mu_y_z", "sigma_total_x", "sigma_total_y"]
-    entry = compiled_model(("cross_replication (interval)", tuple(sorted(prior.items()))),
-                           build, list(data), shape=padded.shape_key())
-    posterior, sample_stats = entry.fit(data, options, keep + standardised)
+    posterior, sample_stats = fit_model("cross_replication (interval)", prior, build, data,
+                                        options, keep + standardised, shape=padded.shape_key())
     draws = {k: flat(posterior, k) for k in ["irr_x", "irr_y", "rho"] + standardised}
     posterior = posterior.drop_vars(standardised)
 

@@ -21,7 +21,7 @@ from ..distances import DistanceSpec
 from ..errors import DroppedAnnotationsWarning, EmptyDataError, warn
 from ..kernels import column_totals, distinct_rows, pair_agreement
 from .assembly import assemble, blocks, dirichlet, flat
-from .compiled import bucket, compiled_model, pad
+from .compiled import bucket, data_inputs, fit_model, pad
 from .sampling import SamplingOptions, prior_attrs, validate_prior
 from .posterior import Posterior
 
@@ -174,7 +174,7 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
 
     def build(pm, pt, Model):
         with Model(coords={"category": list(range(K))}) as model:
-            shared = {name: pm.Data(name, value) for name, value in data.items()}
+            shared = data_inputs(pm, data)
             pi = pm.Dirichlet("pi", a=np.full(K, prior["pi"]), dims="category")
             kappa = pm.Beta("kappa", *prior["kappa"])
             tau = pm.Deterministic("tau", 1.0 / kappa - 1.0)
@@ -184,9 +184,9 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
             pm.Deterministic("p_o", (pi * (tau * pi + 1.0)).sum() / (tau + 1.0))
         return model
 
-    entry = compiled_model(("nominal_reliability", tuple(sorted(prior.items())), K), build,
-                           list(data), shape=(size,))
-    posterior, stats = entry.fit(data, options, ["kappa", "pi", "p_o", "p_e", "tau"])
+    posterior, stats = fit_model("nominal_reliability", prior, build, data, options,
+                                 ["kappa", "pi", "p_o", "p_e", "tau"], graph=(K,),
+                                 shape=(size,))
     posterior = posterior.assign_coords(category=cats)
 
     # posterior predictive: replicated item agreements with the observed m_i
@@ -366,7 +366,7 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: DistanceSpec = None, draws: i
         coords = {"category_1": codes, "category_2": codes, "rater": [0, 1],
                   "category": codes}
         with Model(coords=coords) as model:
-            shared = {name: pm.Data(name, value) for name, value in data.items()}
+            shared = data_inputs(pm, data)
             # the Poisson device: g_kl ~ Gamma(c, 1), T_kl ~ Poisson(g_kl) make p = g/Σg
             # Dirichlet(c) a priori and Dirichlet(c + T) a posteriori, exactly as the
             # multinomial model does, with independent Gamma(c + T_kl, 2) posteriors that NUTS
@@ -389,9 +389,8 @@ def cohen_kappa(x: Any, y: Any = None, *, weights: DistanceSpec = None, draws: i
             pm.Deterministic("kappa", (p_o - p_e) / (1.0 - p_e))
         return model
 
-    entry = compiled_model(("cohen_kappa", tuple(sorted(prior.items())), K), build,
-                           list(data))
-    posterior, stats = entry.fit(data, options, ["kappa", "p_o", "p_e", "p", "marginals"])
+    posterior, stats = fit_model("cohen_kappa", prior, build, data, options,
+                                 ["kappa", "p_o", "p_e", "p", "marginals"], graph=(K,))
     posterior = posterior.assign_coords(category_1=labels, category_2=labels,
                                         rater=rater_labels, category=labels)
 
@@ -627,11 +626,10 @@ def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chai
             pm.Deterministic("sigma_within", unit * pt.sqrt(var_w))
         return model
 
-    entry = compiled_model(("interval_reliability", tuple(sorted(prior.items()))), build,
-                           list(data), shape=(padded.m.size,))
-    posterior, sample_stats = entry.fit(
-        data, options, ["icc", "alpha", "mu", "sigma_between", "sigma_within", "mu_z",
-                        "sigma_total"])
+    posterior, sample_stats = fit_model(
+        "interval_reliability", prior, build, data, options,
+        ["icc", "alpha", "mu", "sigma_between", "sigma_within", "mu_z", "sigma_total"],
+        shape=(padded.m.size,))
 
     # posterior predictive, on the standardised scale (the model's own draws: no data-scale
     # number is formed, so nothing overflows at 1e300 or loses the digits of a large mean)
