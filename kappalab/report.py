@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import textwrap
 import warnings
 from typing import Any, Sequence
@@ -346,11 +345,10 @@ def _report_icc(data: Any, **options: Any) -> Any:
 
 
 def _row_function(entry: registry.Coefficient) -> Any:
-    """The estimator of a row: the public function, read from its module when the report
-    runs (so that a replaced module attribute is the one called), or the ICC row's form."""
+    """The estimator of a row: the entry's public function, or the ICC row's form."""
     if entry.function is intraclass.icc:
         return _report_icc
-    return getattr(sys.modules[entry.function.__module__], entry.name, entry.function)
+    return entry.function
 
 
 def _rows(ann: Any, level: Any) -> list[registry.Coefficient]:

@@ -373,3 +373,23 @@ def test_the_contributing_example_registers_a_coefficient_the_common_checks_pass
                 assert method == "gwet"  # Gwet's variance covers only his coefficients
         comparison = kl.compare(entry.function, make_data(entry), make_data(entry, seed=3))
         assert comparison.paired and comparison.n_common == N_ITEMS
+
+
+def test_the_contributing_example_is_a_row_of_the_command_line_report(tmp_path, capsys):
+    """Registered with the capability "agreement_report", the example's coefficient is a row
+    of ``kappalab report FILE`` too: 3 of the 5 items of its data are unanimous."""
+    from kappalab.cli import main
+
+    namespace: dict = {"__name__": "contributing_example"}
+    exec(compile(contributing_example(), "CONTRIBUTING.md", "exec"), namespace)  # noqa: S102
+    path = tmp_path / "a.csv"
+    wide = [[1, 1, 1], [2, 2, 1], [3, 3, 3], [1, 2, 1], [2, 2, 2]]
+    path.write_text("item,rater,value\n" + "".join(
+        f"{item},{rater},{label}\n" for item, labels in enumerate(wide)
+        for rater, label in zip("ABC", labels)), encoding="utf-8")
+    with registry.registered(namespace["ENTRY"]):
+        assert main(["report", str(path), "--ci", "none", "--format", "csv"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert any(row.startswith("unanimity,0.6,") for row in rows), rows
+    assert main(["report", str(path), "--ci", "none", "--format", "csv"]) == 0
+    assert not any(row.startswith("unanimity") for row in capsys.readouterr().out.splitlines())

@@ -82,16 +82,21 @@ def test_report_with_bca_intervals_on_many_scores_from_many_raters():
 def test_report_computes_each_row_once_with_its_interval(monkeypatch):
     """With ci= each coefficient is computed once, interval included; an undefined value has
     no interval; an interval that cannot be formed is a note beside the value."""
-    from kappalab.coefficients import multirater
+    from dataclasses import replace
+
+    from kappalab.coefficients import registry
 
     calls = []
-    original = multirater.fleiss_kappa
+    original = kl.fleiss_kappa
 
     def counted(*args, **kwargs):
         calls.append(kwargs.get("ci"))
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(multirater, "fleiss_kappa", counted)
+    # the report calls the registry's function: Fleiss' entry, its function counted
+    monkeypatch.setattr(registry, "REGISTRY", tuple(
+        replace(entry, function=counted) if entry.name == "fleiss_kappa" else entry
+        for entry in registry.REGISTRY))
     x = [[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2], [1, 2, 1]]
     report = kl.agreement_report(x, ci="analytic").set_index("coefficient")
     assert calls == ["analytic"]
