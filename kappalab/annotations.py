@@ -856,12 +856,15 @@ class Annotations:
         cell = np.repeat(np.arange(counts.size), counts.ravel())
         return np.divmod(cell, counts.shape[1])
 
-    def require_raters(self, purpose: str) -> None:
+    def require_raters(self, purpose: str) -> pd.Index:
+        """The raters; :class:`~kappalab.errors.UnknownRatersError` (naming ``purpose``)
+        when the annotations have none."""
         if self.raters is None:
             raise UnknownRatersError(
                 f"{purpose}: rater identities are needed, but these annotations have none "
                 "(built from counts or without a rater column)"
             )
+        return self.raters
 
     # ------------------------------------------------------------------ views
     @property
