@@ -937,15 +937,14 @@ class Annotations:
             category_codes=category_codes[keep],
         )
 
-    def subset_raters(self, rater_positions: Sequence[int] | np.ndarray) -> "Annotations":
+    def subset_raters(self, rater_positions: Sequence[int | np.integer] | np.ndarray
+                      ) -> "Annotations":
         """The annotations of some raters only (same items and categories).
 
         ``rater_positions`` are 0-based positions in ``raters`` (negative ones count from
         the end), each at most once.
         """
-        self.require_raters("selecting raters")
-        raters = self.raters
-        assert raters is not None, "require_raters checked them"
+        raters = self.require_raters("selecting raters")
         n_raters = len(raters)
         positions = np.asarray(rater_positions)
         if positions.ndim != 1 or (positions.size and positions.dtype.kind not in "iu"):

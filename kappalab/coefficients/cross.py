@@ -306,7 +306,7 @@ class RaterVersusRest(CrossKappa):
     0.6748
     """
 
-    def __init__(self, ann: Annotations, distance: DistanceSpec = "nominal"):
+    def __init__(self, ann: Annotations, distance: DistanceSpec | CategoryDistance = "nominal"):
         n_raters = len(ann.require_raters("κx of a rater against the rest of the panel"))
         dis = distance if isinstance(distance, CategoryDistance) else distance_for(ann, distance)
         if dis.data_dependent:
@@ -344,7 +344,7 @@ class RaterVersusRest(CrossKappa):
         self._weight, self._mean_cross = self._observed_columns(np.ones_like(rest), rest,
                                                                 cross)
 
-    def for_rater(self, rater: int) -> "RaterVersusRest":
+    def for_rater(self, rater: int | np.integer) -> "RaterVersusRest":
         """The core bound to rater position ``rater``: its rows are that rater's items."""
         bound = copy(self)
         bound.rater = int(rater)
