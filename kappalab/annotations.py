@@ -856,12 +856,15 @@ class Annotations:
         cell = np.repeat(np.arange(counts.size), counts.ravel())
         return np.divmod(cell, counts.shape[1])
 
-    def require_raters(self, purpose: str) -> None:
+    def require_raters(self, purpose: str) -> pd.Index:
+        """The raters; :class:`~kappalab.errors.UnknownRatersError` (naming ``purpose``)
+        when the annotations have none."""
         if self.raters is None:
             raise UnknownRatersError(
                 f"{purpose}: rater identities are needed, but these annotations have none "
                 "(built from counts or without a rater column)"
             )
+        return self.raters
 
     # ------------------------------------------------------------------ views
     @property
@@ -934,15 +937,14 @@ class Annotations:
             category_codes=category_codes[keep],
         )
 
-    def subset_raters(self, rater_positions: Sequence[int] | np.ndarray) -> "Annotations":
+    def subset_raters(self, rater_positions: Sequence[int | np.integer] | np.ndarray
+                      ) -> "Annotations":
         """The annotations of some raters only (same items and categories).
 
         ``rater_positions`` are 0-based positions in ``raters`` (negative ones count from
         the end), each at most once.
         """
-        self.require_raters("selecting raters")
-        raters = self.raters
-        assert raters is not None, "require_raters checked them"
+        raters = self.require_raters("selecting raters")
         n_raters = len(raters)
         positions = np.asarray(rater_positions)
         if positions.ndim != 1 or (positions.size and positions.dtype.kind not in "iu"):

@@ -163,7 +163,7 @@ def _render_with_raters(report: pd.DataFrame, raters: pd.DataFrame, fmt: str) ->
             f"(kappalab.rater_report):\n{table}")
 
 
-def _order_note(categories: Sequence[Any], shown: int = 10) -> str:
+def _order_note(categories: Sequence[Any] | pd.Index, shown: int = 10) -> str:
     """The order ``--level ordinal`` gave text labels (sorted), and how to give another.
 
     Examples
@@ -311,16 +311,16 @@ def _plan_command(args: argparse.Namespace) -> str:
     if (args.power is None) != (args.threshold is None):
         raise CliError("--power and --threshold go together: the power to show the "
                        "coefficient above the threshold")
-    prevalence = None
+    prevalence: float | list[float] | None = None
     if args.prevalence is not None:
         try:
-            prevalence = [float(token) for token in _tokens(args.prevalence)]
+            probabilities = [float(token) for token in _tokens(args.prevalence)]
         except ValueError:
             raise CliError(f"--prevalence: give probabilities separated by commas, e.g. "
                            f"0.2,0.3,0.5; got {args.prevalence!r}") from None
-        prevalence = prevalence[0] if len(prevalence) == 1 else prevalence
+        prevalence = probabilities[0] if len(probabilities) == 1 else probabilities
     try:
-        counts = [int(token) for token in _tokens(args.annotations)]
+        counts: list[int | None] = [int(token) for token in _tokens(args.annotations)]
     except ValueError:
         raise CliError(f"--annotations: give whole numbers separated by commas, e.g. 2,3,5; "
                        f"got {args.annotations!r}") from None

@@ -51,6 +51,7 @@ from scipy.stats import t as student_t
 from .coefficients import registry
 from .errors import InvalidParameterError, UndefinedCoefficientWarning, warn
 from .estimate import Estimate
+from .protocols import ItemStats
 from .uncertainty import (BLOCK_CELLS, CORE_METHODS, influence_values, replicate_values,
                           rows_with_statistics)
 from .validation import check_confidence, check_count, make_rng
@@ -258,6 +259,12 @@ class _Side:
     def value(self) -> float:
         return float(self.estimate.value)
 
+    @property
+    def paired_labels(self) -> pd.Index:
+        """:attr:`labels` of a side that is paired, never None (:func:`_pairing`)."""
+        assert self.labels is not None, "only sides with item labels are paired"
+        return self.labels
+
 
 def compare(estimator: Callable | str, a: Any, b: Any, *, paired: bool | None = None,
             ci: str = "analytic", n_resamples: int = 2000, confidence: float = 0.95,
@@ -398,7 +405,7 @@ def compare(estimator: Callable | str, a: Any, b: Any, *, paired: bool | None = 
                 "estimator and options)")
     is_paired = _pairing(side_a, side_b, paired)
     if is_paired:
-        common = side_a.labels.intersection(side_b.labels, sort=False)
+        common = side_a.paired_labels.intersection(side_b.paired_labels, sort=False)
         n_common = len(common)
         counts = (n_common, side_a.n - n_common, side_b.n - n_common)
     else:
@@ -480,6 +487,8 @@ def _name(estimator: Callable) -> str:
 def _core_options(entry: registry.Coefficient, options: Mapping[str, Any]) -> dict[str, Any]:
     """The options the entry's core factory takes (the others only add details beside the
     value: by_category, alpha_min, shared_raters)."""
+    if entry.core is None:  # no signature to read: pass every option
+        return dict(options)
     try:
         parameters = inspect.signature(entry.core).parameters
     except (TypeError, ValueError):  # no signature to read: pass every option
@@ -540,6 +549,8 @@ def _evaluate(entry: registry.Coefficient, args: tuple, options: Mapping[str, An
 
 def _takes_seed(entry: registry.Coefficient) -> bool:
     """Whether the entry's core factory draws its value from a ``seed``."""
+    if entry.core is None:
+        return False
     try:
         return "seed" in inspect.signature(entry.core).parameters
     except (TypeError, ValueError):
@@ -598,8 +609,8 @@ def _analytic(side_a: _Side, side_b: _Side, common: pd.Index | None):
         return (math.sqrt(var_a + var_b), _welch_df(side_a, side_b, var_a, var_b), 0.0,
                 details)
     n_a, n_b, n_c = side_a.n, side_b.n, len(common)
-    on_a = influence_a[side_a.labels.get_indexer(common)]
-    on_b = influence_b[side_b.labels.get_indexer(common)]
+    on_a = influence_a[side_a.paired_labels.get_indexer(common)]
+    on_b = influence_b[side_b.paired_labels.get_indexer(common)]
     if n_a == n_b == n_c:  # the same items: one coefficient on the joint item sums
         gap = on_a - on_b
         variance = float(gap @ gap) / (n_c * (n_c - 1))
@@ -627,12 +638,13 @@ def _jackknife(side_a: _Side, side_b: _Side, common: pd.Index | None):
     if common is None:
         return (math.sqrt(se_a ** 2 + se_b ** 2),
                 _welch_df(side_a, side_b, se_a ** 2, se_b ** 2), 0.0, details)
-    union = side_a.labels.append(side_b.labels.difference(side_a.labels, sort=False))
+    labels_a, labels_b = side_a.paired_labels, side_b.paired_labels
+    union = labels_a.append(labels_b.difference(labels_a, sort=False))
     # an item a side lacks leaves that side's estimate as it is
     on_a = np.full(len(union), side_a.value)
-    on_a[union.get_indexer(side_a.labels)] = leave_a
+    on_a[union.get_indexer(labels_a)] = leave_a
     on_b = np.full(len(union), side_b.value)
-    on_b[union.get_indexer(side_b.labels)] = leave_b
+    on_b[union.get_indexer(labels_b)] = leave_b
     leave = on_a - on_b
     se = _jackknife_se(leave[np.isfinite(leave)])
     both = np.isfinite(on_a) & np.isfinite(on_b)
@@ -652,9 +664,10 @@ def _bootstrap(side_a: _Side, side_b: _Side, common: pd.Index | None, n_resample
         replicates_b = replicate_values(side_b.core, "bootstrap", n_resamples=n_resamples,
                                         seed=rng)
     else:
-        union = side_a.labels.append(side_b.labels.difference(side_a.labels, sort=False))
-        position_a = union.get_indexer(side_a.labels)
-        position_b = union.get_indexer(side_b.labels)
+        labels_a, labels_b = side_a.paired_labels, side_b.paired_labels
+        union = labels_a.append(labels_b.difference(labels_a, sort=False))
+        position_a = union.get_indexer(labels_a)
+        position_b = union.get_indexer(labels_b)
         stats_a = _used_rows(side_a)
         stats_b = _used_rows(side_b)
         n = len(union)
@@ -681,7 +694,7 @@ def _bootstrap(side_a: _Side, side_b: _Side, common: pd.Index | None, n_resample
 
 
 def _used_rows(side: _Side) -> np.ndarray | sp.csr_matrix:
-    stats = side.core.item_stats()
+    stats: ItemStats = side.core.item_stats()
     if sp.issparse(stats):
         return sp.csr_matrix(stats)[np.flatnonzero(side.used)]
     return np.asarray(stats, dtype=float)[side.used]

@@ -163,6 +163,9 @@ class Recipe:
             return cls("spa", entry.option, default, "", "chance_corrected"
                        if entry.chance_corrected else "", "item", entry.display,
                        entry.weighted_display)
+        if entry.chance is None or entry.item_weighting is None:
+            raise InvalidParameterError(f"{entry.name} is not a coefficient of the multi-rater "
+                                        "family; an out-of-core entry needs its chance model")
         return cls("multirater", entry.option, default,
                    "level" if entry.option == "level" else "weights", entry.chance,
                    entry.item_weighting, entry.display, entry.weighted_display)
@@ -190,6 +193,12 @@ class _Plan:
     class_distribution: np.ndarray | None = None
     seed_key: int = 0
     n_resamples: int = 0
+
+    @property
+    def distance(self) -> CategoryDistance:
+        """:attr:`dis`, resolved before any partition builds a core of a family with one."""
+        assert self.dis is not None, "the distance is resolved before the partitions' pass"
+        return self.dis
 
 
 # ---------------------------------------------------------------------- Poisson weights
@@ -294,25 +303,27 @@ def _read(frame: pd.DataFrame, plan: _Plan) -> Annotations | None:
 def _core(anns: Sequence[Annotations | None], plan: _Plan):
     """The estimator's core on one partition's annotations (None when it has no item
     statistics); the same class, distance and chance model as in memory."""
-    if any(ann is None for ann in anns):
+    present = [ann for ann in anns if ann is not None]
+    if len(present) < len(anns):
         return None
     recipe = plan.recipe
     if recipe.family == "cross":
-        x, y = anns
+        x, y = present
         if not x.items.isin(y.items).any():
             return None
         core = CrossKappa(x, y, plan.spec)
-        core.dis, core.level = plan.dis, plan.dis.name  # the global (ordinal: marginals) δ
+        # the global (ordinal: marginals) δ
+        core.dis, core.level = plan.distance, plan.distance.name
         return core
-    (ann,) = anns
+    (ann,) = present
     if recipe.family == "spa":
         if not (ann.annotations_per_item_array >= 2).any():
             return None
         return SparseAgreement(ann, plan.spec, plan.class_distribution,
                                chance_corrected=recipe.chance == "chance_corrected")
-    name = recipe.name if recipe.weighted_name is None or plan.dis.name == "nominal" \
+    name = recipe.name if recipe.weighted_name is None or plan.distance.name == "nominal" \
         else recipe.weighted_name
-    return ChanceCorrectedAgreement(ann, plan.dis, chance=recipe.chance,
+    return ChanceCorrectedAgreement(ann, plan.distance, chance=recipe.chance,
                                     item_weighting=recipe.item_weighting, name=name)
 
 
@@ -320,15 +331,16 @@ def _marginals(frames: Sequence[pd.DataFrame], plan: _Plan) -> np.ndarray | None
     """The partition's category counts that Krippendorff's ordinal metric pools: pairable
     items (one data set), or annotations of the items common to both replications (κx)."""
     anns = [_read(frame, plan) for frame in frames]
-    if any(ann is None for ann in anns):
+    present = [ann for ann in anns if ann is not None]
+    if len(present) < len(anns):
         return None
     if plan.recipe.family == "cross":
-        x, y = anns
+        x, y = present
         if not x.items.isin(y.items).any():
             return None
         nx, ny = AlignedReplications(x, y).counts()
         return np.asarray(nx.sum(axis=0) + ny.sum(axis=0), dtype=float).ravel()
-    return pairable_marginals(anns[0])
+    return pairable_marginals(present[0])
 
 
 def _totals(frames: Sequence[pd.DataFrame], plan: _Plan) -> dict | None:
@@ -368,14 +380,14 @@ def _spread(frames: Sequence[pd.DataFrame], plan: _Plan, gradient: np.ndarray,
 
 def _add(*parts: Any) -> Any:
     """The sum of partition results (None: a partition without statistics)."""
-    parts = [p for p in parts if p is not None]
-    if not parts:
+    present = [p for p in parts if p is not None]
+    if not present:
         return None
-    if isinstance(parts[0], dict):
-        keys = set().union(*parts)
-        return {k: _add(*[p.get(k) for p in parts]) for k in keys}
-    total = parts[0]
-    for part in parts[1:]:
+    if isinstance(present[0], dict):
+        keys = set().union(*present)
+        return {k: _add(*[p.get(k) for p in present]) for k in keys}
+    total = present[0]
+    for part in present[1:]:
         total = total + part
     return total
 
@@ -514,6 +526,7 @@ def _whole_items(data: Any, columns: tuple[str, str | None, str], claim: bool | 
     """
     if claim is False:
         return False
+    assert ranges is not None, "_scale reads the label ranges unless the claim is False"
     disjoint, split = _from_ranges(ranges)
     if disjoint or claim is None:
         return disjoint
@@ -565,7 +578,7 @@ def _compute(*collections: Any, scheduler: Any) -> tuple:
 
 
 def _scale(frames: Sequence[Any], columns: tuple[str, str | None, str],
-           categories: Sequence[Any] | None, scheduler: Any, count_raters: bool,
+           categories: Sequence[Any] | pd.Index | None, scheduler: Any, count_raters: bool,
            ranges: bool = False) -> tuple[tuple, int | None, pd.DataFrame | None]:
     """The global categories and number of raters, with one warning for the missing values
     dropped, and with ``ranges`` the first frame's :func:`_label_ranges`: one pass."""

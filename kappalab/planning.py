@@ -466,6 +466,7 @@ def plan(coefficient: str = "alpha", *, level: str = "nominal",
         n_items = width_items(sd, half_width, confidence)
         achieved_power = statistic_sd = None
     else:
+        assert power is not None and threshold is not None, "checked above: the power goal"
         n_items = power_items(lin, power, threshold, significance)
         achieved_power, _, statistic_sd = lin.wald_power(n_items, threshold, significance)
     t_interval = float(student_t.ppf(0.5 + confidence / 2, n_items - 1))
@@ -783,6 +784,7 @@ def coefficient_core(coefficient: Any, ann: Annotations, level: str) -> ItemSumC
     if entry.item_weighting is not None:
         return entry.agreement_core(ann, distance)
     # a two-rater coefficient: the multi-rater family's core in rater order
+    assert entry.chance is not None, "every coefficient plan plans for has a chance model"
     return ChanceCorrectedAgreement(ann, distance, chance=entry.chance, item_weighting="item",
                                     name=entry.display_for(distance.name), rater_order=True)
 

@@ -319,7 +319,8 @@ def _add_bands(report: pd.DataFrame, scale: Any, confidence: float, banded: Sequ
     """The columns of ``benchmark=``, before ``note``: each value's band and, with an interval,
     the band reached with certainty ``confidence`` (None where the value or SE is undefined,
     and in the rows not ``banded``: coefficients that are not chance-corrected)."""
-    bands, certain = [], []
+    bands: list[str | None] = []
+    certain: list[str | None] = []
     for value, se, chance_corrected in zip(report["value"], report["se"], banded):
         if not chance_corrected or not np.isfinite(value):
             bands.append(None)
@@ -332,7 +333,7 @@ def _add_bands(report: pd.DataFrame, scale: Any, confidence: float, banded: Sequ
                            if np.isfinite(se) else None)
         except KappalabError:  # no probability on [-1, 1] for a value far outside it
             certain.append(None)
-    position = report.columns.get_loc("note")
+    position = list(report.columns).index("note")  # the columns are unique
     report.insert(position, "band", bands)
     if with_certainty:
         report.insert(position + 1, "certain_band", certain)
@@ -381,7 +382,7 @@ def _report_weights(level: DistanceSpec) -> Any:
 
 def _failed_row(entry: registry.Coefficient, level: Any, reason: str) -> dict[str, Any]:
     """The row of a coefficient that could not be computed: NaN values and the reason."""
-    row = {column: np.nan for column in _COLUMNS}
+    row: dict[str, Any] = {column: np.nan for column in _COLUMNS}
     name = level if isinstance(level, str) else "custom"
     row.update(coefficient=entry.display_for(name), level=name, note=reason)
     return row

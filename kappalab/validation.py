@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 import math
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence, overload
 
 import numpy as np
 
@@ -132,6 +132,14 @@ def is_integer(value: Any) -> bool:
     (True, True, False, False)
     """
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+@overload
+def check_flag(value: Any, name: str, *, allow_none: Literal[False] = False) -> bool: ...
+
+
+@overload
+def check_flag(value: Any, name: str, *, allow_none: bool) -> bool | None: ...
 
 
 def check_flag(value: Any, name: str, *, allow_none: bool = False) -> bool | None:

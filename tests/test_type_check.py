@@ -1,7 +1,7 @@
 """The type check's configuration (``[tool.mypy]`` in pyproject.toml, ``make typecheck``):
-strict where the package promises it, switched-off error codes only in the modules that wait
-for the registry restructuring, and ``make test`` running the check before the suite. Read
-from the files, without running mypy (``make typecheck`` does)."""
+strict where the package promises it, no error code switched off in any module of the
+package, and ``make test`` running the check before the suite. Read from the files, without
+running mypy (``make typecheck`` does)."""
 
 from __future__ import annotations
 
@@ -22,15 +22,6 @@ STRICT_FLAGS = ("disallow_untyped_calls", "disallow_untyped_defs", "disallow_inc
 STRICT = {"kappalab.errors", "kappalab.progress", "kappalab.startup", "kappalab.docstrings",
           "kappalab.bivariate_normal", "kappalab.protocols", "kappalab.coefficients.base",
           "kappalab.uncertainty", "kappalab.coefficients.registry"}
-
-#: the modules whose remaining errors wait for the registry restructuring to merge
-WAITING = {"kappalab.cli", "kappalab.comparison", "kappalab.out_of_core", "kappalab.kernels",
-           "kappalab.planning", "kappalab.report", "kappalab.datasets.real",
-           "kappalab.diagnostics.judge", "kappalab.diagnostics.raters",
-           "kappalab.diagnostics.items"} | {
-    f"kappalab.coefficients.{name}" for name in (
-        "base", "correlation", "cross", "disattenuation", "icc", "multirater", "pairwise",
-        "sparse")}
 
 
 def overrides() -> list[tuple[set[str], dict]]:
@@ -53,11 +44,11 @@ def test_strict_modules_have_every_strict_flag():
         assert flags == set(STRICT_FLAGS), (module, set(STRICT_FLAGS) - flags)
 
 
-def test_error_codes_are_switched_off_only_in_the_modules_that_wait():
+def test_no_module_of_the_package_switches_error_codes_off():
     relaxed = {module for modules, section in overrides()
                if section.get("disable_error_code") or section.get("ignore_errors")
-               for module in modules}
-    assert relaxed <= WAITING, sorted(relaxed - WAITING)
+               for module in modules if module.split(".")[0] == "kappalab"}
+    assert not relaxed, sorted(relaxed)
 
 
 def test_make_test_runs_the_type_check_before_the_suite():

@@ -248,7 +248,7 @@ class ItemSumCoefficient(ABC):
         if reason is not None:
             warn(f"{self.name} is undefined: {reason}; returning NaN",
                  UndefinedCoefficientWarning)
-            parts = dict(parts, value=np.nan)
+            parts = dict(parts, value=np.asarray(np.nan))
         se, bounds, details, used = None, None, self.details(), self.counts_used()
         if ci is not None and reason is None:
             own = self.interval_methods.get(ci)
@@ -269,7 +269,7 @@ class ItemSumCoefficient(ABC):
         elif ci is None and self.se_without_ci is not None and reason is None and \
                 np.isfinite(_scalar(parts["value"])) and used.get("n_items", 0) >= 2:
             se = interval(self, self.se_without_ci).se
-        result = Estimate(
+        estimate = Estimate(
             coefficient=self.name,
             value=_scalar(parts["value"]),
             observed=_scalar(parts["observed"]),
@@ -282,7 +282,7 @@ class ItemSumCoefficient(ABC):
             details=details,
             **used,
         )
-        return result
+        return estimate
 
 
 def _scalar(x: Any) -> float:
@@ -325,7 +325,8 @@ def weigh_rows(stats: ItemStats, weights: np.ndarray | None) -> ItemStats:
         weighted = sp.csr_matrix(sp.diags(weights) @ stats)
         weighted.eliminate_zeros()
         return weighted
-    return np.asarray(stats, dtype=float) * weights[:, None]
+    weighted_rows: np.ndarray = np.asarray(stats, dtype=float) * weights[:, None]
+    return weighted_rows
 
 
 def disagreement_components(d_o: np.ndarray, d_e: np.ndarray, scale: float,
@@ -407,15 +408,19 @@ def distance_product(dis: Any, v: np.ndarray) -> np.ndarray:
     >>> distance_product(interval, np.array([1.0, 0.0, 2.0]))  # δ = (c − k)², by hand: 18, 9, 9
     array([18.,  9.,  9.])
     """
+    product: np.ndarray
     if dis.name == "nominal":
-        return v.sum(axis=-1, keepdims=True) - v
+        product = v.sum(axis=-1, keepdims=True) - v
+        return product
     if dis.scores is not None:
         scores = interval_scores(dis)
         x = (dis.scores - scores.shift) * scores.factor
         total = v.sum(axis=-1, keepdims=True)
         first, second = np.asarray(v @ x)[..., None], np.asarray(v @ (x * x))[..., None]
-        return scores.units * (x * x * total - 2 * x * first + second)
-    return v @ dis.matrix
+        product = scores.units * (x * x * total - 2 * x * first + second)
+        return product
+    product = v @ dis.matrix
+    return product
 
 
 def distance_to_own_item(dis: Any, ann: Any) -> np.ndarray:
@@ -459,12 +464,14 @@ def distance_to_own_item(dis: Any, ann: Any) -> np.ndarray:
     if dis.name == "nominal":
         key = items.astype(np.int64) * ann.n_categories + cats
         _, where, same = np.unique(key, return_inverse=True, return_counts=True)
-        return m[items] - same[where.ravel()]
+        own: np.ndarray = m[items] - same[where.ravel()]
+        return own
     if dis.scores is not None:
         scores = interval_scores(dis)
         _, s1, s2 = ann.item_moments(scores.factor, scores.shift, dis.scores)
         x = (dis.scores[cats] - scores.shift) * scores.factor
-        return scores.units * (x * x * m[items] - 2 * x * s1[items] + s2[items])
+        own = scores.units * (x * x * m[items] - 2 * x * s1[items] + s2[items])
+        return own
     # any other δ: (n_i δ) for blocks of items (block × K cells at most BLOCK_CELLS), each
     # annotation reading its own category's entry
     counts, delta = ann.category_counts(), dis.matrix

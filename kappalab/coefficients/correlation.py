@@ -197,7 +197,7 @@ class InterAnnotatorCorrelationCore(ItemSumCoefficient):
 
     def __init__(self, ann: Annotations, average: str = "mean", min_items: int = 2,
                  sample_weight: Any = None):
-        ann.require_raters(self.name)
+        rater_index = ann.require_raters(self.name)
         if average not in AVERAGES:
             raise InvalidParameterError(
                 f"unknown average {average!r}: use 'mean' (the plain mean of the "
@@ -208,9 +208,11 @@ class InterAnnotatorCorrelationCore(ItemSumCoefficient):
         self.set_sample_weight(sample_weight, ann.n_items)
         self.ann = ann
         self.item_labels = ann.items
-        self.R = int(ann.n_raters)
+        self.R = len(rater_index)
         values = ann.category_values(f"the {self.name}")  # NonNumericError for labels
-        if ann.n_active_raters < 2:
+        n_active = ann.n_active_raters
+        assert n_active is not None, "require_raters checked the raters"
+        if n_active < 2:
             raise RaterCountError(
                 f"the {self.name} correlates each annotator with the mean of the others and "
                 f"needs at least two annotators, got {ann.n_active_raters} with annotations")

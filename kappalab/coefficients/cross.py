@@ -132,8 +132,9 @@ class CrossKappa(ItemSumCoefficient):
     def _blocks(self) -> list[tuple[np.ndarray, np.ndarray]]:
         """(row weights, per-item columns) pairs: item_stats = [w·C …], totals = [w @ C …]."""
         if self.use_moments:
-            scores = self._scores()
-            mx, my = self.aligned.moments(scores.factor, scores.shift, self.dis.scores)
+            scores, values = self._scores(), self.dis.scores
+            assert values is not None, "a distance of interval form has scores"
+            mx, my = self.aligned.moments(scores.factor, scores.shift, values)
             R, S = mx[:, 0], my[:, 0]
             cross = self._moment_cross(mx, my)
             sides = [mx, my]
@@ -305,8 +306,8 @@ class RaterVersusRest(CrossKappa):
     0.6748
     """
 
-    def __init__(self, ann: Annotations, distance: DistanceSpec = "nominal"):
-        ann.require_raters("κx of a rater against the rest of the panel")
+    def __init__(self, ann: Annotations, distance: DistanceSpec | CategoryDistance = "nominal"):
+        n_raters = len(ann.require_raters("κx of a rater against the rest of the panel"))
         dis = distance if isinstance(distance, CategoryDistance) else distance_for(ann, distance)
         if dis.data_dependent:
             raise InvalidParameterError(
@@ -320,18 +321,20 @@ class RaterVersusRest(CrossKappa):
         self.K = ann.n_categories
         self.use_moments = self.dis.interval_factor is not None
         self.rater: int | None = None
+        self._n_raters = n_raters
         items, raters, cats = ann.codes()
         m = ann.annotations_per_item_array.astype(float)
         order = np.lexsort((items, raters))  # rater by rater, each in item order
         order = order[m[items[order]] >= 2]  # annotations on items shared with others
         self._items, self._raters, self._cats = items[order], raters[order], cats[order]
         self._starts = np.concatenate([[0], np.cumsum(np.bincount(self._raters,
-                                                                  minlength=ann.n_raters))])
+                                                                  minlength=n_raters))])
         rest = m[self._items] - 1.0
         if self.use_moments:
-            scores = self._scores()
-            _, s1, s2 = ann.item_moments(scores.factor, scores.shift, self.dis.scores)
-            x = (self.dis.scores[self._cats] - scores.shift) * scores.factor
+            scores, values = self._scores(), self.dis.scores
+            assert values is not None, "a distance of interval form has scores"
+            _, s1, s2 = ann.item_moments(scores.factor, scores.shift, values)
+            x = (values[self._cats] - scores.shift) * scores.factor
             self._sides = (np.column_stack([np.ones_like(x), x, x * x]),
                            np.column_stack([rest, s1[self._items] - x,
                                             s2[self._items] - x * x]))
@@ -341,16 +344,20 @@ class RaterVersusRest(CrossKappa):
         self._weight, self._mean_cross = self._observed_columns(np.ones_like(rest), rest,
                                                                 cross)
 
-    def for_rater(self, rater: int) -> "RaterVersusRest":
+    def for_rater(self, rater: int | np.integer) -> "RaterVersusRest":
         """The core bound to rater position ``rater``: its rows are that rater's items."""
         bound = copy(self)
         bound.rater = int(rater)
         return bound
 
-    def _rows(self) -> slice:
+    def _bound_rater(self) -> int:
         if self.rater is None:
             raise InvalidParameterError("bind the core to a rater first: core.for_rater(g)")
-        return slice(self._starts[self.rater], self._starts[self.rater + 1])
+        return self.rater
+
+    def _rows(self) -> slice:
+        rater = self._bound_rater()
+        return slice(self._starts[rater], self._starts[rater + 1])
 
     def unweighted_item_stats(self) -> np.ndarray:
         rows = self._rows()
@@ -362,7 +369,7 @@ class RaterVersusRest(CrossKappa):
             own = np.zeros((rows.stop - rows.start, self.K))
             own[np.arange(own.shape[0]), self._cats[rows]] = 1.0
             counts = self.ann.category_counts()[self._items[rows]]
-            counts = counts.toarray() if sp.issparse(counts) else counts
+            counts = counts if isinstance(counts, np.ndarray) else counts.toarray()
             sides = np.column_stack([own, counts - own])
         return np.column_stack(observed + [sides])
 
@@ -372,7 +379,7 @@ class RaterVersusRest(CrossKappa):
     def rater_totals(self) -> np.ndarray:
         """R × s: κx's totals of every rater against the rest, by scatter-adds (rows in the
         order of ``ann.raters``; a rater sharing no item has a zero row)."""
-        R, raters = self.ann.n_raters, self._raters
+        R, raters = self._n_raters, self._raters
 
         def per_rater(weights: np.ndarray) -> np.ndarray:
             return np.bincount(raters, weights=weights, minlength=R)
@@ -406,7 +413,8 @@ class RaterVersusRest(CrossKappa):
         return {"n_items": int(m.size), "n_annotations": int(m.sum())}
 
     def details(self) -> dict[str, Any]:
-        return {"rater": self.ann.raters[self.rater], "moment_path": self.use_moments}
+        rater_ids = self.ann.require_raters("κx of a rater against the rest of the panel")
+        return {"rater": rater_ids[self._bound_rater()], "moment_path": self.use_moments}
 
 
 def _cross_distance(a: AlignedReplications, distance: DistanceSpec,
@@ -579,6 +587,7 @@ class NormalizedCrossKappa(ItemSumCoefficient):
     def _split(self, t: np.ndarray) -> list[np.ndarray]:
         if self._ends is None:
             self.unweighted_totals()
+        assert self._ends is not None, "unweighted_totals() sets the split points"
         return np.split(t, self._ends, axis=-1)
 
     def combine(self, totals: np.ndarray) -> Components:

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import fields
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -62,6 +62,7 @@ from ..kernels import (column_totals, numeric_array, pearson_from_sums, pearson_
                        spearman_brown)
 from ..uncertainty import parse_ci
 from ..validation import make_rng
+from ..protocols import ItemStats
 from .base import Components, ItemSumCoefficient
 from .multirater import alpha_core
 
@@ -78,7 +79,16 @@ _BLOCK = 1 << 22
 
 
 # ====================================================================== results
-def _estimate_as(cls: type, est: Estimate, **changes: Any) -> Estimate:
+E = TypeVar("E", bound=Estimate)
+
+
+def _dense(stats: ItemStats) -> np.ndarray:
+    """Item statistics of an interval-level core here (moments: never sparse)."""
+    assert isinstance(stats, np.ndarray), "interval-level item statistics are dense"
+    return stats
+
+
+def _estimate_as(cls: type[E], est: Estimate, **changes: Any) -> E:
     """``est`` as an instance of the Estimate subclass ``cls``, with ``changes``."""
     values = {f.name: getattr(est, f.name) for f in fields(Estimate)}
     values.update(changes)
@@ -558,7 +568,7 @@ class _SpearmanBrownAlpha(ItemSumCoefficient):
         self.alpha, self.m = alpha_core(ann, "interval"), m
 
     def unweighted_item_stats(self) -> np.ndarray:
-        return np.column_stack([np.ones_like(self.m), self.m, self.alpha.item_stats()])
+        return np.column_stack([np.ones_like(self.m), self.m, _dense(self.alpha.item_stats())])
 
     def unweighted_totals(self) -> np.ndarray:
         return np.concatenate(([float(self.m.size), float(self.m.sum())],
@@ -600,7 +610,8 @@ class DisattenuationCoefficient(ItemSumCoefficient):
         self._details = dict(details or {})
 
     def unweighted_item_stats(self) -> np.ndarray:
-        return np.column_stack([self.pearson] + [rel.item_stats() for rel in self.reliabilities
+        return np.column_stack([self.pearson] + [_dense(rel.item_stats())
+                                                 for rel in self.reliabilities
                                                  if isinstance(rel, ItemSumCoefficient)])
 
     def unweighted_totals(self) -> np.ndarray:
@@ -814,23 +825,26 @@ def disattenuated_correlation_core(x: AnnotationsLike, y: AnnotationsLike,
         "n_annotations_x": int(mx[both].sum()), "n_annotations_y": int(my[both].sum()),
     }
     interval_seed = seed
+    cores: Sequence[ItemSumCoefficient | float]  # the two reliabilities: cores or numbers
     if isinstance(reliability, str):
         method = reliability
         if method == "split_half":
             n_splits = _check_splits(n_splits)
             interval_seed = rng = make_rng(seed)
-            cores = [SplitHalfCoefficient(ann.subset_items(labels), n_splits, rng)
-                     for ann in (ax, ay)]
+            splits = [SplitHalfCoefficient(ann.subset_items(labels), n_splits, rng)
+                      for ann in (ax, ay)]
             halves = []
-            for core in cores:
-                core.warn_left_out()
-                halves.append(_estimate_as(SplitHalfReliability, core.estimate()))
+            for split in splits:
+                split.warn_left_out()
+                halves.append(_estimate_as(SplitHalfReliability, split.estimate()))
             details["split_half_x"], details["split_half_y"] = halves
+            cores = splits
         elif method == "spearman_brown":
-            cores = [_SpearmanBrownAlpha(ax.subset_items(labels), mx[both].astype(float)),
-                     _SpearmanBrownAlpha(ay.subset_items(labels), my[both].astype(float))]
+            alphas = [_SpearmanBrownAlpha(ax.subset_items(labels), mx[both].astype(float)),
+                      _SpearmanBrownAlpha(ay.subset_items(labels), my[both].astype(float))]
             details["spearman_brown_x"], details["spearman_brown_y"] = (
-                _spearman_brown_parts(core) for core in cores)
+                _spearman_brown_parts(alpha) for alpha in alphas)
+            cores = alphas
         else:
             raise InvalidParameterError(
                 f"unknown reliability {reliability!r}: use 'split_half', 'spearman_brown' or "

@@ -340,6 +340,8 @@ def _f_test(form: str, ms: Components, k: int, confidence: float) -> dict[str, A
     df1 = n - 1
     df2 = n * (k - 1) if model == 1 else (n - 1) * (k - 1)
     denominator = msw if model == 1 else mse
+    low: float  # float64 bounds, made Python floats for the k-rater forms
+    high: float
     with np.errstate(divide="ignore", invalid="ignore"):
         stat = msr / denominator if denominator > 0 else (np.inf if msr > 0 else np.nan)
         p = float(f_dist.sf(stat, df1, df2))

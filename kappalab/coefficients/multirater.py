@@ -36,7 +36,7 @@ value distinct cost one pass over the annotations.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any, Sequence, TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
@@ -67,6 +67,10 @@ __all__ = [
 ]
 
 CHANCE_MODELS = ("pooled", "item_marginal", "rater_marginal", "gwet", "uniform", "none")
+
+
+#: per item: m, n_iᵀ δ n_i, and centred (Σx, Σx²) or (category counts, None)
+_ItemSums: TypeAlias = tuple[np.ndarray, np.ndarray, ItemStats, np.ndarray | None]
 
 
 class ChanceCorrectedAgreement(ItemSumCoefficient):
@@ -177,8 +181,9 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         self.rater_pair = None if disagreement.symmetric else self._ordered_raters(rater_order)
 
     # ------------------------------------------------------------------ per-item pieces
-    def _item_sums(self) -> tuple[np.ndarray, ...]:
-        """Per item: (m, n_iᵀ δ n_i) and, on the moment path, centred (Σx, Σx²)."""
+    def _item_sums(self) -> _ItemSums:
+        """Per item: (m, n_iᵀ δ n_i) and, on the moment path, centred (Σx, Σx²) (dense),
+        else the category counts (dense or sparse) and None."""
         if self.use_moments:
             scores = self._scores()
             m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift, self.dis.scores)
@@ -196,7 +201,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             within = quadratic_form_per_row(counts, self.dis.matrix)
         else:
             within = np.einsum("ik,ik->i", counts @ self.dis.matrix, counts)  # n_iᵀ δ n_i
-        return self.m, within, counts
+        return self.m, within, counts, None
 
     @staticmethod
     def _moment_within(m: np.ndarray, s1: np.ndarray, s2: np.ndarray) -> np.ndarray:
@@ -223,29 +228,51 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             return (m >= 2).astype(float)
         return np.where(m >= 1, 1.0 / np.where(m >= 1, m, 1.0), 0.0)
 
-    def _chance_block(self, sums: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray] | None:
+    def _chance_block(self, sums: _ItemSums
+                      ) -> tuple[np.ndarray, ItemStats] | None:
         """The chance model's dense block as (w, C); None for no block or the sparse one."""
         m = self.m
-        per_item = np.column_stack([m, sums[2], sums[3]]) if self.use_moments else sums[2]
+        per_item = (np.column_stack([m, *self._moment_sums(sums)]) if self.use_moments
+                    else sums[2])
         if self.chance == "pooled":  # pairable items' counts (or m, Σx, Σx²)
             return self._chance_weight(m), per_item
         if self.chance in ("item_marginal", "gwet"):  # [n_i/m_i, 1] (or [1, Σx/m, Σx²/m])
             inv_m = self._chance_weight(m)
             if self.use_moments:
                 return inv_m, per_item
-            if sp.issparse(per_item):
-                return inv_m, sp.hstack([per_item, sp.csr_matrix(m[:, None])], format="csr")
-            return inv_m, np.column_stack([per_item, m])
+            if isinstance(per_item, np.ndarray):
+                return inv_m, np.column_stack([per_item, m])
+            return inv_m, sp.hstack([per_item, sp.csr_matrix(m[:, None])], format="csr")
         return None
+
+    @staticmethod
+    def _moment_sums(sums: _ItemSums
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """(Σx, Σx²) of :meth:`_item_sums` on the moment path, where they are dense."""
+        s1, s2 = sums[2], sums[3]
+        assert isinstance(s1, np.ndarray) and s2 is not None, "moments are dense"
+        return s1, s2
+
+    @property
+    def _n_raters(self) -> int:
+        """R, for the chance model and the methods that need the raters."""
+        return len(self.ann.require_raters(self.name))
+
+    @property
+    def _pair(self) -> tuple[int, int]:
+        """:attr:`rater_pair` of a core of an asymmetric δ, where it is never None."""
+        assert self.rater_pair is not None, "read only for an asymmetric δ in rater order"
+        return self.rater_pair
 
     def _rater_block(self) -> sp.csr_matrix:
         """rater_marginal: each annotation's (rater, category) indicator, or its rater's
         [1, x, x²] on the moment path — items × R·K (or 3R), sparse."""
         items, raters, cats = self.ann.codes()
-        R, x = self.ann.n_raters, None
+        R, x = self._n_raters, None
         if self.use_moments:
-            scores = self._scores()
-            x = (self.dis.scores - scores.shift)[cats] * scores.factor
+            scores, values = self._scores(), self.dis.scores
+            assert values is not None, "a distance of interval form has scores"
+            x = (values - scores.shift)[cats] * scores.factor
         rows, cols, data = rater_marginal_entries(items, raters, cats, R, self.K, x)
         width = 3 * R if self.use_moments else R * self.K
         return sp.csr_matrix((data, (rows, cols)), shape=(self.ann.n_items, width))
@@ -274,22 +301,24 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         return (a * self._delta_times(b)).sum(axis=-1)
 
     # ------------------------------------------------------------------ protocol
-    def _dense_blocks(self) -> list[tuple[np.ndarray, np.ndarray]]:
+    def _dense_blocks(self) -> list[tuple[np.ndarray, ItemStats]]:
         sums = self._item_sums()
-        blocks = [self._observed_block(sums[1])]
+        blocks: list[tuple[np.ndarray, ItemStats]] = [self._observed_block(sums[1])]
         chance = self._chance_block(sums)
         return blocks if chance is None else blocks + [chance]
 
     def unweighted_item_stats(self) -> ItemStats:
-        blocks = [sp.csr_matrix(C.multiply(w[:, None])) if sp.issparse(C) else w[:, None] * C
-                  for w, C in self._dense_blocks()]
+        blocks: list[ItemStats] = [
+            w[:, None] * C if isinstance(C, np.ndarray) else sp.csr_matrix(C.multiply(w[:, None]))
+            for w, C in self._dense_blocks()]
         if self.chance == "rater_marginal":
             blocks.append(self._rater_block())
-        if any(sp.issparse(block) for block in blocks):
+        dense = [block for block in blocks if isinstance(block, np.ndarray)]
+        if len(dense) < len(blocks):  # a sparse block
             stats = sp.hstack([sp.csr_matrix(block) for block in blocks], format="csr")
             stats.eliminate_zeros()  # an item without statistics has an empty row
             return stats
-        return np.column_stack(blocks)
+        return np.column_stack(dense)
 
     def unweighted_totals(self) -> np.ndarray:
         # unweighted_item_stats().sum(axis=0): w @ C per block, nothing stacked, by blocks of
@@ -352,7 +381,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         """Mean over ordered rater pairs g ≠ h of p_gᵀ δ p_h (raters with ratings only)."""
         if self.rater_pair is not None:
             return self._ordered_expected(t)
-        R = self.ann.n_raters
+        R = self._n_raters
         if self.use_moments:
             n, s1, s2 = t[..., :R], t[..., R:2 * R], t[..., 2 * R:]
             active = np.real(n) > 0
@@ -424,7 +453,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             raise InvalidParameterError(
                 "leaving raters out needs an unweighted core with a symmetric distance")
         items, rater_codes, cats = self.ann.codes()
-        R = self.ann.n_raters
+        R = self._n_raters
         chosen = np.arange(R) if raters is None else np.asarray(raters, dtype=np.intp)
         row_of = np.full(R, -1, dtype=np.intp)
         row_of[chosen] = np.arange(chosen.size)
@@ -439,10 +468,11 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         sums = self._item_sums()
         m_less = self.m[items] - 1.0
         if self.use_moments:
-            scores = self._scores()
-            x = (self.dis.scores[cats] - scores.shift) * scores.factor
-            within_less = self._moment_within(m_less, sums[2][items] - x,
-                                              sums[3][items] - x * x)
+            scores, values = self._scores(), self.dis.scores
+            assert values is not None, "a distance of interval form has scores"
+            x = (values[cats] - scores.shift) * scores.factor
+            s1, s2 = self._moment_sums(sums)
+            within_less = self._moment_within(m_less, s1[items] - x, s2[items] - x * x)
         else:
             own = distance_to_own_item(self.dis, self.ann)[keep]
             within_less = np.maximum(sums[1][items] - 2.0 * own, 0.0)
@@ -533,7 +563,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     def _rater_marginal_gradient(self, t: np.ndarray) -> np.ndarray:
         r"""∇ of D_e = (Pᵀδ P − Σ_g p_gᵀδ p_g)/(r(r − 1)), P = Σ_g p_g: ∂D_e/∂p_g =
         2δ(P − p_g)/(r(r − 1)), then through p_g = N_g/n_g (moments: μ_g = s₁/n, μ₂ = s₂/n)."""
-        R = self.ann.n_raters
+        R = self._n_raters
         if self.use_moments:
             n, s1, s2 = t[:R], t[R:2 * R], t[2 * R:]
             active = n > 0
@@ -573,7 +603,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         items, raters, cats = self.ann.codes()
         first = np.full(self.ann.n_items, -1)
         second = np.full(self.ann.n_items, -1)
-        g, h = self.rater_pair
+        g, h = self._pair
         first[items[raters == g]] = cats[raters == g]
         second[items[raters == h]] = cats[raters == h]
         both = (first >= 0) & (second >= 0)
@@ -584,8 +614,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     def _ordered_expected(self, t: np.ndarray) -> np.ndarray:
         """p₁ᵀ δ p₂ from the rater × category totals: Cohen's chance disagreement in rater
         order (the mean over both orders, (p₁ᵀ δ p₂ + p₂ᵀ δ p₁)/2, symmetrises δ)."""
-        g, h = self.rater_pair
-        counts = t.reshape(t.shape[:-1] + (self.ann.n_raters, self.K))
+        g, h = self._pair
+        counts = t.reshape(t.shape[:-1] + (self._n_raters, self.K))
         p_1 = safe_divide(counts[..., g, :], counts[..., g, :].sum(axis=-1, keepdims=True))
         p_2 = safe_divide(counts[..., h, :], counts[..., h, :].sum(axis=-1, keepdims=True))
         return (p_1 * (p_2 @ self.dis.matrix.T)).sum(axis=-1)
@@ -844,8 +874,11 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
 # ---------------------------------------------------------------------- shared resolution
 def active_raters(ann: Annotations, sample_weight: np.ndarray | None = None) -> int:
     """The number of raters with an annotation (on an item of positive sample weight)."""
+    ann.require_raters("the active raters")  # every caller's annotations have raters
     if sample_weight is None:
-        return ann.n_active_raters
+        n_active = ann.n_active_raters
+        assert n_active is not None, "require_raters checked the raters"
+        return n_active
     items, raters, _ = ann.codes()
     return int(np.unique(raters[sample_weight[items] > 0]).size)
 
@@ -1232,6 +1265,7 @@ def _category_kappas(ann: Annotations, sample_weight: np.ndarray | None, ci: str
                                         sample_weight=sample_weight)
         est = core.estimate(ci, **resampling)
         se_null = core.null_standard_error()
+        assert se_null is not None, "an unweighted Fleiss' kappa core has the null SE"
         z = est.value / se_null if np.isfinite(est.value) and se_null > 0 else np.nan
         row = {"kappa": est.value, "se_null": se_null, "z_null": z,
                "p_null": 2.0 * float(ndtr(-abs(z))) if np.isfinite(z) else np.nan}

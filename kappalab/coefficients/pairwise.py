@@ -81,11 +81,11 @@ def two_raters(x: AnnotationsLike, y: Any = None, *, categories: Sequence[Any] |
     if y is not None:
         import pandas as pd
 
-        dtypes = [getattr(v, "dtype", None) for v in (x, y)]
-        if categories is None and all(
-                isinstance(d, pd.CategoricalDtype) and d.ordered for d in dtypes) and (
-                dtypes[0].categories.equals(dtypes[1].categories)):
-            categories = list(dtypes[0].categories)
+        first, second = (getattr(v, "dtype", None) for v in (x, y))
+        if categories is None and isinstance(first, pd.CategoricalDtype) and first.ordered \
+                and isinstance(second, pd.CategoricalDtype) and second.ordered \
+                and first.categories.equals(second.categories):
+            categories = list(first.categories)
         a, b = np.asarray(x), np.asarray(y)
         if a.ndim != 1 or b.ndim != 1 or a.size != b.size:
             raise InvalidParameterError(
@@ -443,19 +443,20 @@ class PairwiseMeanKappa(ItemSumCoefficient):
     name = "Light's kappa"
 
     def __init__(self, ann: Annotations, weights: DistanceSpec = None, sample_weight: Any = None):
-        ann.require_raters(self.name)
+        n_raters = len(ann.require_raters(self.name))
         self.set_sample_weight(sample_weight, ann.n_items)
         self.ann = ann
         self.item_labels = ann.items
         self.dis = weights_for(ann, weights)
         self.dis.require_symmetric(self.name)  # the mean is over unordered pairs g < h
         self.level = self.dis.name
-        self.R, self.K = ann.n_raters, ann.n_categories
+        self.R, self.K = n_raters, ann.n_categories
         self.use_moments = self.dis.interval_factor is not None
         if self.use_moments:
-            scores = interval_scores(self.dis)
+            scores, values = interval_scores(self.dis), self.dis.scores
+            assert values is not None, "a distance of interval form has scores"
             self.scale = scores.scale
-            self.x = (self.dis.scores - scores.shift) * scores.factor
+            self.x = (values - scores.shift) * scores.factor
         else:
             self.scale = self.dis.scale
         self._pairs = self._annotation_pairs()
@@ -542,7 +543,7 @@ class PairwiseMeanKappa(ItemSumCoefficient):
                 out[..., pick] = np.einsum("...k,...k->...", first, second @ self.dis.matrix)
         return out
 
-    def _pair_parts(self, t: np.ndarray) -> dict[str, np.ndarray]:
+    def _pair_parts(self, t: np.ndarray) -> dict[str, Any]:
         P, scale = self.n_pairs, self.scale
         pair_n, pair_distance = t[..., :P], t[..., P:2 * P]
         distributions = self._rater_distributions(t[..., 2 * P:])

@@ -259,9 +259,10 @@ def media_bias_dataset(record: DatasetRecord, tables: tuple[dict[str, pd.DataFra
     frame = pd.DataFrame({"item": table["item"], "rater": table[rater_column],
                           column: pd.Categorical(table["value"], categories, ordered=True)})
     annotations = annotations_with_notes(frame, notes, value=column, duplicates=duplicates)
-    if duplicates == "separate" and annotations.n_raters > table[rater_column].nunique():
+    rater_ids = annotations.require_raters(name)  # the frame has a rater column
+    if duplicates == "separate" and len(rater_ids) > table[rater_column].nunique():
         notes.append(f"counted each repeated submission as its own rater "
-                     f"({annotations.n_raters - table[rater_column].nunique()} extra "
+                     f"({len(rater_ids) - table[rater_column].nunique()} extra "
                      "rater ids)")
     item_columns = [c for c in ("text", "outlet", "topic", "type", "news_link",
                                 "sentence_id") if c in table.columns]
@@ -269,10 +270,10 @@ def media_bias_dataset(record: DatasetRecord, tables: tuple[dict[str, pd.DataFra
              .reindex(annotations.items))
     if is_crowd:
         raters = mbic_raters(table, notes).reindex(
-            annotations.raters.map(lambda r: str(r).split(" (submission ")[0]))
-        raters.index = annotations.raters
+            rater_ids.map(lambda r: str(r).split(" (submission ")[0]))
+        raters.index = rater_ids
     else:
-        raters = pd.DataFrame(index=annotations.raters)
+        raters = pd.DataFrame(index=rater_ids)
     description = (f"{record.description}; label: {column} "
                    f"({' < '.join(categories) if level == 'ordinal' else ', '.join(categories)})")
     return RealDataset(f"{name}:{label}", annotations, None, raters, items, level,

@@ -82,11 +82,11 @@ class JudgeReport:
 def _with_judge(ann: Annotations, judge: Any, categories: Sequence[Any] | None
                 ) -> tuple[Annotations, int]:
     """The data with the judge as one of its raters, and the judge's rater position."""
-    ann.require_raters("a judge report")
+    raters = ann.require_raters("a judge report")
     if isinstance(judge, Mapping):
         judge = pd.Series(judge)
     if isinstance(judge, pd.Series):
-        if JUDGE_LABEL in ann.raters:
+        if JUDGE_LABEL in raters:
             raise InvalidParameterError(
                 f"the data already have a rater {JUDGE_LABEL!r}: give the judge as that rater "
                 "(judge='judge') or rename it")
@@ -95,15 +95,22 @@ def _with_judge(ann: Annotations, judge: Any, categories: Sequence[Any] | None
         long = pd.concat([ann.to_long(), rows], ignore_index=True)
         merged = Annotations.from_long(
             long, categories=ann.categories if categories is None else categories)
-        return merged, int(merged.raters.get_loc(JUDGE_LABEL))
+        return merged, _position(merged.require_raters("a judge report"), JUDGE_LABEL)
     try:
-        return ann, int(ann.raters.get_loc(judge))
+        return ann, _position(raters, judge)
     except (KeyError, TypeError):
-        shown = ", ".join(label(r) for r in ann.raters[:8])
+        shown = ", ".join(label(r) for r in raters[:8])
         raise InvalidParameterError(
             f"judge {label(judge)} is not a rater of the data (raters: {shown}"
-            f"{', …' if ann.n_raters > 8 else ''}); give a rater label, or the judge's labels "
+            f"{', …' if len(raters) > 8 else ''}); give a rater label, or the judge's labels "
             "as a mapping or Series item → label") from None
+
+
+def _position(raters: pd.Index, rater: Any) -> int:
+    """The position of ``rater`` among ``raters`` (unique labels: ``get_loc`` gives one)."""
+    position = raters.get_loc(rater)
+    assert isinstance(position, (int, np.integer)), "rater labels are unique"
+    return int(position)
 
 
 def _row(role: str, estimate: Estimate) -> dict[str, Any]:
@@ -128,7 +135,7 @@ def _humans(panel: Annotations, level: DistanceSpec, ci: str | None, resampling:
                          "se": column("kappa_x_se"), "ci_low": column("kappa_x_low"),
                          "ci_high": column("kappa_x_high"),
                          "n_items": table["shared_items"].to_numpy()},
-                        index=pd.Index(panel.raters))
+                        index=pd.Index(panel.require_raters("a judge report")))
 
 
 @shared_parameters
@@ -239,8 +246,9 @@ def judge_report(data: AnnotationsLike, judge: Any, *, level: DistanceSpec = "no
     resampling = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed,
                   "progress": progress}
     ann, position = _with_judge(as_annotations(data, categories=categories), judge, categories)
-    judge_label = ann.raters[position]
-    humans = np.flatnonzero(np.arange(ann.n_raters) != position)
+    raters = ann.require_raters("a judge report")
+    judge_label = raters[position]
+    humans = np.flatnonzero(np.arange(len(raters)) != position)
     if humans.size < 2:
         raise InvalidParameterError(
             f"a judge report needs a panel of at least two humans beside the judge; the data "
@@ -271,9 +279,9 @@ def judge_report(data: AnnotationsLike, judge: Any, *, level: DistanceSpec = "no
     judge_count = np.asarray(panel.sparse_count_matrix[items, judge_codes]).ravel()
     with_majority = judge_count >= np.round(top)  # the judge's label is a (tied) majority
     strict = tied == 1
-    confusion = np.bincount(judge_codes[strict] * K + majority_codes[strict],
-                            minlength=K * K).reshape(K, K)
-    confusion = pd.DataFrame(confusion, index=pd.Index(ann.categories, name="judge"),
+    tally = np.bincount(judge_codes[strict] * K + majority_codes[strict],
+                        minlength=K * K).reshape(K, K)
+    confusion = pd.DataFrame(tally, index=pd.Index(ann.categories, name="judge"),
                              columns=pd.Index(ann.categories, name="panel majority"))
     apart = ~with_majority
     disagreements = pd.DataFrame({

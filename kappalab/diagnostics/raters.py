@@ -190,8 +190,10 @@ def rater_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
     IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
                        progress=progress)
     ann = as_annotations(data, categories=categories)
-    ann.require_raters("rater_report")
-    if ann.n_active_raters < 2:
+    n_raters = len(ann.require_raters("rater_report"))
+    n_active = ann.n_active_raters
+    assert n_active is not None, "require_raters checked the raters"
+    if n_active < 2:
         raise RaterCountError(
             f"rater_report compares each rater with the others: it needs two raters with "
             f"annotations, these data have {ann.n_active_raters}")
@@ -200,9 +202,9 @@ def rater_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
     recompute = entry is None or distance.data_dependent
     items, rater_codes, _ = ann.codes()
     m = ann.annotations_per_item_array
-    annotations = np.bincount(rater_codes, minlength=ann.n_raters)
-    shared = np.bincount(rater_codes, weights=m[items] >= 2, minlength=ann.n_raters)
-    notes = [[] for _ in range(ann.n_raters)]
+    annotations = np.bincount(rater_codes, minlength=n_raters)
+    shared = np.bincount(rater_codes, weights=m[items] >= 2, minlength=n_raters)
+    notes: list[list[str]] = [[] for _ in range(n_raters)]
     for g in np.flatnonzero(annotations == 0):
         notes[g].append("no annotations")
     for g in np.flatnonzero((annotations > 0) & (shared == 0)):
@@ -247,7 +249,7 @@ def _kappa_x(ann: Annotations, level: Any, distance: CategoryDistance, ci: str |
     """κx of every rater against the rest (and its interval): from the scatter-added totals,
     or rater by rater for a data-dependent distance (resolved again from ``level`` on each
     rater's pair of replications)."""
-    R = ann.n_raters
+    R = len(ann.require_raters("rater_report"))
     values, se, low, high = (np.full(R, np.nan) for _ in range(4))
     with_items = np.flatnonzero(shared > 0)
     if distance.data_dependent:
@@ -289,7 +291,7 @@ def _without_each_rater(ann: Annotations, level: Any, distance: CategoryDistance
     """(name, the full panel's value, the value without each rater). ``coefficient`` is a
     registry entry or a callable; ``distance`` is ``level`` resolved on the full panel (a
     data-dependent one is resolved again on each panel without a rater)."""
-    R = ann.n_raters
+    R = len(ann.require_raters("rater_report"))
     named = isinstance(coefficient, registry.Coefficient)
     if recompute:
         def evaluate(sub: Annotations) -> tuple[float, str | None]:
@@ -347,7 +349,7 @@ def _removal_reason(core: ChanceCorrectedAgreement, ann: Annotations, rater: int
                     totals: np.ndarray) -> str:
     """Why the coefficient is undefined on the panel without ``rater``."""
     others = int(((ann.rater_count_matrix.sum(axis=1) > 0)
-                  & (np.arange(ann.n_raters) != rater)).sum())
+                  & (np.arange(len(ann.require_raters("rater_report"))) != rater)).sum())
     if others < 2:
         return f"{others} rater left"
     if totals[1] <= 0:
@@ -361,7 +363,7 @@ def _label_columns(ann: Annotations) -> pd.DataFrame:
     prevalence and shift per category (categorical data with few categories), mean shift
     and the correlation with the mean of the others (numeric data)."""
     items, raters, cats = ann.codes()
-    R, K = ann.n_raters, ann.n_categories
+    R, K = len(ann.require_raters("rater_report")), ann.n_categories
     m = ann.annotations_per_item_array
     on_shared = m[items] >= 2
     items, raters, cats = items[on_shared], raters[on_shared], cats[on_shared]
