@@ -35,7 +35,7 @@ value distinct cost one pass over the annotations.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Sequence, TypeAlias
 
 import numpy as np
@@ -57,6 +57,8 @@ from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_
 
 __all__ = [
     "ChanceCorrectedAgreement",
+    "FAMILY",
+    "FamilyMember",
     "krippendorff_alpha",
     "fleiss_kappa",
     "conger_kappa",
@@ -908,29 +910,115 @@ def weights_for(ann: Annotations, weights: DistanceSpec) -> CategoryDistance:
     return distance_for(ann, weights, kind="weights")
 
 
+@dataclass(frozen=True)
+class FamilyMember:
+    """One named coefficient of the family: what sets it apart from the others.
+
+    :mod:`kappalab.coefficients.registry` reads its entries' chance model, item weighting,
+    names and option keyword from :data:`FAMILY`, so they are written once, here.
+
+    Parameters
+    ----------
+    chance : str
+        The ``chance=`` of :class:`ChanceCorrectedAgreement`.
+    item_weighting : str
+        ``"annotation"`` (Krippendorff's α) or ``"item"``.
+    name : str
+        The display name.
+    weighted_name : str or None
+        The display name with a non-nominal distance or weights; None: ``name``.
+    option : str
+        The keyword of the public function's distance (``"level"``: a distance, resolved
+        as ``level=``) or agreement weights (``"weights"``).
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> gwet = FAMILY["gwet_ac"]
+    >>> gwet.core_of([[1, 1, 2], [2, 2, 2], [1, 1, 1]], "quadratic").name
+    "Gwet's AC2"
+    """
+
+    chance: str
+    item_weighting: str
+    name: str
+    weighted_name: str | None
+    option: str
+
+    def core(self, ann: Annotations, distance: CategoryDistance,
+             sample_weight: np.ndarray | None = None) -> ChanceCorrectedAgreement:
+        """The coefficient's core on ``ann`` with a resolved distance and checked weights.
+
+        Parameters
+        ----------
+        ann : Annotations
+            The data.
+        distance : CategoryDistance
+            The resolved distance or agreement weights (:func:`distance_for`).
+        sample_weight : numpy.ndarray, optional
+            Checked item weights (:func:`~kappalab.validation.check_sample_weight`).
+
+        Returns
+        -------
+        ChanceCorrectedAgreement
+        """
+        name = self.name if self.weighted_name is None or distance.name == "nominal" \
+            else self.weighted_name
+        return ChanceCorrectedAgreement(ann, distance, chance=self.chance,
+                                        item_weighting=self.item_weighting, name=name,
+                                        sample_weight=sample_weight)
+
+    def core_of(self, data: AnnotationsLike, spec: DistanceSpec, *,
+                categories: Sequence[Any] | None = None,
+                sample_weight: Any = None) -> ChanceCorrectedAgreement:
+        """The coefficient's core on data as its public function reads them: the data read,
+        the sample weights checked and ``spec`` (its ``level=`` or ``weights=``) resolved on
+        them.
+
+        Parameters
+        ----------
+        data : Annotations, DataFrame or array-like
+            Anything :func:`~kappalab.annotations.as_annotations` reads.
+        spec : str, array-like, callable or None
+            The public function's ``level=`` or ``weights=`` (:attr:`option`).
+        categories : sequence, optional
+            The category set and order.
+        sample_weight : array-like, optional
+            One weight per item.
+
+        Returns
+        -------
+        ChanceCorrectedAgreement
+        """
+        ann = as_annotations(data, categories=categories)
+        weights = check_sample_weight(sample_weight, ann.n_items)
+        return self.core(ann, distance_for(ann, spec, weights, kind=self.option), weights)
+
+
+#: the named coefficients of the family, by the name of their public function
+FAMILY = {
+    "percent_agreement": FamilyMember("none", "item", "percent agreement",
+                                      "percent agreement (weighted)", "weights"),
+    "krippendorff_alpha": FamilyMember("pooled", "annotation", "Krippendorff's alpha", None,
+                                       "level"),
+    "fleiss_kappa": FamilyMember("item_marginal", "item", "Fleiss' kappa",
+                                 "Fleiss' kappa (weighted)", "weights"),
+    "gwet_ac": FamilyMember("gwet", "item", "Gwet's AC1", "Gwet's AC2", "weights"),
+    "brennan_prediger": FamilyMember("uniform", "item", "Brennan-Prediger",
+                                     "Brennan-Prediger (weighted)", "weights"),
+    "conger_kappa": FamilyMember("rater_marginal", "item", "Conger's kappa",
+                                 "Conger's kappa (weighted)", "weights"),
+    "janson_olsson_iota": FamilyMember("rater_marginal", "item", "Janson-Olsson iota", None,
+                                       "level"),
+}
+
+
 def alpha_core(ann: Annotations, level: DistanceSpec = "nominal",
                sample_weight: Any = None) -> ChanceCorrectedAgreement:
     """The core of Krippendorff's α on ``ann`` (annotation-weighted, pooled chance)."""
     sample_weight = check_sample_weight(sample_weight, ann.n_items)
-    return ChanceCorrectedAgreement(ann, distance_for(ann, level, sample_weight), chance="pooled",
-                                    item_weighting="annotation", name="Krippendorff's alpha",
-                                    sample_weight=sample_weight)
-
-
-def agreement_core(data: AnnotationsLike, *, categories: Sequence[Any] | None, weights: Any,
-                   chance: str, name: str, weighted_name: str | None = None,
-                   use_distance: bool = False,
-                   sample_weight: Any = None) -> ChanceCorrectedAgreement:
-    """The item-weighted core of one named coefficient of the family (the core factories
-    below): the data read, the sample weights checked and the weights (or, with
-    ``use_distance``, the distance) resolved on them."""
-    ann = as_annotations(data, categories=categories)
-    sample_weight = check_sample_weight(sample_weight, ann.n_items)
-    dis = distance_for(ann, weights, sample_weight, kind="level" if use_distance else "weights")
-    if weighted_name is not None and dis.name != "nominal":
-        name = weighted_name
-    return ChanceCorrectedAgreement(ann, dis, chance=chance, item_weighting="item", name=name,
-                                    sample_weight=sample_weight)
+    return FAMILY["krippendorff_alpha"].core(ann, distance_for(ann, level, sample_weight),
+                                             sample_weight)
 
 
 # ---------------------------------------------------------------------- core factories
@@ -939,66 +1027,60 @@ def agreement_core(data: AnnotationsLike, *, categories: Sequence[Any] | None, w
 # add details beside the value (fleiss_kappa's by_category, krippendorff_alpha's alpha_min),
 # and returns the core whose estimate() is the public function's value
 # (kappalab.coefficients.registry, Coefficient.core).
-def krippendorff_alpha_core(data: AnnotationsLike, *, level: Any = "nominal",
+def krippendorff_alpha_core(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                             categories: Sequence[Any] | None = None,
                             sample_weight: Any = None) -> ChanceCorrectedAgreement:
-    """The core of :func:`krippendorff_alpha` (:func:`alpha_core` on the data read)."""
-    return alpha_core(as_annotations(data, categories=categories), level, sample_weight)
+    """The core of :func:`krippendorff_alpha`."""
+    return FAMILY["krippendorff_alpha"].core_of(data, level, categories=categories,
+                                                sample_weight=sample_weight)
 
 
-def fleiss_kappa_core(data: AnnotationsLike, *, weights: Any = None,
+def fleiss_kappa_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
                       categories: Sequence[Any] | None = None,
                       sample_weight: Any = None) -> ChanceCorrectedAgreement:
-    """The core of :func:`fleiss_kappa` (item-marginal chance)."""
-    return agreement_core(data, categories=categories, weights=weights, chance="item_marginal",
-                          name="Fleiss' kappa", weighted_name="Fleiss' kappa (weighted)",
-                          sample_weight=sample_weight)
+    """The core of :func:`fleiss_kappa`."""
+    return FAMILY["fleiss_kappa"].core_of(data, weights, categories=categories,
+                                          sample_weight=sample_weight)
 
 
-def conger_kappa_core(data: AnnotationsLike, *, weights: Any = None,
+def conger_kappa_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
                       categories: Sequence[Any] | None = None,
                       sample_weight: Any = None) -> ChanceCorrectedAgreement:
-    """The core of :func:`conger_kappa` (rater-marginal chance)."""
-    return agreement_core(data, categories=categories, weights=weights,
-                          chance="rater_marginal", name="Conger's kappa",
-                          weighted_name="Conger's kappa (weighted)", sample_weight=sample_weight)
+    """The core of :func:`conger_kappa`."""
+    return FAMILY["conger_kappa"].core_of(data, weights, categories=categories,
+                                          sample_weight=sample_weight)
 
 
-def janson_olsson_iota_core(data: AnnotationsLike, *, level: Any = "nominal",
+def janson_olsson_iota_core(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                             categories: Sequence[Any] | None = None,
                             sample_weight: Any = None) -> ChanceCorrectedAgreement:
-    """The core of :func:`janson_olsson_iota` (rater-marginal chance, a distance)."""
-    return agreement_core(data, categories=categories, weights=level, chance="rater_marginal",
-                          name="Janson-Olsson iota", use_distance=True,
-                          sample_weight=sample_weight)
+    """The core of :func:`janson_olsson_iota`."""
+    return FAMILY["janson_olsson_iota"].core_of(data, level, categories=categories,
+                                                sample_weight=sample_weight)
 
 
-def gwet_ac_core(data: AnnotationsLike, *, weights: Any = None,
+def gwet_ac_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
                  categories: Sequence[Any] | None = None,
                  sample_weight: Any = None) -> ChanceCorrectedAgreement:
-    """The core of :func:`gwet_ac` (Gwet's chance)."""
-    return agreement_core(data, categories=categories, weights=weights, chance="gwet",
-                          name="Gwet's AC1", weighted_name="Gwet's AC2",
-                          sample_weight=sample_weight)
+    """The core of :func:`gwet_ac`."""
+    return FAMILY["gwet_ac"].core_of(data, weights, categories=categories,
+                                     sample_weight=sample_weight)
 
 
-def brennan_prediger_core(data: AnnotationsLike, *, weights: Any = None,
+def brennan_prediger_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
                           categories: Sequence[Any] | None = None,
                           sample_weight: Any = None) -> ChanceCorrectedAgreement:
-    """The core of :func:`brennan_prediger` (uniform chance)."""
-    return agreement_core(data, categories=categories, weights=weights, chance="uniform",
-                          name="Brennan-Prediger", weighted_name="Brennan-Prediger (weighted)",
-                          sample_weight=sample_weight)
+    """The core of :func:`brennan_prediger`."""
+    return FAMILY["brennan_prediger"].core_of(data, weights, categories=categories,
+                                              sample_weight=sample_weight)
 
 
-def percent_agreement_core(data: AnnotationsLike, *, weights: Any = None,
+def percent_agreement_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
                            categories: Sequence[Any] | None = None,
                            sample_weight: Any = None) -> ChanceCorrectedAgreement:
-    """The core of :func:`percent_agreement` (no chance correction)."""
-    return agreement_core(data, categories=categories, weights=weights, chance="none",
-                          name="percent agreement",
-                          weighted_name="percent agreement (weighted)",
-                          sample_weight=sample_weight)
+    """The core of :func:`percent_agreement`."""
+    return FAMILY["percent_agreement"].core_of(data, weights, categories=categories,
+                                               sample_weight=sample_weight)
 
 
 # ---------------------------------------------------------------------- named coefficients

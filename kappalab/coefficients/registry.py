@@ -181,9 +181,9 @@ class Coefficient:
         if self.chance is None or self.item_weighting is None:
             raise InvalidParameterError(f"{self.name} is not a coefficient of the multi-rater "
                                         "family (ChanceCorrectedAgreement)")
-        return multirater.ChanceCorrectedAgreement(
-            ann, distance, chance=self.chance, item_weighting=self.item_weighting,
-            name=self.display_for(distance.name), sample_weight=sample_weight)
+        member = multirater.FamilyMember(self.chance, self.item_weighting, self.display,
+                                         self.weighted_display, self.option or "weights")
+        return member.core(ann, distance, sample_weight)
 
 
 def _entry(function: Callable[..., Any], display: str, *capabilities: str,
@@ -192,35 +192,35 @@ def _entry(function: Callable[..., Any], display: str, *capabilities: str,
                        capabilities=frozenset(capabilities), **fields)
 
 
+def _family(function: Callable[..., Any], core: Callable[..., Any], *capabilities: str,
+            **fields: Any) -> Coefficient:
+    """An entry of the multi-rater family: its chance model, item weighting, names and option
+    as :data:`~kappalab.coefficients.multirater.FAMILY` gives them."""
+    member = multirater.FAMILY[function.__name__]
+    return _entry(function, member.name, *capabilities, weighted_display=member.weighted_name,
+                  option=member.option, chance=member.chance,
+                  item_weighting=member.item_weighting, core=core, **fields)
+
+
 _AGREEMENT = ("analytic_se", "leave_one_rater_out", "item_report", "agreement_report")
 
 #: every coefficient, in the order of :func:`kappalab.agreement_report`'s rows (read it through
 #: :func:`coefficients`, which also sees the entries added by :func:`register`)
 REGISTRY: tuple[Coefficient, ...] = (
-    _entry(multirater.percent_agreement, "percent agreement", *_AGREEMENT, "out_of_core",
-           weighted_display="percent agreement (weighted)", option="weights", chance="none",
-           item_weighting="item", chance_corrected=False,
-           core=multirater.percent_agreement_core),
-    _entry(multirater.krippendorff_alpha, "Krippendorff's alpha", *_AGREEMENT, "out_of_core",
-           "planning", option="level", chance="pooled", item_weighting="annotation",
-           aliases=("alpha",), core=multirater.krippendorff_alpha_core),
-    _entry(multirater.fleiss_kappa, "Fleiss' kappa", *_AGREEMENT, "out_of_core", "planning",
-           weighted_display="Fleiss' kappa (weighted)", option="weights",
-           chance="item_marginal", item_weighting="item", aliases=("fleiss",),
-           core=multirater.fleiss_kappa_core),
-    _entry(multirater.gwet_ac, "Gwet's AC1", *_AGREEMENT, "out_of_core",
-           weighted_display="Gwet's AC2", option="weights", chance="gwet",
-           item_weighting="item", aliases=("gwet",), core=multirater.gwet_ac_core),
-    _entry(multirater.brennan_prediger, "Brennan-Prediger", *_AGREEMENT, "out_of_core",
-           weighted_display="Brennan-Prediger (weighted)", option="weights", chance="uniform",
-           item_weighting="item", core=multirater.brennan_prediger_core),
-    _entry(multirater.conger_kappa, "Conger's kappa", *_AGREEMENT,
-           weighted_display="Conger's kappa (weighted)", option="weights",
-           chance="rater_marginal", item_weighting="item", panel="identified",
-           aliases=("conger",), core=multirater.conger_kappa_core),
-    _entry(multirater.janson_olsson_iota, "Janson-Olsson iota", "analytic_se", "item_report",
-           "agreement_report", option="level", chance="rater_marginal", item_weighting="item",
-           panel="identified", core=multirater.janson_olsson_iota_core),
+    _family(multirater.percent_agreement, multirater.percent_agreement_core, *_AGREEMENT,
+            "out_of_core", chance_corrected=False),
+    _family(multirater.krippendorff_alpha, multirater.krippendorff_alpha_core, *_AGREEMENT,
+            "out_of_core", "planning", aliases=("alpha",)),
+    _family(multirater.fleiss_kappa, multirater.fleiss_kappa_core, *_AGREEMENT, "out_of_core",
+            "planning", aliases=("fleiss",)),
+    _family(multirater.gwet_ac, multirater.gwet_ac_core, *_AGREEMENT, "out_of_core",
+            aliases=("gwet",)),
+    _family(multirater.brennan_prediger, multirater.brennan_prediger_core, *_AGREEMENT,
+            "out_of_core"),
+    _family(multirater.conger_kappa, multirater.conger_kappa_core, *_AGREEMENT,
+            panel="identified", aliases=("conger",)),
+    _family(multirater.janson_olsson_iota, multirater.janson_olsson_iota_core, "analytic_se",
+            "item_report", "agreement_report", panel="identified"),
     _entry(pairwise.light_kappa, "Light's kappa", "analytic_se", "agreement_report",
            weighted_display="Light's kappa (weighted)", option="weights",
            panel="identified", core=pairwise.light_kappa_core),
