@@ -53,7 +53,7 @@ from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import ExcludedRatersWarning, InvalidParameterError, RaterCountError, warn
 from ..estimate import Estimate
-from ..uncertainty import parse_ci
+from ..uncertainty import IntervalOptions, parse_ci
 from ..validation import check_count
 from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
 
@@ -489,8 +489,8 @@ def inter_annotator_correlation(data: AnnotationsLike, *, average: str = "mean",
     >>> est.n_items, est.ci is not None
     (4, True)
     """
-    if ci is not None:
-        parse_ci(ci)  # an unknown name fails before any work
+    IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                       progress=progress)  # every interval option checked before any work
     core = inter_annotator_correlation_core(data, average=average, min_items=min_items,
                                             categories=categories, sample_weight=sample_weight)
     if ci is not None and (parse_ci(ci)[0] == "jackknife" or ci == "bootstrap-bca"):

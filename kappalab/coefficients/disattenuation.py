@@ -60,7 +60,7 @@ from ..errors import EmptyDataError, InvalidParameterError, UndefinedCoefficient
 from ..estimate import Estimate
 from ..kernels import (column_totals, numeric_array, pearson_from_sums, pearson_sums,
                        spearman_brown)
-from ..uncertainty import parse_ci
+from ..uncertainty import IntervalOptions
 from ..validation import make_rng
 from ..protocols import ItemStats
 from .base import Components, ItemSumCoefficient
@@ -530,8 +530,8 @@ def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: A
     >>> res.value, res.n_items   # halves always equal: r = 1, 2·1/(1 + 1) = 1
     (1.0, 4)
     """
-    if ci is not None:
-        parse_ci(ci)  # an unknown name fails before any work
+    IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                       progress=progress)  # every interval option checked before any work
     core = split_half_reliability_core(ann, n_splits=n_splits, seed=seed,
                                        categories=categories)
     core.warn_left_out()
@@ -786,8 +786,8 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
     >>> round(res.r, 6), round(res.rho, 6)    # ρ = r/√(0.81·0.64) = r/0.72
     (0.980609, 1.361956)
     """
-    if ci is not None:
-        parse_ci(ci)  # an unknown name fails before any work
+    IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                       progress=progress)  # every interval option checked before any work
     core = disattenuated_correlation_core(x, y, reliability=reliability, n_splits=n_splits,
                                           seed=seed, categories=categories)
     return _estimate_as(DisattenuatedCorrelation, core.estimate(

@@ -48,7 +48,7 @@ from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import column_totals, count_square_sums, rater_marginal_entries
 from ..protocols import ItemStats
-from ..uncertainty import (KRIPPENDORFF, Interval, IntervalOptions, PairableValues, parse_ci,
+from ..uncertainty import (KRIPPENDORFF, Interval, IntervalOptions, PairableValues,
                            krippendorff_interval)
 from ..validation import check_flag, check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
@@ -1304,8 +1304,8 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
     Schizophrenia         0.520  11.031
     """
     by_category = check_flag(by_category, "by_category")
-    if ci is not None:  # reject bad options before any work
-        parse_ci(ci)
+    IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                       progress=progress)  # every interval option checked before any work
     core = fleiss_kappa_core(data, weights=weights, categories=categories,
                              sample_weight=sample_weight)
     if by_category and core.dis.name != "nominal":
