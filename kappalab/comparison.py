@@ -54,7 +54,7 @@ from .estimate import Estimate
 from .protocols import ItemStats
 from .uncertainty import (BLOCK_CELLS, CORE_METHODS, influence_values, replicate_values,
                           rows_with_statistics)
-from .validation import check_confidence, check_count, make_rng
+from .validation import SeedLike, check_confidence, check_count, make_rng
 
 __all__ = ["COMPARISON_CI", "Comparison", "compare"]
 
@@ -268,7 +268,7 @@ class _Side:
 
 def compare(estimator: Callable | str, a: Any, b: Any, *, paired: bool | None = None,
             ci: str = "analytic", n_resamples: int = 2000, confidence: float = 0.95,
-            seed: Any = None, **options: Any) -> Comparison:
+            seed: SeedLike = None, **options: Any) -> Comparison:
     r"""The difference of one coefficient between two data sets, θ̂_a − θ̂_b, with its standard
     error, interval and the test of θ_a = θ_b.
 

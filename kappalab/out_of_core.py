@@ -89,7 +89,7 @@ from .errors import DroppedAnnotationsWarning, InvalidParameterError, \
     UndefinedCoefficientWarning, label, warn
 from .estimate import Estimate
 from .uncertainty import ANALYTIC, BLOCK_CELLS, rows_with_statistics
-from .validation import check_confidence, check_count, check_flag, make_rng, require_extra
+from .validation import SeedLike, check_confidence, check_count, check_flag, make_rng, require_extra
 
 __all__ = ["CI_METHODS", "estimate", "cross_kappa", "poisson_weights"]
 
@@ -232,7 +232,7 @@ def _weights_of(keys: np.ndarray, first: int, count: int) -> np.ndarray:
     return np.searchsorted(_POISSON_CDF, u, side="right").astype(float)
 
 
-def poisson_weights(labels: Any, n_resamples: int, seed: Any) -> np.ndarray:
+def poisson_weights(labels: Any, n_resamples: int, seed: SeedLike) -> np.ndarray:
     r"""The Poisson(1) bootstrap weight of each item in each replicate.
 
     Weight w_bi depends only on the label of item i (its text, ``str(label)``), the replicate
@@ -286,7 +286,7 @@ def poisson_weights(labels: Any, n_resamples: int, seed: Any) -> np.ndarray:
     return _weights_of(keys, 0, n_resamples)
 
 
-def _seed_key(seed: Any) -> int:
+def _seed_key(seed: SeedLike) -> int:
     return int(make_rng(seed).integers(0, 2**63, dtype=np.int64))
 
 
@@ -696,7 +696,7 @@ def _optional(x: Any) -> float | None:
     return None if x is None else float(np.asarray(x).reshape(-1)[0])
 
 
-def _check_ci(ci: str | None, n_resamples: int, confidence: float, seed: Any) -> int:
+def _check_ci(ci: str | None, n_resamples: int, confidence: float, seed: SeedLike) -> int:
     if ci is not None and ci not in CI_METHODS:
         raise InvalidParameterError(
             f"unknown ci {ci!r} out of core; choose one of {', '.join(CI_METHODS)} (the "
@@ -722,7 +722,7 @@ def _resolve(spec: Any, kind: str, categories: tuple,
 def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
              rater: str | None = "rater", value: str = "value",
              categories: Sequence[Any] | None = None, ci: str | None = None,
-             n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None,
+             n_resamples: int = 2000, confidence: float = 0.95, seed: SeedLike = None,
              partitioned_by_item: bool | None = None, scheduler: Any = None,
              **options: Any) -> Estimate:
     r"""An item-sum estimator on a Dask DataFrame of long annotations, out of core.
@@ -866,7 +866,7 @@ def estimate(estimator: str | Callable, data: Any, *, item: str = "item",
 def cross_kappa(x: Any, y: Any, *, level: Any = "nominal", item: str = "item",
                 rater: str | None = "rater", value: str = "value",
                 categories: Sequence[Any] | None = None, ci: str | None = None,
-                n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None,
+                n_resamples: int = 2000, confidence: float = 0.95, seed: SeedLike = None,
                 scheduler: Any = None) -> Estimate:
     r"""Cross-replication κx (Wong, Paritosh & Aroyo 2021) of two Dask DataFrames, out of core.
 

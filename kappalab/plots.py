@@ -24,6 +24,7 @@ from cycler import cycler
 
 from .distances import DistanceSpec
 from .errors import InvalidParameterError
+from .validation import SeedLike
 
 __all__ = ["STYLE", "items", "raters", "report", "sample_size", "style", "xrr"]
 
@@ -100,7 +101,7 @@ _XRR_BARS = (
 
 @_styled
 def xrr(report_or_x: Any, y: Any = None, level: DistanceSpec = "nominal", *, ax: Any = None,
-        n_splits: int = 100, seed: Any = None, categories: Sequence[Any] | None = None,
+        n_splits: int = 100, seed: SeedLike = None, categories: Sequence[Any] | None = None,
         title: str | None = None):
     r"""Draw the cross-replication triangulation of Wong, Paritosh & Aroyo (2021).
 

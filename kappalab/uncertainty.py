@@ -131,7 +131,7 @@ from .estimate import Estimate
 from .kernels import distinct_rows, single_blas_thread
 from .progress import track
 from .protocols import ItemStats, ItemSumCore
-from .validation import check_confidence, check_count, check_real, make_rng
+from .validation import SeedLike, check_confidence, check_count, check_real, make_rng
 
 __all__ = ["ALPHA_MIN", "ANALYTIC", "BLOCK_CELLS", "CORE_METHODS", "F_INTERVAL", "Interval",
            "IntervalOptions", "CI_METHODS", "KRIPPENDORFF", "PairableValues",
@@ -337,13 +337,13 @@ class IntervalOptions:
     ci: str | None = None
     n_resamples: int = 2000
     confidence: float = 0.95
-    seed: Any = None
+    seed: SeedLike = None
     progress: bool | None = None
     alpha_min: tuple[float, ...] = ALPHA_MIN
 
     @classmethod
     def of(cls, ci: str | None = None, *, n_resamples: Any = 2000, confidence: Any = 0.95,
-           seed: Any = None, progress: bool | None = None, alpha_min: Any = None,
+           seed: SeedLike = None, progress: bool | None = None, alpha_min: Any = None,
            methods: Collection[str] | None = None) -> "IntervalOptions":
         """The options, each checked once (with ``ci`` None only ``alpha_min``).
 
@@ -767,7 +767,7 @@ def _jackknife(core: ItemSumCore, groups: _Groups, progress: bool | None = None)
 
 
 def replicate_values(core: ItemSumCore, method: str = "bootstrap", n_resamples: int = 2000,
-                     seed: Any = None) -> np.ndarray:
+                     seed: SeedLike = None) -> np.ndarray:
     """Coefficient values of resampled item sets: B values (jackknife: one per item).
 
     Parameters
@@ -824,7 +824,7 @@ def replicate_values(core: ItemSumCore, method: str = "bootstrap", n_resamples: 
     return _replicates(core, groups, method, n_resamples, seed)
 
 
-def _replicates(core: ItemSumCore, groups: _Groups, method: str, n_resamples: int, seed: Any,
+def _replicates(core: ItemSumCore, groups: _Groups, method: str, n_resamples: int, seed: SeedLike,
                 progress: bool | None = None) -> np.ndarray:
     n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
     rng = make_rng(seed)
@@ -844,7 +844,7 @@ def _replicates(core: ItemSumCore, groups: _Groups, method: str, n_resamples: in
 
 def resampling_interval(core: ItemSumCore, method: str = "bootstrap", *,
                         interval: str = "percentile", n_resamples: int = 2000,
-                        confidence: float = 0.95, seed: Any = None,
+                        confidence: float = 0.95, seed: SeedLike = None,
                         progress: bool | None = None) -> Interval:
     """Standard error and confidence interval of ``core``'s coefficient by resampling items.
 
@@ -1055,7 +1055,7 @@ def _pair_draws(rng: np.random.Generator, values: PairableValues,
     return disagreement, uniform
 
 
-def krippendorff_replicates(values: PairableValues, n_resamples: int = 2000, seed: Any = None,
+def krippendorff_replicates(values: PairableValues, n_resamples: int = 2000, seed: SeedLike = None,
                             progress: bool | None = None) -> np.ndarray:
     r"""Krippendorff's bootstrap of α: replicates drawn from the coincidence distribution of the
     pairable values, not by resampling units.
@@ -1138,7 +1138,7 @@ def krippendorff_replicates(values: PairableValues, n_resamples: int = 2000, see
 
 def krippendorff_interval(values: PairableValues, *, n_resamples: int = 2000,
                           confidence: float = 0.95, alpha_min: Any = ALPHA_MIN,
-                          seed: Any = None, progress: bool | None = None
+                          seed: SeedLike = None, progress: bool | None = None
                           ) -> tuple[Interval, dict[float, float]]:
     """Krippendorff's bootstrap interval of α and the probability q of failing to reach each
     smallest acceptable α.
@@ -1235,7 +1235,7 @@ def check_alpha_min(alpha_min: Any) -> tuple[float, ...]:
 
 
 def interval(core: ItemSumCore, ci: "str | IntervalOptions", *, n_resamples: int = 2000,
-             confidence: float = 0.95, seed: Any = None,
+             confidence: float = 0.95, seed: SeedLike = None,
              progress: bool | None = None) -> Interval:
     """The interval an estimator's ``ci=`` names (see :data:`CI_METHODS`).
 
@@ -1328,7 +1328,7 @@ def interval(core: ItemSumCore, ci: "str | IntervalOptions", *, n_resamples: int
 
 # ------------------------------------------------------------------------ front end
 def bootstrap(estimator: Callable[..., Estimate], *data: Any, n_resamples: int = 2000,
-              method: str = "percentile", confidence: float = 0.95, seed: Any = None,
+              method: str = "percentile", confidence: float = 0.95, seed: SeedLike = None,
               **options: Any) -> Estimate:
     """Bootstrap any kappalab estimator: its value with the item-bootstrap SE and interval.
 

@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import importlib
 import math
-from typing import Any, Literal, Sequence, overload
+from typing import Any, Literal, Sequence, TypeAlias, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .errors import InvalidParameterError
 
-__all__ = ["check_confidence", "check_count", "check_flag", "check_real", "check_sample_weight",
-           "is_integer", "make_rng", "missing_extra", "require_extra"]
+__all__ = ["SampleWeightLike", "SeedLike", "check_confidence", "check_count", "check_flag",
+           "check_real", "check_sample_weight", "is_integer", "make_rng", "missing_extra",
+           "require_extra"]
 
 
 def missing_extra(modules: str | Sequence[str], extra: str, purpose: str,
@@ -298,6 +300,14 @@ def check_confidence(confidence: Any) -> float:
     return check_real(confidence, "confidence", low=0.0, high=1.0, open_interval=True)
 
 
+#: what ``seed=`` takes (:func:`make_rng`): None, an int, a sequence of ints, a SeedSequence or
+#: a Generator
+SeedLike: TypeAlias = (None | int | np.integer | Sequence[int] | np.random.SeedSequence
+                       | np.random.Generator)
+#: what ``sample_weight=`` takes (:func:`check_sample_weight`): one weight per item, or None
+SampleWeightLike: TypeAlias = ArrayLike | None
+
+
 def make_rng(seed: Any, name: str = "seed") -> np.random.Generator:
     """A numpy Generator from ``None`` (fresh entropy), a non-negative int, a sequence of
     them (as numpy's ``default_rng`` takes: e.g. ``(study_seed, replication)``), a
@@ -345,7 +355,7 @@ def make_rng(seed: Any, name: str = "seed") -> np.random.Generator:
     return np.random.default_rng(int(seed) if is_integer(seed) else [int(p) for p in entropy])
 
 
-def check_sample_weight(sample_weight: Any, n_items: int,
+def check_sample_weight(sample_weight: SampleWeightLike, n_items: int,
                         name: str = "sample_weight") -> np.ndarray | None:
     """``sample_weight`` as a read-only float array of ``n_items`` finite, non-negative item
     weights, not all 0 (``None`` stays ``None``: no weights). Booleans count as 0/1; 2-D

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from ..annotations import as_annotations
 from ..errors import InvalidParameterError
-from ..validation import check_real
+from ..validation import SeedLike, check_real
 from .cross_binary import QUADRATURE_HALF_WIDTH, BinaryPatterns, binary_loglik, binary_posterior
 from .cross_interval import (CrossIntervalStatistics, bivariate_means_loglik,
                              cross_interval_loglik, interval_posterior)
@@ -37,7 +37,7 @@ LEVELS = ("interval", "binary")
 
 
 def cross_replication(x: Any, y: Any, *, level: str = "interval", draws: int = 1000,
-                      tune: int = 1000, chains: int = 2, seed: Any = None,
+                      tune: int = 1000, chains: int = 2, seed: SeedLike = None,
                       sampler: str = "pymc", prior: Mapping[str, Any] | None = None,
                       categories: Sequence[Any] | None = None,
                       quadrature_step: float | None = None) -> Posterior:

@@ -24,6 +24,7 @@ from .assembly import assemble, blocks, dirichlet, flat
 from .compiled import bucket, data_inputs, fit_model, pad
 from .sampling import SamplingOptions, prior_attrs, validate_prior
 from .posterior import Posterior
+from ..validation import SeedLike
 
 __all__ = ["nominal_reliability", "cohen_kappa", "interval_reliability"]
 
@@ -65,7 +66,7 @@ def dirichlet_multinomial_loglik(pt, rows: np.ndarray, weight: np.ndarray, pi, t
 
 
 def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chains: int = 2,
-                        seed: Any = None, sampler: str = "pymc",
+                        seed: SeedLike = None, sampler: str = "pymc",
                         prior: Mapping[str, Any] | None = None,
                         categories: Sequence[Any] | None = None) -> Posterior:
     r"""Posterior of nominal reliability under the hierarchical Dirichlet–multinomial model.
@@ -220,7 +221,7 @@ def nominal_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chain
 
 # ====================================================================== Cohen
 def cohen_kappa(x: Any, y: Any = None, *, weights: DistanceSpec = None, draws: int = 1000,
-                tune: int = 1000, chains: int = 2, seed: Any = None, sampler: str = "pymc",
+                tune: int = 1000, chains: int = 2, seed: SeedLike = None, sampler: str = "pymc",
                 prior: Mapping[str, Any] | None = None,
                 categories: Sequence[Any] | None = None) -> Posterior:
     r"""Posterior of Cohen's κ (or weighted κ) for two raters: Dirichlet–multinomial table.
@@ -513,7 +514,7 @@ def one_way_loglik(pt, stats: OneWayStatistics, mu, var_b, var_w):
 
 
 def interval_reliability(data: Any, *, draws: int = 1000, tune: int = 1000, chains: int = 2,
-                         seed: Any = None, sampler: str = "pymc",
+                         seed: SeedLike = None, sampler: str = "pymc",
                          prior: Mapping[str, Any] | None = None,
                          categories: Sequence[Any] | None = None) -> Posterior:
     r"""Posterior of interval reliability (ICC) under the one-way random-effects model.

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InvalidParameterError
-from ..validation import check_count, check_real, make_rng, missing_extra, require_extra
+from ..validation import SeedLike, check_count, check_real, make_rng, missing_extra, require_extra
 
 SAMPLERS = ("pymc", "nutpie")
 _QUIET_LOGGERS = ("pymc", "pytensor", "nutpie", "arviz")
@@ -43,7 +43,7 @@ class SamplingOptions:
     predictive replicates use the rest, so an int ``seed`` reproduces the whole result.
     """
 
-    def __init__(self, draws: Any, tune: Any, chains: Any, seed: Any, sampler: Any):
+    def __init__(self, draws: Any, tune: Any, chains: Any, seed: SeedLike, sampler: Any):
         self.draws = check_count(draws, "draws", 1)
         self.tune = check_count(tune, "tune", 0)
         self.chains = check_count(chains, "chains", 1)

@@ -39,7 +39,7 @@ from ..kernels import column_totals, numeric_array, single_blas_thread
 from ..protocols import ItemStats
 from ..uncertainty import (BLOCK_CELLS, CI_METHODS, Interval, IntervalOptions, gwet_design,
                            interval, parse_ci)
-from ..validation import check_sample_weight
+from ..validation import SampleWeightLike, SeedLike, check_sample_weight
 
 __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array",
            "complex_step_gradient", "disagreement_components",
@@ -142,7 +142,7 @@ class ItemSumCoefficient(ABC):
     #: interval): SPA's ``"analytic"``; None: none
     se_without_ci: str | None = None
 
-    def set_sample_weight(self, sample_weight: Any, n_items: int) -> None:
+    def set_sample_weight(self, sample_weight: SampleWeightLike, n_items: int) -> None:
         """Validate and keep item weights, one per row of the item statistics
         (:func:`kappalab.validation.check_sample_weight`); ``None`` and all-ones weights
         leave the coefficient unweighted. Cores call it before using :meth:`item_weights`."""
@@ -208,7 +208,7 @@ class ItemSumCoefficient(ABC):
         return None
 
     def estimate(self, ci: str | None = None, *, n_resamples: int = 2000,
-                 confidence: float = 0.95, seed: Any = None,
+                 confidence: float = 0.95, seed: SeedLike = None,
                  progress: bool | None = None) -> Estimate:
         """The coefficient on the data; with ``ci`` (a name of
         :data:`kappalab.uncertainty.CI_METHODS`: ``"analytic"``, ``"asymptotic"``,

@@ -54,7 +54,7 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import ExcludedRatersWarning, InvalidParameterError, RaterCountError, warn
 from ..estimate import Estimate
 from ..uncertainty import IntervalOptions, parse_ci
-from ..validation import check_count
+from ..validation import SampleWeightLike, SeedLike, check_count
 from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
 
 __all__ = ["AVERAGES", "InterAnnotatorCorrelation", "InterAnnotatorCorrelationCore",
@@ -196,7 +196,7 @@ class InterAnnotatorCorrelationCore(ItemSumCoefficient):
     upper_bound = 1.0
 
     def __init__(self, ann: Annotations, average: str = "mean", min_items: int = 2,
-                 sample_weight: Any = None):
+                 sample_weight: SampleWeightLike = None):
         rater_index = ann.require_raters(self.name)
         if average not in AVERAGES:
             raise InvalidParameterError(
@@ -369,9 +369,9 @@ def _as_result(est: Estimate) -> InterAnnotatorCorrelation:
 @shared_parameters
 def inter_annotator_correlation(data: AnnotationsLike, *, average: str = "mean",
                                 min_items: int = 2, categories: Sequence[Any] | None = None,
-                                sample_weight: Any = None, ci: str | None = None,
+                                sample_weight: SampleWeightLike = None, ci: str | None = None,
                                 n_resamples: int = 2000, confidence: float = 0.95,
-                                seed: Any = None,
+                                seed: SeedLike = None,
                                 progress: bool | None = None) -> InterAnnotatorCorrelation:
     r"""The inter-annotator correlation of numeric ratings (Snow et al. 2008): each
     annotator's Pearson correlation with the mean of the other annotators, averaged.
@@ -523,7 +523,8 @@ def inter_annotator_correlation(data: AnnotationsLike, *, average: str = "mean",
 def inter_annotator_correlation_core(data: AnnotationsLike, *, average: str = "mean",
                                      min_items: int = 2,
                                      categories: Sequence[Any] | None = None,
-                                     sample_weight: Any = None) -> InterAnnotatorCorrelationCore:
+                                     sample_weight: SampleWeightLike = None
+                                     ) -> InterAnnotatorCorrelationCore:
     """The core of :func:`inter_annotator_correlation`: the public function's arguments less
     its interval options, the core whose estimate() is its value
     (kappalab.coefficients.registry, Coefficient.core)."""

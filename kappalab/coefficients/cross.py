@@ -39,7 +39,7 @@ from ..distances import CategoryDistance, DistanceSpec, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import column_totals
-from ..validation import check_sample_weight
+from ..validation import SampleWeightLike, SeedLike, check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array,
                    disagreement_components, distance_product, distance_to_own_item,
                    interval_scores, safe_divide)
@@ -101,7 +101,7 @@ class CrossKappa(ItemSumCoefficient):
     name = "cross-kappa"
 
     def __init__(self, x: Annotations, y: Annotations, distance: DistanceSpec = "nominal", *,
-                 use_moments: bool | None = None, sample_weight: Any = None):
+                 use_moments: bool | None = None, sample_weight: SampleWeightLike = None):
         self.aligned = a = AlignedReplications(x, y)
         self.item_labels = a.items  # the rows are the common items
         weights = check_sample_weight(sample_weight, x.n_items)
@@ -433,10 +433,10 @@ def _cross_distance(a: AlignedReplications, distance: DistanceSpec,
 
 @shared_parameters
 def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: DistanceSpec = "nominal",
-                categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                categories: Sequence[Any] | None = None, sample_weight: SampleWeightLike = None,
                 ci: str | None = None,
                 n_resamples: int = 2000, confidence: float = 0.95,
-                seed: Any = None, progress: bool | None = None,
+                seed: SeedLike = None, progress: bool | None = None,
                 shared_raters: str = "warn") -> Estimate:
     r"""κx, the cross-replication reliability of Wong, Paritosh & Aroyo (2021), eqs 6–11.
 
@@ -536,7 +536,7 @@ def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: DistanceSpec =
 # (kappalab.coefficients.registry, Coefficient.core).
 def cross_kappa_core(x: AnnotationsLike, y: AnnotationsLike, *, level: Any = "nominal",
                      categories: Sequence[Any] | None = None,
-                     sample_weight: Any = None) -> CrossKappa:
+                     sample_weight: SampleWeightLike = None) -> CrossKappa:
     """The core of :func:`cross_kappa` on the items common to both replications."""
     ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
     return CrossKappa(ax, ay, level, sample_weight=sample_weight)
@@ -645,10 +645,11 @@ class NormalizedCrossKappa(ItemSumCoefficient):
 def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
                            level: DistanceSpec = "nominal",
                            irr: str | Callable | tuple[float, float] = "alpha",
-                           categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                           categories: Sequence[Any] | None = None,
+                           sample_weight: SampleWeightLike = None,
                            ci: str | None = None,
                            n_resamples: int = 2000, confidence: float = 0.95,
-                           seed: Any = None, progress: bool | None = None,
+                           seed: SeedLike = None, progress: bool | None = None,
                            shared_raters: str = "warn") -> Estimate:
     r"""Normalized κx (eq 13): κx / √(IRR_X · IRR_Y), an experimental-similarity measure.
 
@@ -750,7 +751,7 @@ def normalized_cross_kappa_core(x: AnnotationsLike, y: AnnotationsLike, *,
                                 level: Any = "nominal",
                                 irr: str | Callable | tuple[float, float] = "alpha",
                                 categories: Sequence[Any] | None = None,
-                                sample_weight: Any = None) -> NormalizedCrossKappa:
+                                sample_weight: SampleWeightLike = None) -> NormalizedCrossKappa:
     """The core of :func:`normalized_cross_kappa`: κx's core and each side's IRR (an α core
     on the common items, or a number)."""
     ax, ay = as_annotations(x, categories=categories), as_annotations(y, categories=categories)
@@ -788,10 +789,11 @@ def _irrs(x: Annotations, y: Annotations, common: pd.Index, level: DistanceSpec,
 
 @shared_parameters
 def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: DistanceSpec = "nominal",
-                        categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                        categories: Sequence[Any] | None = None,
+                        sample_weight: SampleWeightLike = None,
                         ci: str | None = None,
                         n_resamples: int = 2000, confidence: float = 0.95,
-                        seed: Any = None, progress: bool | None = None) -> Estimate:
+                        seed: SeedLike = None, progress: bool | None = None) -> Estimate:
     r"""Agreement of coders with a reference (an expert), as κx against a one-annotation
     replication (Carletta 1996, §4: "naive coders against an expert").
 
@@ -876,7 +878,7 @@ def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: Distance
 
 def reference_agreement_core(ann: AnnotationsLike, reference: Any, *, level: Any = "nominal",
                              categories: Sequence[Any] | None = None,
-                             sample_weight: Any = None) -> CrossKappa:
+                             sample_weight: SampleWeightLike = None) -> CrossKappa:
     """The core of :func:`reference_agreement`: κx of the coders against the reference as a
     one-annotation replication, named "reference agreement"."""
     coders = as_annotations(ann, categories=categories)

@@ -61,7 +61,7 @@ from ..estimate import Estimate
 from ..kernels import (column_totals, numeric_array, pearson_from_sums, pearson_sums,
                        spearman_brown)
 from ..uncertainty import IntervalOptions
-from ..validation import make_rng
+from ..validation import SeedLike, make_rng
 from ..protocols import ItemStats
 from .base import Components, ItemSumCoefficient
 from .multirater import alpha_core
@@ -321,9 +321,9 @@ class SplitHalfCoefficient(ItemSumCoefficient):
     level = "interval"
     #: the seed of the interval (set by the core factory): the generator the random splits
     #: were drawn from, which the interval continues, or the seed as given
-    interval_seed: Any = None
+    interval_seed: SeedLike = None
 
-    def __init__(self, ann: Annotations, n_splits: int = 100, seed: Any = None):
+    def __init__(self, ann: Annotations, n_splits: int = 100, seed: SeedLike = None):
         self.n_splits = _check_splits(n_splits)
         rng = make_rng(seed)
         items, scores = _annotation_scores(ann, self.name)
@@ -445,7 +445,7 @@ class SplitHalfCoefficient(ItemSumCoefficient):
 
 
 @shared_parameters
-def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: Any = None,
+def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: SeedLike = None,
                            categories: Sequence[Any] | None = None, ci: str | None = None,
                            n_resamples: int = 2000, confidence: float = 0.95,
                            progress: bool | None = None) -> SplitHalfReliability:
@@ -545,7 +545,7 @@ def split_half_reliability(ann: AnnotationsLike, *, n_splits: int = 100, seed: A
 # whose estimate() is its value (kappalab.coefficients.registry, Coefficient.core). ``seed``
 # stays: it draws the random splits, so it is part of the value; the core keeps the
 # generator as ``interval_seed``, which the public function's interval continues.
-def split_half_reliability_core(ann: AnnotationsLike, *, n_splits: int = 100, seed: Any = None,
+def split_half_reliability_core(ann: AnnotationsLike, *, n_splits: int = 100, seed: SeedLike = None,
                                 categories: Sequence[Any] | None = None
                                 ) -> "SplitHalfCoefficient":
     """The core of :func:`split_half_reliability`: ``n_splits`` random splits drawn from
@@ -596,7 +596,7 @@ class DisattenuationCoefficient(ItemSumCoefficient):
     level = "interval"
     #: the seed of the interval (set by the core factory): the generator the random splits
     #: were drawn from, which the interval continues, or the seed as given
-    interval_seed: Any = None
+    interval_seed: SeedLike = None
     upper_bound = None  # ρ may exceed 1 through sampling error
 
     def __init__(self, mean_x: np.ndarray, mean_y: np.ndarray, rel_x: Any, rel_y: Any, *,
@@ -682,7 +682,7 @@ def _spearman_brown_parts(core: _SpearmanBrownAlpha) -> dict[str, Any]:
 @shared_parameters
 def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
                               *, reliability: Any = "split_half",
-                              n_splits: int = 100, seed: Any = None,
+                              n_splits: int = 100, seed: SeedLike = None,
                               categories: Sequence[Any] | None = None, ci: str | None = None,
                               n_resamples: int = 2000, confidence: float = 0.95,
                               progress: bool | None = None) -> DisattenuatedCorrelation:
@@ -797,7 +797,7 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
 
 def disattenuated_correlation_core(x: AnnotationsLike, y: AnnotationsLike,
                                    *, reliability: Any = "split_half",
-                                   n_splits: int = 100, seed: Any = None,
+                                   n_splits: int = 100, seed: SeedLike = None,
                                    categories: Sequence[Any] | None = None
                                    ) -> "DisattenuationCoefficient":
     """The core of :func:`disattenuated_correlation`: r of the item means over the common

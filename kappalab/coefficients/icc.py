@@ -66,7 +66,7 @@ from ..errors import (EmptyDataError, IncompleteItemsWarning, InvalidParameterEr
 from ..estimate import Estimate
 from ..kernels import spearman_brown
 from ..uncertainty import F_INTERVAL, Interval, IntervalOptions
-from ..validation import check_confidence, check_sample_weight
+from ..validation import SampleWeightLike, SeedLike, check_confidence, check_sample_weight
 from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
 
 __all__ = ["FORMS", "IntraclassCorrelationCore", "icc", "icc_core", "icc_form", "icc_table"]
@@ -205,7 +205,7 @@ class IntraclassCorrelationCore(ItemSumCoefficient):
     #: items of the data dropped for a missing rating (:func:`icc_core`)
     n_items_dropped: int = 0
 
-    def __init__(self, ratings: Any, form: str = "ICC(2,1)", sample_weight: Any = None,
+    def __init__(self, ratings: Any, form: str = "ICC(2,1)", sample_weight: SampleWeightLike = None,
                  item_labels: Any = None):
         x = np.asarray(ratings, dtype=float)
         if x.ndim != 2 or x.shape[1] < 2 or not np.isfinite(x).all():
@@ -394,8 +394,8 @@ def _complete_ratings(ann: Any) -> tuple[np.ndarray, np.ndarray, int]:
 
 @shared_parameters
 def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = None,
-        confidence: float = 0.95, sample_weight: Any = None, n_resamples: int = 2000,
-        seed: Any = None, progress: bool | None = None) -> Estimate:
+        confidence: float = 0.95, sample_weight: SampleWeightLike = None, n_resamples: int = 2000,
+        seed: SeedLike = None, progress: bool | None = None) -> Estimate:
     r"""The intraclass correlation (Shrout & Fleiss 1979; McGraw & Wong 1996) of interval
     ratings, with its F-based confidence interval on request (``ci="F"``).
 
@@ -554,7 +554,8 @@ def icc(data: AnnotationsLike, *, form: str = "ICC(2,1)", ci: str | None = None,
 
 @shared_parameters
 def icc_table(data: AnnotationsLike, *, ci: str | None = "F", confidence: float = 0.95,
-              sample_weight: Any = None, n_resamples: int = 2000, seed: Any = None,
+              sample_weight: SampleWeightLike = None, n_resamples: int = 2000,
+              seed: SeedLike = None,
               progress: bool | None = None) -> pd.DataFrame:
     r"""The six intraclass correlations of Shrout & Fleiss (1979) in one table, with their F
     tests and F intervals, as pingouin's ``intraclass_corr`` gives them.
@@ -645,7 +646,7 @@ def icc_table(data: AnnotationsLike, *, ci: str | None = "F", confidence: float 
 
 
 def icc_core(data: AnnotationsLike, *, form: str = "ICC(2,1)",
-             sample_weight: Any = None) -> IntraclassCorrelationCore:
+             sample_weight: SampleWeightLike = None) -> IntraclassCorrelationCore:
     """The core behind :func:`icc`: :func:`icc`'s arguments less its interval options.
 
     The complete items are kept (an :class:`~kappalab.errors.IncompleteItemsWarning` says
@@ -714,7 +715,7 @@ def _check_form(form: Any) -> None:
         icc_form(form)
 
 
-def _options(ci: str | None, n_resamples: Any, confidence: Any, seed: Any,
+def _options(ci: str | None, n_resamples: Any, confidence: Any, seed: SeedLike,
              progress: bool | None) -> IntervalOptions:
     """The interval options, checked once; the confidence level always (the F interval's
     and, whatever ``ci``, the F test's)."""

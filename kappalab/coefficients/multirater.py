@@ -50,7 +50,7 @@ from ..kernels import column_totals, count_square_sums, rater_marginal_entries
 from ..protocols import ItemStats
 from ..uncertainty import (KRIPPENDORFF, Interval, IntervalOptions, PairableValues,
                            krippendorff_interval)
-from ..validation import check_flag, check_sample_weight
+from ..validation import SampleWeightLike, SeedLike, check_flag, check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
                    disagreement_components, distance_product, distance_to_own_item,
                    interval_scores, numeric_array, quadratic_form_per_row, safe_divide)
@@ -153,7 +153,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         name: str,
         use_moments: bool | None = None,
         rater_order: bool = False,
-        sample_weight: Any = None,
+        sample_weight: SampleWeightLike = None,
     ):
         self.set_sample_weight(sample_weight, ann.n_items)
         if chance not in CHANCE_MODELS:
@@ -970,7 +970,7 @@ class FamilyMember:
 
     def core_of(self, data: AnnotationsLike, spec: DistanceSpec, *,
                 categories: Sequence[Any] | None = None,
-                sample_weight: Any = None) -> ChanceCorrectedAgreement:
+                sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
         """The coefficient's core on data as its public function reads them: the data read,
         the sample weights checked and ``spec`` (its ``level=`` or ``weights=``) resolved on
         them.
@@ -1014,7 +1014,7 @@ FAMILY = {
 
 
 def alpha_core(ann: Annotations, level: DistanceSpec = "nominal",
-               sample_weight: Any = None) -> ChanceCorrectedAgreement:
+               sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
     """The core of Krippendorff's α on ``ann`` (annotation-weighted, pooled chance)."""
     sample_weight = check_sample_weight(sample_weight, ann.n_items)
     return FAMILY["krippendorff_alpha"].core(ann, distance_for(ann, level, sample_weight),
@@ -1029,7 +1029,7 @@ def alpha_core(ann: Annotations, level: DistanceSpec = "nominal",
 # (kappalab.coefficients.registry, Coefficient.core).
 def krippendorff_alpha_core(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                             categories: Sequence[Any] | None = None,
-                            sample_weight: Any = None) -> ChanceCorrectedAgreement:
+                            sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
     """The core of :func:`krippendorff_alpha`."""
     return FAMILY["krippendorff_alpha"].core_of(data, level, categories=categories,
                                                 sample_weight=sample_weight)
@@ -1037,7 +1037,7 @@ def krippendorff_alpha_core(data: AnnotationsLike, *, level: DistanceSpec = "nom
 
 def fleiss_kappa_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
                       categories: Sequence[Any] | None = None,
-                      sample_weight: Any = None) -> ChanceCorrectedAgreement:
+                      sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
     """The core of :func:`fleiss_kappa`."""
     return FAMILY["fleiss_kappa"].core_of(data, weights, categories=categories,
                                           sample_weight=sample_weight)
@@ -1045,7 +1045,7 @@ def fleiss_kappa_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
 def conger_kappa_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
                       categories: Sequence[Any] | None = None,
-                      sample_weight: Any = None) -> ChanceCorrectedAgreement:
+                      sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
     """The core of :func:`conger_kappa`."""
     return FAMILY["conger_kappa"].core_of(data, weights, categories=categories,
                                           sample_weight=sample_weight)
@@ -1053,7 +1053,7 @@ def conger_kappa_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
 def janson_olsson_iota_core(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                             categories: Sequence[Any] | None = None,
-                            sample_weight: Any = None) -> ChanceCorrectedAgreement:
+                            sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
     """The core of :func:`janson_olsson_iota`."""
     return FAMILY["janson_olsson_iota"].core_of(data, level, categories=categories,
                                                 sample_weight=sample_weight)
@@ -1061,7 +1061,7 @@ def janson_olsson_iota_core(data: AnnotationsLike, *, level: DistanceSpec = "nom
 
 def gwet_ac_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
                  categories: Sequence[Any] | None = None,
-                 sample_weight: Any = None) -> ChanceCorrectedAgreement:
+                 sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
     """The core of :func:`gwet_ac`."""
     return FAMILY["gwet_ac"].core_of(data, weights, categories=categories,
                                      sample_weight=sample_weight)
@@ -1069,7 +1069,7 @@ def gwet_ac_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
 def brennan_prediger_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
                           categories: Sequence[Any] | None = None,
-                          sample_weight: Any = None) -> ChanceCorrectedAgreement:
+                          sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
     """The core of :func:`brennan_prediger`."""
     return FAMILY["brennan_prediger"].core_of(data, weights, categories=categories,
                                               sample_weight=sample_weight)
@@ -1077,7 +1077,7 @@ def brennan_prediger_core(data: AnnotationsLike, *, weights: DistanceSpec = None
 
 def percent_agreement_core(data: AnnotationsLike, *, weights: DistanceSpec = None,
                            categories: Sequence[Any] | None = None,
-                           sample_weight: Any = None) -> ChanceCorrectedAgreement:
+                           sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
     """The core of :func:`percent_agreement`."""
     return FAMILY["percent_agreement"].core_of(data, weights, categories=categories,
                                                sample_weight=sample_weight)
@@ -1086,9 +1086,10 @@ def percent_agreement_core(data: AnnotationsLike, *, weights: DistanceSpec = Non
 # ---------------------------------------------------------------------- named coefficients
 @shared_parameters
 def krippendorff_alpha(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
-                       categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                       categories: Sequence[Any] | None = None,
+                       sample_weight: SampleWeightLike = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                       seed: Any = None, progress: bool | None = None,
+                       seed: SeedLike = None, progress: bool | None = None,
                        alpha_min: Any = None) -> Estimate:
     r"""Krippendorff's α for any number of raters, missing data and any distance.
 
@@ -1204,9 +1205,9 @@ def krippendorff_alpha(data: AnnotationsLike, *, level: DistanceSpec = "nominal"
 
 @shared_parameters
 def fleiss_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
-                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                 categories: Sequence[Any] | None = None, sample_weight: SampleWeightLike = None,
                  by_category: bool = False, ci: str | None = None, n_resamples: int = 2000,
-                 confidence: float = 0.95, seed: Any = None,
+                 confidence: float = 0.95, seed: SeedLike = None,
                  progress: bool | None = None) -> Estimate:
     r"""Fleiss' κ (1971), generalised to missing ratings and weights (Gwet 2014, §2.3).
 
@@ -1312,8 +1313,8 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
         raise InvalidParameterError(
             f"by_category=True gives the category kappas of unweighted Fleiss' kappa (Fleiss "
             f"1971); drop weights={weights!r}, or by_category")
-    resampling = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed,
-                  "progress": progress}
+    resampling: dict[str, Any] = {"n_resamples": n_resamples, "confidence": confidence,
+                                  "seed": seed, "progress": progress}
     # the category kappas first: a seed given as a Generator is drawn in this order
     table = (_category_kappas(core.ann, core.sample_weight, ci, resampling) if by_category
              else None)
@@ -1360,9 +1361,9 @@ def _category_kappas(ann: Annotations, sample_weight: np.ndarray | None, ci: str
 
 @shared_parameters
 def conger_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
-                 categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                 categories: Sequence[Any] | None = None, sample_weight: SampleWeightLike = None,
                  ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                 seed: Any = None, progress: bool | None = None) -> Estimate:
+                 seed: SeedLike = None, progress: bool | None = None) -> Estimate:
     r"""Conger's κ (1980): Fleiss' P_o with chance from each rater's own marginals.
 
     .. math::  P_e = \frac{1}{r(r-1)} \sum_{g \ne h} \sum_{kl} w_{kl}\, p_{gk}\, p_{hl},
@@ -1425,9 +1426,10 @@ def conger_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
 @shared_parameters
 def janson_olsson_iota(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
-                       categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                       categories: Sequence[Any] | None = None,
+                       sample_weight: SampleWeightLike = None,
                        ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                       seed: Any = None, progress: bool | None = None) -> Estimate:
+                       seed: SeedLike = None, progress: bool | None = None) -> Estimate:
     r"""Janson & Olsson's (2001) ι: multi-rater κ for any distance, raters kept distinct.
 
     Wong, Paritosh & Aroyo (2021), eqs 1–5:
@@ -1506,9 +1508,9 @@ def janson_olsson_iota(data: AnnotationsLike, *, level: DistanceSpec = "nominal"
 
 @shared_parameters
 def gwet_ac(data: AnnotationsLike, *, weights: DistanceSpec = None,
-            categories: Sequence[Any] | None = None, sample_weight: Any = None,
+            categories: Sequence[Any] | None = None, sample_weight: SampleWeightLike = None,
             ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-            seed: Any = None, progress: bool | None = None) -> Estimate:
+            seed: SeedLike = None, progress: bool | None = None) -> Estimate:
     r"""Gwet's AC1 (unweighted) and AC2 (weighted), any number of raters, missing data.
 
     .. math::  P_e = \frac{T_w}{K(K-1)} \sum_k π_k (1 - π_k), \qquad T_w = \sum_{kl} w_{kl},
@@ -1567,9 +1569,10 @@ def gwet_ac(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
 @shared_parameters
 def brennan_prediger(data: AnnotationsLike, *, weights: DistanceSpec = None,
-                     categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                     categories: Sequence[Any] | None = None,
+                     sample_weight: SampleWeightLike = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                     seed: Any = None, progress: bool | None = None) -> Estimate:
+                     seed: SeedLike = None, progress: bool | None = None) -> Estimate:
     r"""Brennan & Prediger's (1981) κ_n (Bennett's S): chance agreement P_e = T_w / K².
 
     With Fleiss' P_o; K is the number of categories (pass ``categories=`` to count unused
@@ -1626,9 +1629,10 @@ def brennan_prediger(data: AnnotationsLike, *, weights: DistanceSpec = None,
 
 @shared_parameters
 def percent_agreement(data: AnnotationsLike, *, weights: DistanceSpec = None,
-                      categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                      categories: Sequence[Any] | None = None,
+                      sample_weight: SampleWeightLike = None,
                       ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                      seed: Any = None, progress: bool | None = None) -> Estimate:
+                      seed: SeedLike = None, progress: bool | None = None) -> Estimate:
     r"""Percent (observed) agreement P_o: the share of agreeing pairs within an item,
     averaged over items with two or more annotations (weighted agreement with ``weights=``).
 

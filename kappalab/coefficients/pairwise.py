@@ -33,6 +33,7 @@ from ..uncertainty import BLOCK_CELLS
 from .base import (Components, ItemSumCoefficient, distance_product, interval_scores,
                    numeric_array, safe_divide, within_group_pairs)
 from .multirater import ChanceCorrectedAgreement, active_raters, weights_for
+from ..validation import SampleWeightLike, SeedLike
 
 __all__ = ["cohen_kappa", "scott_pi", "bennett_s", "light_kappa", "two_raters"]
 
@@ -113,7 +114,7 @@ def two_raters(x: AnnotationsLike, y: Any = None, *, categories: Sequence[Any] |
 
 
 def _two_rater_core(x, y, categories, weights, chance, name, weighted_name, *,
-                    sample_weight: Any) -> ChanceCorrectedAgreement:
+                    sample_weight: SampleWeightLike) -> ChanceCorrectedAgreement:
     ann = two_raters(x, y, categories=categories, coefficient=name)
     dis = weights_for(ann, weights)
     return ChanceCorrectedAgreement(
@@ -128,7 +129,7 @@ def _two_rater_core(x, y, categories, weights, chance, name, weighted_name, *,
 # whose estimate() is its value (kappalab.coefficients.registry, Coefficient.core).
 def cohen_kappa_core(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
                      categories: Sequence[Any] | None = None,
-                     sample_weight: Any = None) -> ChanceCorrectedAgreement:
+                     sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
     """The core of :func:`cohen_kappa` (rater-marginal chance, raters in order)."""
     return _two_rater_core(x, y, categories, weights, "rater_marginal", "Cohen's kappa",
                            "Cohen's weighted kappa", sample_weight=sample_weight)
@@ -136,7 +137,7 @@ def cohen_kappa_core(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
 
 def scott_pi_core(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
                   categories: Sequence[Any] | None = None,
-                  sample_weight: Any = None) -> ChanceCorrectedAgreement:
+                  sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
     """The core of :func:`scott_pi` (item-marginal chance, raters in order)."""
     return _two_rater_core(x, y, categories, weights, "item_marginal", "Scott's pi",
                            "Scott's pi (weighted)", sample_weight=sample_weight)
@@ -144,7 +145,7 @@ def scott_pi_core(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
 
 def bennett_s_core(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
                    categories: Sequence[Any] | None = None,
-                   sample_weight: Any = None) -> ChanceCorrectedAgreement:
+                   sample_weight: SampleWeightLike = None) -> ChanceCorrectedAgreement:
     """The core of :func:`bennett_s` (uniform chance, raters in order)."""
     return _two_rater_core(x, y, categories, weights, "uniform", "Bennett's S",
                            "Bennett's S (weighted)", sample_weight=sample_weight)
@@ -152,7 +153,7 @@ def bennett_s_core(x: AnnotationsLike, y: Any = None, *, weights: Any = None,
 
 def light_kappa_core(data: AnnotationsLike, *, weights: Any = None,
                      categories: Sequence[Any] | None = None,
-                     sample_weight: Any = None) -> "PairwiseMeanKappa":
+                     sample_weight: SampleWeightLike = None) -> "PairwiseMeanKappa":
     """The core of :func:`light_kappa` (the mean of every pair's Cohen κ)."""
     core = PairwiseMeanKappa(as_annotations(data, categories=categories), weights,
                              sample_weight)
@@ -163,9 +164,9 @@ def light_kappa_core(data: AnnotationsLike, *, weights: Any = None,
 
 @shared_parameters
 def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
-                categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                categories: Sequence[Any] | None = None, sample_weight: SampleWeightLike = None,
                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                seed: Any = None, progress: bool | None = None) -> Estimate:
+                seed: SeedLike = None, progress: bool | None = None) -> Estimate:
     r"""Cohen's κ (1960) and weighted κ (1968) for two raters.
 
     .. math::  κ = \frac{P_o - P_e}{1 - P_e}, \quad P_o = \sum_{kl} w_{kl} T_{kl}/n, \quad
@@ -266,9 +267,9 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
 
 @shared_parameters
 def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
-             categories: Sequence[Any] | None = None, sample_weight: Any = None,
+             categories: Sequence[Any] | None = None, sample_weight: SampleWeightLike = None,
              ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-             seed: Any = None, progress: bool | None = None) -> Estimate:
+             seed: SeedLike = None, progress: bool | None = None) -> Estimate:
     r"""Scott's π (1955): two raters sharing one marginal, P_e = Σ w_kl π_k π_l.
 
     π_k is the mean of the two raters' proportions (Fleiss' κ for two raters).
@@ -346,9 +347,9 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
 
 @shared_parameters
 def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
-              categories: Sequence[Any] | None = None, sample_weight: Any = None,
+              categories: Sequence[Any] | None = None, sample_weight: SampleWeightLike = None,
               ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-              seed: Any = None, progress: bool | None = None) -> Estimate:
+              seed: SeedLike = None, progress: bool | None = None) -> Estimate:
     r"""Bennett, Alpert & Goldstein's S (1954) = Brennan–Prediger for two raters: P_e = T_w/K².
 
     Parameters
@@ -442,7 +443,8 @@ class PairwiseMeanKappa(ItemSumCoefficient):
 
     name = "Light's kappa"
 
-    def __init__(self, ann: Annotations, weights: DistanceSpec = None, sample_weight: Any = None):
+    def __init__(self, ann: Annotations, weights: DistanceSpec = None,
+                 sample_weight: SampleWeightLike = None):
         n_raters = len(ann.require_raters(self.name))
         self.set_sample_weight(sample_weight, ann.n_items)
         self.ann = ann
@@ -632,9 +634,9 @@ class PairwiseMeanKappa(ItemSumCoefficient):
 
 @shared_parameters
 def light_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
-                categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                categories: Sequence[Any] | None = None, sample_weight: SampleWeightLike = None,
                 ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                seed: Any = None, progress: bool | None = None) -> Estimate:
+                seed: SeedLike = None, progress: bool | None = None) -> Estimate:
     r"""Light's κ (1971): the mean of Cohen's κ over all pairs of raters.
 
     .. math::  κ_L = \binom{R}{2}^{-1} \sum_{g<h} κ_{gh}

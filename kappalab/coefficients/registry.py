@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+import numpy as np
+
 from ..annotations import Annotations
 from ..distances import CategoryDistance
 from ..errors import InvalidParameterError
@@ -146,7 +148,8 @@ class Coefficient:
         return self.display
 
     def agreement_core(self, ann: Annotations, distance: CategoryDistance,
-                       sample_weight: Any = None) -> multirater.ChanceCorrectedAgreement:
+                       sample_weight: np.ndarray | None = None
+                       ) -> multirater.ChanceCorrectedAgreement:
         """The multi-rater family's core of this coefficient on ``ann`` with a resolved
         distance: what the reports, the planner and the out-of-core estimator build.
 

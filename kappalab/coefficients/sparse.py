@@ -39,7 +39,7 @@ from ..errors import EmptyDataError, InvalidParameterError
 from ..estimate import Estimate
 from ..kernels import pair_agreement
 from ..protocols import ItemStats
-from ..validation import check_count
+from ..validation import SampleWeightLike, SeedLike, check_count
 from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
 
 __all__ = ["SCHEMES", "item_agreement", "item_agreement_variance", "spa", "spa_kappa",
@@ -271,7 +271,7 @@ class SparseAgreement(ItemSumCoefficient):
     se_without_ci = "analytic"
 
     def __init__(self, ann: Annotations, weights: Any = "flat", class_distribution: Any = None,
-                 chance_corrected: bool = False, sample_weight: Any = None):
+                 chance_corrected: bool = False, sample_weight: SampleWeightLike = None):
         self.set_sample_weight(sample_weight, ann.n_items)
         self.ann = ann
         self.item_labels = ann.items
@@ -373,9 +373,9 @@ class SparseAgreement(ItemSumCoefficient):
 
 @shared_parameters
 def spa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any = None,
-        categories: Sequence[Any] | None = None, sample_weight: Any = None,
+        categories: Sequence[Any] | None = None, sample_weight: SampleWeightLike = None,
         ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-        seed: Any = None, progress: bool | None = None, weights: Any = None) -> Estimate:
+        seed: SeedLike = None, progress: bool | None = None, weights: Any = None) -> Estimate:
     r"""Sparse Probability of Agreement: SPA = Σ_i k_i P_i / Σ_i k_i over items with ≥ 2
     annotations (Nørregaard & Derczynski 2022, eqs 7–8).
 
@@ -454,9 +454,9 @@ def spa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any 
 
 @shared_parameters
 def spa_kappa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any = None,
-              categories: Sequence[Any] | None = None, sample_weight: Any = None,
+              categories: Sequence[Any] | None = None, sample_weight: SampleWeightLike = None,
               ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-              seed: Any = None, progress: bool | None = None, weights: Any = None) -> Estimate:
+              seed: SeedLike = None, progress: bool | None = None, weights: Any = None) -> Estimate:
     r"""Chance-corrected SPA, (SPA − P_e)/(1 − P_e), P_e = Σ_c p_c² of the pooled labels of
     pairable items.
 
@@ -527,7 +527,7 @@ def spa_kappa(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution
 # Each takes the public function's arguments less its interval options and returns the core
 # whose estimate() is its value (kappalab.coefficients.registry, Coefficient.core).
 def spa_core(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution: Any = None,
-             categories: Sequence[Any] | None = None, sample_weight: Any = None,
+             categories: Sequence[Any] | None = None, sample_weight: SampleWeightLike = None,
              weights: Any = None) -> SparseAgreement:
     """The core of :func:`spa` (``weights=`` refused, as there)."""
     _refuse_weights(weights, "spa")
@@ -537,7 +537,7 @@ def spa_core(data: AnnotationsLike, *, scheme: Any = "flat", class_distribution:
 
 def spa_kappa_core(data: AnnotationsLike, *, scheme: Any = "flat",
                    class_distribution: Any = None, categories: Sequence[Any] | None = None,
-                   sample_weight: Any = None, weights: Any = None) -> SparseAgreement:
+                   sample_weight: SampleWeightLike = None, weights: Any = None) -> SparseAgreement:
     """The core of :func:`spa_kappa` (chance-corrected SPA; ``weights=`` refused)."""
     _refuse_weights(weights, "spa_kappa")
     ann = as_annotations(data, categories=categories)

@@ -147,7 +147,7 @@ import numpy as np
 import pandas as pd
 
 from ..annotations import Annotations
-from ..validation import check_count, check_real, make_rng
+from ..validation import SeedLike, check_count, check_real, make_rng
 from .counts import CountModel, annotation_count_pmf
 from .parameters import (LEVELS, REPLICATION_LEVELS, categories_and_prevalence,
                          check_heterogeneity, check_missingness, check_mnar_strength,
@@ -182,7 +182,7 @@ def annotations(n_items: int, *, level: str = "nominal", n_categories: int | Non
                 annotations_per_item: Any = 3, n_raters: int | None = None,
                 rater_bias: float = 0.0, missingness: str = "mcar",
                 mnar_strength: float = 1.0, heterogeneity: float | None = None,
-                seed: Any = None) -> tuple[Annotations, Truth]:
+                seed: SeedLike = None) -> tuple[Annotations, Truth]:
     r"""Simulate annotations with known population agreement: ``(Annotations, Truth)``.
 
     Parameters
@@ -304,7 +304,7 @@ def replications(n_items: int, *, level: str = "interval", rho: float = 0.8,
                  n_categories: int | None = None, prevalence: Any = None,
                  missingness: Any = ("mcar", "mcar"), mnar_strength: float = 1.0,
                  heterogeneity: Any = None, only_x: int = 0, only_y: int = 0,
-                 seed: Any = None) -> tuple[Annotations, Annotations, Truth]:
+                 seed: SeedLike = None) -> tuple[Annotations, Annotations, Truth]:
     r"""Two rater pools annotating the same items: ``(ann_x, ann_y, Truth)``.
 
     The items' latent values (u_X, u_Y) are standard bivariate normal with correlation
