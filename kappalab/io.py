@@ -67,7 +67,7 @@ def sniff_separator(sample: str) -> str:
     Returns
     -------
     str
-        The separator found by :class:`csv.Sniffer` when the header contains it, else the
+        The separator found by ``csv.Sniffer`` when the header contains it, else the
         most frequent of the three in the header, else a comma.
 
     Examples

@@ -299,8 +299,8 @@ def ci_choices() -> str:
 class IntervalOptions:
     """The interval options of an estimator, checked once: what ``ci=``, ``n_resamples=``,
     ``confidence=``, ``seed=``, ``progress=`` (and Krippendorff's ``alpha_min=``) of every
-    estimator and report build at the door (:meth:`of`) and pass down to the uncertainty
-    code.
+    estimator and report build at the door (:meth:`IntervalOptions.of`) and pass down to the
+    uncertainty code.
 
     Build it with :meth:`of`, which validates; the constructor does not.
 

@@ -954,7 +954,7 @@ class FamilyMember:
         ann : Annotations
             The data.
         distance : CategoryDistance
-            The resolved distance or agreement weights (:func:`distance_for`).
+            The resolved distance or agreement weights (``distance_for``).
         sample_weight : numpy.ndarray, optional
             Checked item weights (:func:`~kappalab.validation.check_sample_weight`).
 

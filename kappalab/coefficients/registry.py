@@ -159,7 +159,7 @@ class Coefficient:
             The data.
         distance : CategoryDistance
             The resolved distance or agreement weights
-            (:func:`~kappalab.coefficients.multirater.distance_for`).
+            (``multirater.distance_for``).
         sample_weight : numpy.ndarray, optional
             Checked item weights (:func:`~kappalab.validation.check_sample_weight`).
 
