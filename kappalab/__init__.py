@@ -30,7 +30,7 @@ from .coefficients.disattenuation import (
 )
 from .coefficients.correlation import InterAnnotatorCorrelation, inter_annotator_correlation
 from .coefficients.icc import icc, icc_table
-from .diagnostics.raters import rater_report
+from .reports.raters import rater_report
 from .coefficients.sparse import (
     item_agreement,
     item_agreement_variance,
@@ -38,15 +38,15 @@ from .coefficients.sparse import (
     spa_kappa,
     spa_weights,
 )
-from .diagnostics.items import item_report
-from .diagnostics.judge import JudgeReport, judge_report
+from .reports.items import item_report
+from .reports.judge import JudgeReport, judge_report
 from .comparison import Comparison, compare
 from .out_of_core import cross_kappa as dask_cross_kappa, estimate as dask_estimate
 from .estimate import Estimate
 from .interpretation import Interpretation, interpret
 from .kernels import spearman_brown
 from .planning import SampleSizePlan, plan
-from .report import agreement_report, xrr_report
+from .reports.agreement import agreement_report, xrr_report
 from .uncertainty import bootstrap
 from . import (alignment, datasets, distances, errors, kernels, out_of_core, plots, simulate,
                uncertainty)

@@ -19,10 +19,10 @@ FLOORS = {
     # the coefficients
     "coefficients": 3,
     # what is built on the coefficients
-    "report": 4, "simulate": 4, "datasets": 4,
-    # what researchers report beside the coefficient: raters and items, comparisons,
-    # interpretation, planning
-    "diagnostics": 4, "comparison": 4, "interpretation": 4, "planning": 4,
+    "simulate": 4, "datasets": 4,
+    # what researchers report beside the coefficient: the reports (every coefficient, raters,
+    # items, a judge), comparisons, interpretation, planning
+    "reports": 4, "comparison": 4, "interpretation": 4, "planning": 4,
     # the item-sum cores run per partition of a Dask DataFrame
     "out_of_core": 4,
     # the deprecated alias of out_of_core (0.2.0)

@@ -9,15 +9,15 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from .docstrings import shared_parameters
-from .annotations import AnnotationsLike, as_annotations
-from .coefficients import icc as intraclass, multirater, registry
-from .distances import DistanceSpec
-from .errors import (IncompleteItemsWarning, KappalabError, PairwiseMeanWarning,
+from ..docstrings import shared_parameters
+from ..annotations import AnnotationsLike, as_annotations
+from ..coefficients import icc as intraclass, multirater, registry
+from ..distances import DistanceSpec
+from ..errors import (IncompleteItemsWarning, KappalabError, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
-from .interpretation import interpret as benchmark_value, interpretation_scale
-from .uncertainty import IntervalOptions
-from .validation import check_confidence, check_sample_weight, make_rng
+from ..interpretation import interpret as benchmark_value, interpretation_scale
+from ..uncertainty import IntervalOptions
+from ..validation import check_confidence, check_sample_weight, make_rng
 
 __all__ = ["NOT_COMPUTED", "ReportTable", "agreement_report"]
 
@@ -491,9 +491,9 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: DistanceSpec = 
     >>> round(float(rows["kappa_x"]), 4), int(rows["items_common"])  # d_o = (1/3)(2/4) = 1/6
     (0.6667, 3)
     """
-    from .alignment import AlignedReplications, shared_raters as shared_raters_of
-    from .coefficients import cross, disattenuation
-    from .errors import EmptyDataError, NonNumericError
+    from ..alignment import AlignedReplications, shared_raters as shared_raters_of
+    from ..coefficients import cross, disattenuation
+    from ..errors import EmptyDataError, NonNumericError
 
     ax = as_annotations(x, categories=categories)
     ay = as_annotations(y, categories=categories)

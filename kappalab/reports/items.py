@@ -21,7 +21,6 @@ present), so the memory grows with the annotations, not with items × categories
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -33,7 +32,7 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients import registry
 from ..coefficients.multirater import ChanceCorrectedAgreement, distance_for
 from ..distances import DistanceSpec
-from ..errors import InvalidParameterError
+from ..errors import InvalidParameterError, warn
 from ..protocols import ItemStats
 from ..uncertainty import BLOCK_CELLS, replicate_values
 
@@ -47,9 +46,9 @@ _CAPABILITY = "item_report"
 
 def __getattr__(name: str) -> Any:
     if name == "ITEM_REPORT_COEFFICIENTS":  # deprecated in 0.2.0: the registry is the table
-        warnings.warn("kappalab.diagnostics.items.ITEM_REPORT_COEFFICIENTS is deprecated and "
-                      "will be removed in 0.3.0; use kappalab.coefficients.registry."
-                      f"coefficients({_CAPABILITY!r})", DeprecationWarning, stacklevel=2)
+        warn("kappalab.reports.items.ITEM_REPORT_COEFFICIENTS is deprecated and will be "
+             "removed in 0.3.0; use kappalab.coefficients.registry."
+             f"coefficients({_CAPABILITY!r})", DeprecationWarning)
         return {entry.name: (entry.chance, entry.item_weighting, entry.display,
                              entry.option == "level")
                 for entry in registry.coefficients(_CAPABILITY)}

@@ -39,7 +39,8 @@ from ..coefficients import registry
 from ..coefficients.cross import CrossKappa, RaterVersusRest
 from ..coefficients.multirater import ChanceCorrectedAgreement, distance_for
 from ..distances import CategoryDistance, DistanceSpec
-from ..errors import InvalidParameterError, RaterCountError, UndefinedCoefficientWarning
+from ..errors import (InvalidParameterError, RaterCountError, UndefinedCoefficientWarning,
+                      warn)
 from ..uncertainty import (BLOCK_CELLS, CORE_METHODS, IntervalOptions, interval,
                            unsupported_method)
 
@@ -336,9 +337,9 @@ def _without_each_rater(ann: Annotations, level: Any, distance: CategoryDistance
 
 def __getattr__(name: str) -> Any:
     if name == "COEFFICIENTS":  # deprecated in 0.2.0: the registry is the one table
-        warnings.warn("kappalab.diagnostics.raters.COEFFICIENTS is deprecated and will be "
-                      "removed in 0.3.0; use kappalab.coefficients.registry.coefficients("
-                      f"{_CAPABILITY!r})", DeprecationWarning, stacklevel=2)
+        warn("kappalab.reports.raters.COEFFICIENTS is deprecated and will be removed in "
+             "0.3.0; use kappalab.coefficients.registry.coefficients("
+             f"{_CAPABILITY!r})", DeprecationWarning)
         return {(entry.aliases[0] if entry.aliases else entry.name):
                 (entry.chance, entry.item_weighting, entry.display)
                 for entry in registry.coefficients(_CAPABILITY)}
