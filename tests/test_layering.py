@@ -25,8 +25,8 @@ FLOORS = {
     "reports": 4, "comparison": 4, "interpretation": 4, "planning": 4,
     # the item-sum cores run per partition of a Dask DataFrame
     "out_of_core": 4,
-    # the deprecated alias of out_of_core (0.2.0)
-    "distributed": 4,
+    # the deprecated aliases of out_of_core and of reports (0.2.0)
+    "distributed": 4, "report": 4, "diagnostics": 4,
     "bayes": 5, "plots": 5, "cli": 6, "__init__": 7, "__main__": 7,
 }
 
