@@ -1,5 +1,5 @@
-"""The reports, in one package: the table of every applicable coefficient
-(:mod:`.agreement`: :func:`agreement_report`, :func:`xrr_report`), and who and what drive
+"""The reports, in one package: the table of every applicable coefficient (:mod:`.agreement`:
+:func:`~kappalab.agreement_report`, :func:`~kappalab.xrr_report`), and who and what drive
 agreement, computed on the item-sum spine: one row per rater (:mod:`.raters`), one row per item
 (:mod:`.items`), and an automatic judge against a human panel (:mod:`.judge`).
 
