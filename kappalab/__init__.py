@@ -30,7 +30,7 @@ from .coefficients.disattenuation import (
 )
 from .coefficients.correlation import InterAnnotatorCorrelation, inter_annotator_correlation
 from .coefficients.icc import icc, icc_table
-from .diagnostics.raters import rater_report
+from .reports.raters import rater_report
 from .coefficients.sparse import (
     item_agreement,
     item_agreement_variance,
@@ -38,15 +38,15 @@ from .coefficients.sparse import (
     spa_kappa,
     spa_weights,
 )
-from .diagnostics.items import item_report
-from .diagnostics.judge import JudgeReport, judge_report
+from .reports.items import item_report
+from .reports.judge import JudgeReport, judge_report
 from .comparison import Comparison, compare
 from .out_of_core import cross_kappa as dask_cross_kappa, estimate as dask_estimate
 from .estimate import Estimate
 from .interpretation import Interpretation, interpret
 from .kernels import spearman_brown
 from .planning import SampleSizePlan, plan
-from .report import agreement_report, xrr_report
+from .reports.agreement import agreement_report, xrr_report
 from .uncertainty import bootstrap
 from . import (alignment, datasets, distances, errors, kernels, out_of_core, plots, simulate,
                uncertainty)
@@ -113,13 +113,16 @@ __all__ = [
 #: names renamed in 0.2.0, still importable for one release: ``benchmark`` (the interpretation
 #: scales) clashed with the speed benchmarks of ``benchmarks/``
 _RENAMED = {"benchmark": "interpret", "Benchmark": "Interpretation"}
+#: modules renamed in 0.2.0, deprecated aliases for one release: ``distributed`` (now
+#: ``out_of_core``), ``report`` and ``diagnostics`` (now the package ``reports``)
+_ALIAS_MODULES = ("distributed", "report", "diagnostics")
 
 
 def __getattr__(name: str):
     """``kl.benchmark`` and ``kl.Benchmark``, the old names of :func:`interpret` and
     :class:`Interpretation`, with a :class:`DeprecationWarning`; ``kl.distributed``, the
-    deprecated alias of :mod:`kappalab.out_of_core`, imported (and warned about, once) on
-    first use."""
+    deprecated alias of :mod:`kappalab.out_of_core`, and ``kl.report`` and ``kl.diagnostics``,
+    those of :mod:`kappalab.reports`, imported (and warned about, once) on first use."""
     if name in _RENAMED:
         import warnings
 
@@ -127,9 +130,9 @@ def __getattr__(name: str):
                       f"release; use kappalab.{_RENAMED[name]}", DeprecationWarning,
                       stacklevel=2)
         return globals()[_RENAMED[name]]
-    if name == "distributed":
+    if name in _ALIAS_MODULES:
         import importlib
-        return importlib.import_module(f"{__name__}.distributed")
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 if _startup.holding():  # the console command: its module is the rest of its start-up

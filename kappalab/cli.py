@@ -37,8 +37,8 @@ from .coefficients import registry
 from .io import ReadError, read_annotations, read_table, sniff_separator  # noqa: F401
 from .planning import plan
 from .progress import elapsed, track
-from .diagnostics.raters import rater_report
-from .report import NOT_COMPUTED, ReportTable, agreement_report
+from .reports.raters import rater_report
+from .reports.agreement import NOT_COMPUTED, ReportTable, agreement_report
 from .startup import EXIT_INTERRUPTED, INTERRUPTED
 from .uncertainty import CI_METHODS, CORE_METHODS, IntervalOptions, ci_choices
 
@@ -71,7 +71,7 @@ def _first_line(exc: BaseException, default: str) -> str:
 
 # ---------------------------------------------------------------------- commands
 def _report_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options of :func:`~kappalab.report.agreement_report` given on the command line."""
+    """The options of :func:`~kappalab.agreement_report` given on the command line."""
     return {"ci": None if args.ci == "none" else args.ci, "n_resamples": args.n_resamples,
             "confidence": args.confidence, "seed": args.seed, "benchmark": args.benchmark,
             "progress": False}  # the command line shows its own progress line

@@ -134,6 +134,48 @@ def warn(message: str, category: type[Warning]) -> None:
     warnings.warn(message, category, stacklevel=level)
 
 
+def warn_deprecated_module(message: str) -> None:
+    """Warn once, with a :class:`DeprecationWarning`, at the line that imports a deprecated
+    alias module: called by the alias's body, which runs once, when the module is first
+    imported.
+
+    The import machinery between that line and the module's body is skipped:
+    ``importlib._bootstrap`` (which :func:`warnings.warn` skips itself),
+    ``importlib.import_module`` and ``kappalab/__init__.py`` (whose ``__getattr__`` imports
+    the aliases on first use: ``kl.distributed``, ``kl.report``, ``kl.diagnostics``).
+
+    Parameters
+    ----------
+    message : str
+        The warning: the old name, its removal and the new name.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_deprecated_module("kappalab.old is deprecated; use kappalab.new")
+    >>> caught[0].category.__name__, str(caught[0].message)
+    ('DeprecationWarning', 'kappalab.old is deprecated; use kappalab.new')
+    """
+    import importlib
+    import sys
+    import warnings
+    from pathlib import Path
+
+    machinery = (importlib.__file__, str(Path(__file__).with_name("__init__.py")))
+    frame: FrameType | None = sys._getframe(2)  # the frame above the alias module's body
+    level = 3  # stacklevel 1 is this function, 2 the module's body
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name in machinery:
+            level += 1
+        elif not ("importlib" in name and "_bootstrap" in name):
+            break
+        frame = frame.f_back
+    warnings.warn(message, DeprecationWarning, stacklevel=level)
+
+
 def label(value: Any) -> str:
     """repr of a label, numpy scalars shown as plain Python values (5, not np.int64(5))."""
     scalar = hasattr(value, "item") and getattr(value, "ndim", 1) == 0

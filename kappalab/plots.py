@@ -105,7 +105,7 @@ def xrr(report_or_x: Any, y: Any = None, level: DistanceSpec = "nominal", *, ax:
         title: str | None = None):
     r"""Draw the cross-replication triangulation of Wong, Paritosh & Aroyo (2021).
 
-    ``report_or_x`` is a table from :func:`kappalab.report.xrr_report`, or replication X (then
+    ``report_or_x`` is a table from :func:`kappalab.xrr_report`, or replication X (then
     ``y`` is replication Y and the report is computed with ``level``, ``n_splits``, ``seed``,
     ``categories``). Bars show IRR_X, IRR_Y, κx, normalized κx and Spearman's ρ_xy with their
     values (``n/a`` where undefined), with the paper's reading drawn on them (the legend sits
@@ -118,8 +118,8 @@ def xrr(report_or_x: Any, y: Any = None, level: DistanceSpec = "nominal", *, ax:
     Parameters
     ----------
     report_or_x : DataFrame, Annotations or array-like
-        A table from :func:`kappalab.report.xrr_report` (columns ``quantity`` and ``value``),
-        or replication X (anything :func:`~kappalab.report.xrr_report` takes as ``x``).
+        A table from :func:`kappalab.xrr_report` (columns ``quantity`` and ``value``),
+        or replication X (anything :func:`~kappalab.xrr_report` takes as ``x``).
     y : Annotations or array-like, optional
         Replication Y, when ``report_or_x`` is replication X; None with a report.
     level : str, array-like or callable, default "nominal"
@@ -165,7 +165,7 @@ def xrr(report_or_x: Any, y: Any = None, level: DistanceSpec = "nominal", *, ax:
     >>> ax.get_xlabel()
     '3 items in common (0 dropped from X, 0 from Y)'
     """
-    from .report import xrr_report
+    from .reports.agreement import xrr_report
 
     if isinstance(report_or_x, pd.DataFrame) and {"quantity", "value"} <= set(
             report_or_x.columns):
@@ -182,7 +182,7 @@ def xrr(report_or_x: Any, y: Any = None, level: DistanceSpec = "nominal", *, ax:
     missing = [q for q, _, _ in _XRR_BARS if q not in values.index]
     if missing:
         raise InvalidParameterError(f"the report has no row {missing[0]!r}: pass a table from "
-                                    "kappalab.report.xrr_report")
+                                    "kappalab.xrr_report")
     heights = np.array([float(values[q]) for q, _, _ in _XRR_BARS])
 
     if ax is None:
@@ -240,9 +240,9 @@ def _report_of(data: Any, columns: Sequence[str], own: set[str], maker: str,
     """``data`` itself when it is a table of ``kappalab.<maker>`` (it has ``columns``), else
     the report of the annotations ``data``, computed with ``options``. A table with some of
     the report's own columns (``own``) but not all is refused, never read as annotations."""
-    from .diagnostics.items import item_report
-    from .diagnostics.raters import rater_report
-    from .report import agreement_report
+    from .reports.items import item_report
+    from .reports.raters import rater_report
+    from .reports.agreement import agreement_report
 
     makers: dict[str, Callable[..., pd.DataFrame]] = {
         "rater_report": rater_report, "item_report": item_report,

@@ -35,7 +35,7 @@ from kappalab.errors import (
     UndefinedCoefficientWarning,
 )
 from kappalab.plots import xrr as plot_xrr
-from kappalab.report import xrr_report
+from kappalab.reports.agreement import xrr_report
 
 
 # ---------------------------------------------------------------------- brute force

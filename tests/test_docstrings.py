@@ -32,7 +32,7 @@ ESTIMATORS = {
     "kappalab.coefficients.icc": ["icc"],
     "kappalab.coefficients.disattenuation": ["split_half_reliability",
                                              "disattenuated_correlation"],
-    "kappalab.report": ["agreement_report", "xrr_report"],
+    "kappalab.reports.agreement": ["agreement_report", "xrr_report"],
 }
 FUNCTIONS = [(module, name) for module, names in ESTIMATORS.items() for name in names]
 REQUIRED = ("Returns", "Raises", "References", "Examples")

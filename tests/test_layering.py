@@ -19,14 +19,14 @@ FLOORS = {
     # the coefficients
     "coefficients": 3,
     # what is built on the coefficients
-    "report": 4, "simulate": 4, "datasets": 4,
-    # what researchers report beside the coefficient: raters and items, comparisons,
-    # interpretation, planning
-    "diagnostics": 4, "comparison": 4, "interpretation": 4, "planning": 4,
+    "simulate": 4, "datasets": 4,
+    # what researchers report beside the coefficient: the reports (every coefficient, raters,
+    # items, a judge), comparisons, interpretation, planning
+    "reports": 4, "comparison": 4, "interpretation": 4, "planning": 4,
     # the item-sum cores run per partition of a Dask DataFrame
     "out_of_core": 4,
-    # the deprecated alias of out_of_core (0.2.0)
-    "distributed": 4,
+    # the deprecated aliases of out_of_core and of reports (0.2.0)
+    "distributed": 4, "report": 4, "diagnostics": 4,
     "bayes": 5, "plots": 5, "cli": 6, "__init__": 7, "__main__": 7,
 }
 

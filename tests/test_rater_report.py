@@ -196,7 +196,7 @@ def test_conger_without_each_rater_in_chunks(monkeypatch):
     """Conger's rows have R·K columns, so the stack is built a chunk of raters at a time
     (here forced down to chunks of 11 raters): still the estimator on the panel without
     each rater."""
-    import kappalab.diagnostics.raters as raters_module
+    import kappalab.reports.raters as raters_module
 
     monkeypatch.setattr(raters_module, "BLOCK_CELLS", 10_000)
     rng = np.random.default_rng(0)

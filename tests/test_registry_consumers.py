@@ -169,7 +169,7 @@ def deprecated(module, name):
 
 def test_the_old_tables_warn_and_still_answer():
     from kappalab import planning
-    from kappalab.diagnostics import items, raters
+    from kappalab.reports import items, raters
     assert deprecated(raters, "COEFFICIENTS") == {
         "alpha": ("pooled", "annotation", "Krippendorff's alpha"),
         "fleiss": ("item_marginal", "item", "Fleiss' kappa"),
