@@ -17,7 +17,7 @@ from ..errors import (IncompleteItemsWarning, KappalabError, PairwiseMeanWarning
                      UndefinedCoefficientWarning)
 from ..interpretation import interpret as benchmark_value, interpretation_scale
 from ..uncertainty import IntervalOptions
-from ..validation import check_confidence, check_sample_weight, make_rng
+from ..validation import SampleWeightLike, SeedLike, check_confidence, check_sample_weight, make_rng
 
 __all__ = ["NOT_COMPUTED", "ReportTable", "agreement_report"]
 
@@ -30,9 +30,10 @@ _COLUMNS = ["coefficient", "value", "se", "ci_low", "ci_high", "observed", "expe
 
 @shared_parameters
 def agreement_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
-                     categories: Sequence[Any] | None = None, sample_weight: Any = None,
+                     categories: Sequence[Any] | None = None,
+                     sample_weight: SampleWeightLike = None,
                      ci: str | None = None, n_resamples: int = 2000, confidence: float = 0.95,
-                     seed: Any = None, progress: bool | None = None,
+                     seed: SeedLike = None, progress: bool | None = None,
                      benchmark: Any = None) -> pd.DataFrame:
     r"""A table of every coefficient that applies to ``data``.
 
@@ -398,7 +399,7 @@ _XRR_COLUMNS = ["quantity", "value", "level", "n_items", "n_annotations", "descr
 @shared_parameters
 def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: DistanceSpec = "nominal",
                n_splits: int = 100,
-               seed: Any = None, categories: Sequence[Any] | None = None,
+               seed: SeedLike = None, categories: Sequence[Any] | None = None,
                shared_raters: str = "warn") -> pd.DataFrame:
     r"""The cross-replication triangulation of Wong, Paritosh & Aroyo (2021), one row per
     quantity.

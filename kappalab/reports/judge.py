@@ -25,6 +25,7 @@ from ..distances import DistanceSpec
 from ..errors import InvalidParameterError, UndefinedCoefficientWarning, label, warn
 from ..estimate import Estimate
 from ..uncertainty import IntervalOptions
+from ..validation import SeedLike
 from .items import label_summary
 from .raters import rater_report
 
@@ -141,7 +142,7 @@ def _humans(panel: Annotations, level: DistanceSpec, ci: str | None, resampling:
 @shared_parameters
 def judge_report(data: AnnotationsLike, judge: Any, *, level: DistanceSpec = "nominal",
                  categories: Sequence[Any] | None = None, ci: str | None = None,
-                 n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None,
+                 n_resamples: int = 2000, confidence: float = 0.95, seed: SeedLike = None,
                  progress: bool | None = None) -> JudgeReport:
     r"""Compare one rater — an automatic judge — with a panel of human raters.
 
@@ -243,8 +244,8 @@ def judge_report(data: AnnotationsLike, judge: Any, *, level: DistanceSpec = "no
     # bad interval options fail before any work (κx supplies no method of its own)
     IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
                        progress=progress, methods=())
-    resampling = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed,
-                  "progress": progress}
+    resampling: dict[str, Any] = {"n_resamples": n_resamples, "confidence": confidence,
+                                  "seed": seed, "progress": progress}
     ann, position = _with_judge(as_annotations(data, categories=categories), judge, categories)
     raters = ann.require_raters("a judge report")
     judge_label = raters[position]

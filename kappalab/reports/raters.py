@@ -43,6 +43,7 @@ from ..errors import (InvalidParameterError, RaterCountError, UndefinedCoefficie
                       warn)
 from ..uncertainty import (BLOCK_CELLS, CORE_METHODS, IntervalOptions, interval,
                            unsupported_method)
+from ..validation import SeedLike
 
 __all__ = ["MAX_CATEGORY_COLUMNS", "rater_report"]
 
@@ -58,7 +59,7 @@ MAX_CATEGORY_COLUMNS = 20
 def rater_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                  coefficient: str | Callable[[Annotations], Any] = "alpha",
                  categories: Sequence[Any] | None = None, ci: str | None = None,
-                 n_resamples: int = 2000, confidence: float = 0.95, seed: Any = None,
+                 n_resamples: int = 2000, confidence: float = 0.95, seed: SeedLike = None,
                  progress: bool | None = None) -> pd.DataFrame:
     r"""One row per rater: annotations, shared items, agreement with the rest of the panel,
     the coefficient without the rater, and how the rater's labels differ from the others'.
@@ -245,7 +246,7 @@ def _level_name(level: Any) -> str:
 
 
 def _kappa_x(ann: Annotations, level: Any, distance: CategoryDistance, ci: str | None,
-             n_resamples: int, confidence: float, seed: Any, progress: bool | None,
+             n_resamples: int, confidence: float, seed: SeedLike, progress: bool | None,
              shared: np.ndarray, notes: list[list[str]]) -> pd.DataFrame:
     """κx of every rater against the rest (and its interval): from the scatter-added totals,
     or rater by rater for a data-dependent distance (resolved again from ``level`` on each
