@@ -8,21 +8,11 @@ removed in 0.3.0.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import out_of_core
-from .errors import warn_deprecated_module
+from .errors import forwarding_to, warn_deprecated_module
 
 warn_deprecated_module("kappalab.distributed is deprecated and will be removed in 0.3.0; it was "
                        "renamed kappalab.out_of_core (kl.dask_estimate and kl.dask_cross_kappa "
                        "are unchanged)")
 
-
-def __getattr__(name: str) -> Any:
-    if name.startswith("__"):  # the alias has no names of its own (no __all__)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(out_of_core, name)
-
-
-def __dir__() -> list[str]:
-    return dir(out_of_core)
+__getattr__, __dir__ = forwarding_to(out_of_core, __name__)

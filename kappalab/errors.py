@@ -13,10 +13,10 @@ function of a simulation study failed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
-    from types import FrameType
+    from types import FrameType, ModuleType
 
 
 class KappalabError(ValueError):
@@ -174,6 +174,42 @@ def warn_deprecated_module(message: str) -> None:
             break
         frame = frame.f_back
     warnings.warn(message, DeprecationWarning, stacklevel=level)
+
+
+def forwarding_to(module: ModuleType, alias: str
+                  ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """The ``__getattr__`` and ``__dir__`` of a deprecated alias module: every name of
+    ``module``, and none of the alias's own (no ``__all__``, so ``from alias import *`` takes
+    nothing).
+
+    Parameters
+    ----------
+    module : module
+        The module the alias stands for.
+    alias : str
+        The alias's name (its ``__name__``), for the error of a name it lacks.
+
+    Returns
+    -------
+    tuple of callable
+        ``(__getattr__, __dir__)``, to assign in the alias's body.
+
+    Examples
+    --------
+    >>> import math
+    >>> getattr_, dir_ = forwarding_to(math, "kappalab.old_math")
+    >>> getattr_("pi") == math.pi, "sqrt" in dir_()
+    (True, True)
+    """
+    def forwarded(name: str) -> Any:
+        if name.startswith("__"):  # the alias has no names of its own (no __all__)
+            raise AttributeError(f"module {alias!r} has no attribute {name!r}")
+        return getattr(module, name)
+
+    def names() -> list[str]:
+        return dir(module)
+
+    return forwarded, names
 
 
 def label(value: Any) -> str:

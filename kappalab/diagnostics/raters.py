@@ -7,16 +7,7 @@ removed in 0.3.0.
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..errors import forwarding_to
 from ..reports import raters
 
-
-def __getattr__(name: str) -> Any:
-    if name.startswith("__"):  # the alias has no names of its own (no __all__)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(raters, name)
-
-
-def __dir__() -> list[str]:
-    return dir(raters)
+__getattr__, __dir__ = forwarding_to(raters, __name__)
