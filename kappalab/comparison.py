@@ -46,7 +46,6 @@ from typing import Any, Callable, Iterable, Mapping
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy.stats import t as student_t
 
 from .coefficients import registry
 from .errors import InvalidParameterError, UndefinedCoefficientWarning, warn
@@ -197,6 +196,7 @@ class Comparison:
     @property
     def p_value(self) -> float:
         r"""Two-sided p-value of θ_a = θ_b: 2·P(T_ν ≥ \|z|), ν = ``df``."""
+        from scipy.stats import t as student_t  # imported where used: scipy.stats is slow
         z = self.z
         if math.isnan(z) or not self.df >= 1:
             return math.nan
@@ -371,6 +371,7 @@ def compare(estimator: Callable | str, a: Any, b: Any, *, paired: bool | None = 
     >>> round(result.difference, 4), round(result.se, 4), round(result.p_value, 3)
     (-0.5036, 0.2785, 0.113)
     """
+    from scipy.stats import t as student_t
     if ci in CORE_METHODS:  # an interval of one coefficient's value, not of a difference
         raise InvalidParameterError(
             f"ci={ci!r} is an interval of one coefficient's value, not of the difference of "

@@ -67,6 +67,7 @@ massive data streams. Technical report, Google.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import warnings
@@ -75,7 +76,6 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.stats import poisson, t as student_t
 
 from .docstrings import shared_parameters
 from .alignment import AlignedReplications
@@ -203,8 +203,15 @@ class _Plan:
 
 # ---------------------------------------------------------------------- Poisson weights
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-#: the Poisson(1) distribution function, for weights by inversion of a uniform
-_POISSON_CDF = poisson.cdf(np.arange(40), 1.0)
+
+
+@functools.cache
+def _poisson_cdf() -> np.ndarray:
+    """The Poisson(1) distribution function at 0 … 39, for weights by inversion of a uniform
+    (computed on first use: scipy.stats is slow to import)."""
+    from scipy.stats import poisson
+    cdf: np.ndarray = poisson.cdf(np.arange(40), 1.0)
+    return cdf
 
 
 def _mix(z: np.ndarray) -> np.ndarray:
@@ -229,7 +236,7 @@ def _weights_of(keys: np.ndarray, first: int, count: int) -> np.ndarray:
         b = np.arange(first + 1, first + count + 1, dtype=np.uint64)[:, None]
         z = _mix(keys[None, :] + b * _GOLDEN)
     u = (z >> np.uint64(11)).astype(float) * 2.0**-53  # 53 random bits: uniform on [0, 1)
-    return np.searchsorted(_POISSON_CDF, u, side="right").astype(float)
+    return np.searchsorted(_poisson_cdf(), u, side="right").astype(float)
 
 
 def poisson_weights(labels: Any, n_resamples: int, seed: SeedLike) -> np.ndarray:
@@ -663,6 +670,7 @@ def _run(frames: Sequence[Any], plan: _Plan, *, ci: str | None, confidence: floa
                                       for p in parts]), scheduler=scheduler)
         se = float(np.sqrt(n * spread / (n - 1)))
         if ci == "analytic":
+            from scipy.stats import t as student_t  # imported where used: scipy.stats is slow
             half = float(student_t.ppf(0.5 + confidence / 2, n - 1)) * se
             high = value + half
             if template.upper_bound is not None:

@@ -104,8 +104,6 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from scipy.special import gammaln
-from scipy.stats import norm
-from scipy.stats import t as student_t
 
 from .annotations import Annotations
 from .coefficients import registry
@@ -421,6 +419,7 @@ def plan(coefficient: str = "alpha", *, level: str = "nominal",
     >>> result.n_items, round(result.power, 3)  # the first-order formula: 63 items
     (73, 0.803)
     """
+    from scipy.stats import t as student_t  # imported where used: scipy.stats is slow
     entry = _entry(coefficient)
     coefficient = _short_name(entry)
     if level not in ("nominal", "interval"):
@@ -488,6 +487,7 @@ def width_items(sd: float, half_width: float, confidence: float) -> int:
     Starts at the normal-quantile N, ⌈σ₁²(z/h)²⌉, a lower bound as t_{N−1} > z, and steps
     up (a few items: t_{N−1} − z ≈ z(z² + 1)/(4N)).
     """
+    from scipy.stats import norm, t as student_t
     n = max(2, math.ceil(sd * sd * (norm.ppf(0.5 + confidence / 2) / half_width) ** 2
                          * (1 - 1e-12)))  # no extra item for a rounding error
     while student_t.ppf(0.5 + confidence / 2, n - 1) * sd / math.sqrt(n) > half_width * (
@@ -650,6 +650,7 @@ def krippendorff_table_size(alpha_min: float, smallest_share: float,
     >>> krippendorff_table_size(0.8, 0.25, 0.05), krippendorff_table_size(0.667, 0.25, 0.05)
     (139, 81)
     """
+    from scipy.stats import norm
     alpha_min = check_reliability(alpha_min, "alpha_min")
     share = check_real(smallest_share, "smallest_share", low=0.0, high=1.0, open_interval=True)
     if share > 0.5:
@@ -729,6 +730,7 @@ class Linearisation:
 
         the linearisation of W = θ̂ − t·σ̂/√N, which rejects when W > ρ₀.
         """
+        from scipy.stats import norm, t as student_t
         n = float(n_items)
         c = float(student_t.ppf(1 - significance, n - 1))
         bias = self.bias(n)

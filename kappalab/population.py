@@ -23,7 +23,6 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.optimize import brentq
 from scipy.special import ndtr
 
 from .bivariate_normal import rectangle_probabilities
@@ -184,6 +183,7 @@ def latent_icc(thresholds: ArrayLike, alpha: float, *, xtol: float = 1e-14) -> f
 
     By hand: arcsin ρ_L = π/4, so ρ_L = sin(π/4) = √2/2 ≈ 0.7071068.
     """
+    from scipy.optimize import brentq  # imported where used: scipy.optimize is slow
     bounds = _bounds(thresholds)
     p_e = fleiss_chance_agreement(np.diff(ndtr(bounds)))
 

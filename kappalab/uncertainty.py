@@ -124,7 +124,6 @@ from typing import Any, Callable, Collection, Mapping
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import ndtr, ndtri
-from scipy.stats import t as student_t
 
 from .errors import InvalidParameterError
 from .estimate import Estimate
@@ -709,6 +708,7 @@ def analytic_interval(core: ItemSumCore, confidence: float = 0.95,
     >>> round(asymptotic.se, 4), round(asymptotic.low, 4), asymptotic.interval
     (0.1697, 0.2455, 'normal')
     """
+    from scipy.stats import t as student_t  # imported where used: scipy.stats is slow
     if method not in ANALYTIC:
         raise InvalidParameterError(f"unknown analytic method {method!r}; choose one of "
                                     f"{', '.join(ANALYTIC)}")
@@ -906,6 +906,7 @@ def resampling_interval(core: ItemSumCore, method: str = "bootstrap", *,
     >>> boot.method, boot.interval, boot.low < 0.5782 < boot.high
     ('bootstrap', 'bca', True)
     """
+    from scipy.stats import t as student_t
     confidence = check_confidence(confidence)
     if interval not in INTERVALS:
         raise InvalidParameterError(f"unknown interval {interval!r}; choose one of "

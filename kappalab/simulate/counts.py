@@ -8,7 +8,6 @@ import math
 from typing import Mapping
 
 import numpy as np
-from scipy.stats import poisson
 
 from ..validation import check_real, is_integer
 from .parameters import fail
@@ -62,6 +61,7 @@ def annotation_count_pmf(spec) -> np.ndarray:
     >>> annotation_count_pmf((2, 4)).tolist()
     [0.0, 0.0, 0.3333333333333333, 0.3333333333333333, 0.3333333333333333]
     """
+    from scipy.stats import poisson  # imported where used: scipy.stats is slow
     form = ("annotations_per_item must be an int ≥ 1, a (lo, hi) tuple of ints, "
             "{'poisson': λ}, {'geometric': p}, a {m: probability} dict or a pmf array indexed "
             "by m")

@@ -12,7 +12,6 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.integrate import quad_vec
 from scipy.special import ndtr, ndtri
 
 from .. import distances
@@ -323,6 +322,7 @@ class _ThresholdSide(Side):
             offsets = np.concatenate([[0.0], steps, -steps])
             inner = np.unique((centers[:, None] + offsets[None, :]).ravel())
             points = inner[np.abs(inner) < L].tolist() or None
+        from scipy.integrate import quad_vec  # imported where used: scipy.integrate is slow
         total, _ = quad_vec(integrand, -L, L, epsabs=_QUAD_TOL, epsrel=_QUAD_TOL, norm="max",
                             points=points, limit=20_000)
         out, start = {}, 0
