@@ -293,7 +293,8 @@ class Annotations:
                         f"column {name!r} (the {role} column) is not in the data; "
                         f"columns are {list(df.columns)}"
                     )
-            n_same = int((df.columns == names[role]).sum())
+            # a name used twice is ambiguous (unique columns, pandas' cached test: none is)
+            n_same = 1 if df.columns.is_unique else int((df.columns == names[role]).sum())
             if n_same > 1:
                 raise InvalidParameterError(
                     f"column {names[role]!r} (the {role} column) names more than one column "

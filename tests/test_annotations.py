@@ -1024,3 +1024,17 @@ def test_separate_submissions_count_as_their_own_raters():
 def test_unknown_duplicates_policy():
     with pytest.raises(InvalidParameterError, match="unknown duplicates policy"):
         kl.Annotations.from_long(TWICE, duplicates="mean")
+
+
+def test_a_column_name_used_twice_is_refused_in_one_line():
+    """Two columns named "value": which one holds the annotations is ambiguous, so the long
+    reader refuses the table, naming the column and its count (the fast path for unique
+    column names must not skip the check)."""
+    frame = pd.DataFrame([[1, "a", 1, 2], [1, "b", 1, 2], [2, "a", 2, 2]],
+                         columns=["item", "rater", "value", "value"])
+    with pytest.raises(InvalidParameterError,
+                       match=r"column 'value' \(the value column\) names more than one column "
+                             r"\(2\)"):
+        kl.Annotations.from_long(frame)
+    unique = frame.set_axis(["item", "rater", "value", "other"], axis=1)
+    assert kl.Annotations.from_long(unique).n_annotations == 3
