@@ -53,7 +53,7 @@ from .estimate import Estimate
 from .protocols import ItemStats
 from .uncertainty import (BLOCK_CELLS, CORE_METHODS, influence_values, replicate_values,
                           rows_with_statistics)
-from .validation import SeedLike, check_confidence, check_count, make_rng
+from .validation import SeedLike, check_confidence, check_count, check_flag, make_rng
 
 __all__ = ["COMPARISON_CI", "Comparison", "compare"]
 
@@ -382,8 +382,7 @@ def compare(estimator: Callable | str, a: Any, b: Any, *, paired: bool | None = 
     n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
     confidence = check_confidence(confidence)
     rng = make_rng(seed)
-    if paired is not None and not isinstance(paired, (bool, np.bool_)):
-        raise InvalidParameterError(f"paired must be True, False or None, got {paired!r}")
+    paired = check_flag(paired, "paired", allow_none=True)
     entry = _resolve(estimator)
     if entry.core is None:
         raise InvalidParameterError(

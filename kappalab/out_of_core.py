@@ -82,7 +82,7 @@ from .alignment import AlignedReplications
 from .annotations import Annotations
 from .coefficients import registry
 from .coefficients.cross import CrossKappa
-from .coefficients.multirater import ChanceCorrectedAgreement, pairable_marginals
+from .coefficients.multirater import FamilyMember, pairable_marginals
 from .coefficients.sparse import SparseAgreement
 from .distances import CategoryDistance, category_distance
 from .errors import DroppedAnnotationsWarning, InvalidParameterError, \
@@ -328,10 +328,9 @@ def _core(anns: Sequence[Annotations | None], plan: _Plan):
             return None
         return SparseAgreement(ann, plan.spec, plan.class_distribution,
                                chance_corrected=recipe.chance == "chance_corrected")
-    name = recipe.name if recipe.weighted_name is None or plan.distance.name == "nominal" \
-        else recipe.weighted_name
-    return ChanceCorrectedAgreement(ann, plan.distance, chance=recipe.chance,
-                                    item_weighting=recipe.item_weighting, name=name)
+    member = FamilyMember(recipe.chance, recipe.item_weighting, recipe.name,
+                          recipe.weighted_name, recipe.kind)
+    return member.core(ann, plan.distance)
 
 
 def _marginals(frames: Sequence[pd.DataFrame], plan: _Plan) -> np.ndarray | None:

@@ -108,7 +108,6 @@ from scipy.special import gammaln
 from .annotations import Annotations
 from .coefficients import registry
 from .coefficients.base import ItemSumCoefficient
-from .coefficients.multirater import ChanceCorrectedAgreement, distance_for
 from .errors import InvalidParameterError
 from .simulate import annotations as simulate_annotations
 from .simulate.parameters import categories_and_prevalence, check_reliability
@@ -779,16 +778,10 @@ def coefficient_core(coefficient: Any, ann: Annotations, level: str) -> ItemSumC
     :func:`kappalab.fleiss_kappa` and :func:`kappalab.cohen_kappa` build it (``level`` for
     the coefficient whose option is a level, unweighted for the others)."""
     entry = _entry(coefficient)
-    if entry.option == "level":
-        distance = distance_for(ann, level)
-    else:
-        distance = distance_for(ann, None, kind="weights")
-    if entry.item_weighting is not None:
-        return entry.agreement_core(ann, distance)
-    # a two-rater coefficient: the multi-rater family's core in rater order
-    assert entry.chance is not None, "every coefficient plan plans for has a chance model"
-    return ChanceCorrectedAgreement(ann, distance, chance=entry.chance, item_weighting="item",
-                                    name=entry.display_for(distance.name), rater_order=True)
+    assert entry.core is not None, "every coefficient plan plans for has a core factory"
+    core: ItemSumCoefficient = entry.core(ann, **({"level": level} if entry.option == "level"
+                                                  else {}))
+    return core
 
 
 def item_population(coefficient: str, level: str, prevalence: np.ndarray, m: int,
