@@ -409,16 +409,17 @@ def test_repr_and_tables():
 
 
 def test_the_icc_is_compared_through_its_core_factory():
-    """The ICC's registry entry has a core: compare gives the two ICCs (as icc does) and a
-    difference equal to theirs."""
-    rng = np.random.default_rng(5)
-    truth = rng.normal(size=(30, 1))
-    a = truth + rng.normal(scale=0.5, size=(30, 3))
-    b = truth + rng.normal(scale=1.0, size=(30, 3))
-    result = kl.compare(kl.icc, a, b, ci="analytic")
-    assert result.estimate_a.value == kl.icc(a).value
-    assert result.estimate_b.value == kl.icc(b).value
-    assert result.difference == pytest.approx(kl.icc(a).value - kl.icc(b).value, abs=1e-15)
+    """The ICC's registry entry has a core, so compare takes kl.icc. Shrout & Fleiss (1979),
+    Table 2 (6 targets × 4 judges; their Table 4: ICC(2,1) = 0.29): the table against itself
+    with the targets in reverse order is 0.29 on both sides, a difference of 0 — paired by
+    position, so different targets meet and the difference has a positive standard error."""
+    table = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6],
+                      [10, 5, 6, 9], [6, 2, 4, 7]], dtype=float)
+    result = kl.compare(kl.icc, table, table[::-1], ci="analytic")
+    assert result.paired
+    assert round(result.value_a, 2) == round(result.value_b, 2) == 0.29
+    assert result.difference == pytest.approx(0.0, abs=1e-12)
+    assert result.se > 0
 
 
 # ---------------------------------------------------------------------- bad input

@@ -89,6 +89,12 @@ class Coefficient:
         What its annotations are: ``"categories"`` (labels, any type; integers are read as
         numbers where a distance or weights need them) or ``"numeric"`` (numbers whose
         values enter the coefficient: correlations, the ICC, split-half reliability).
+    report_levels : tuple of str or None
+        The ``level=`` names of :func:`kappalab.agreement_report` at which it is a row (the
+        ICC: ``("interval",)``); None: at every level.
+    proportions : bool
+        Whether its ``observed`` (and, chance-corrected, ``expected``) are agreement
+        proportions the report shows (not the ICC's).
 
     Examples
     --------
@@ -113,6 +119,8 @@ class Coefficient:
     capabilities: frozenset[str] = field(default_factory=frozenset)
     core: Callable[..., Any] | None = None
     values: str = "categories"
+    report_levels: tuple[str, ...] | None = None
+    proportions: bool = True
 
     def can(self, capability: str) -> bool:
         """Whether the coefficient has this capability.
@@ -238,7 +246,8 @@ REGISTRY: tuple[Coefficient, ...] = (
            weighted_display="Bennett's S (weighted)", option="weights", chance="uniform",
            panel="two", core=pairwise.bennett_s_core),
     _entry(icc.icc, "ICC(2,1)", "analytic_se", "agreement_report", chance_corrected=False,
-           panel="identified", values="numeric", core=icc.icc_core),
+           panel="identified", values="numeric", core=icc.icc_core,
+           report_levels=("interval",), proportions=False),
     _entry(cross.cross_kappa, "cross-kappa", "analytic_se", option="level", replications=2,
            core=cross.cross_kappa_core),
     _entry(cross.normalized_cross_kappa, "normalized cross-kappa", "analytic_se", option="level",

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..docstrings import shared_parameters
 from ..annotations import AnnotationsLike, as_annotations
-from ..coefficients import icc as intraclass, multirater, registry
+from ..coefficients import multirater, registry
 from ..distances import DistanceSpec
 from ..errors import (IncompleteItemsWarning, KappalabError, PairwiseMeanWarning,
                      UndefinedCoefficientWarning)
@@ -138,7 +138,7 @@ def agreement_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
     weights = _report_weights(level)
     records, banded = [], []
     for entry in _rows(ann, level):
-        function = _row_function(entry)
+        function = entry.function
         options = {} if entry.option is None else {
             entry.option: level if entry.option == "level" else weights}
         # no band, no chance agreement for the coefficients that are not chance-corrected
@@ -181,7 +181,7 @@ def agreement_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
         records.append({
             "coefficient": est.coefficient, "value": est.value,
             "se": np.nan if est.se is None else est.se, "ci_low": low, "ci_high": high,
-            "observed": est.observed if entry.function is not intraclass.icc else np.nan,
+            "observed": est.observed if entry.proportions else np.nan,
             "expected": est.expected if chance_corrected else np.nan,
             "level": est.level, "n_items": est.n_items,
             "n_annotations": est.n_annotations,
@@ -340,31 +340,18 @@ def _add_bands(report: pd.DataFrame, scale: Any, confidence: float, banded: Sequ
         report.insert(position + 1, "certain_band", certain)
 
 
-def _report_icc(data: Any, **options: Any) -> Any:
-    """The report's ICC row: ICC(2,1), with the report's interval method (no F interval
-    unless asked: the report's ``ci`` column means one method for every row)."""
-    return intraclass.icc(data, form="ICC(2,1)", **{"ci": None, **options})
-
-
-def _row_function(entry: registry.Coefficient) -> Any:
-    """The estimator of a row: the entry's public function, or the ICC row's form."""
-    if entry.function is intraclass.icc:
-        return _report_icc
-    return entry.function
-
-
 def _rows(ann: Any, level: Any) -> list[registry.Coefficient]:
     """The report's coefficients, in the registry's order: those the panel can take
-    (``panel``: rater labels for ``"identified"``, exactly two active raters for ``"two"``),
-    and the ICC only at ``level="interval"``."""
+    (``panel``: rater labels for ``"identified"``, exactly two active raters for ``"two"``)
+    at this level (``report_levels``: the ICC only at ``level="interval"``)."""
     rows = []
     for entry in registry.coefficients("agreement_report"):
         if entry.panel in ("identified", "two") and not ann.has_raters:
             continue
         if entry.panel == "two" and ann.n_active_raters != 2:
             continue
-        if entry.function is intraclass.icc and not (isinstance(level, str)
-                                                     and level == "interval"):
+        if entry.report_levels is not None and not (isinstance(level, str)
+                                                    and level in entry.report_levels):
             continue
         rows.append(entry)
     return rows
