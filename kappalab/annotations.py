@@ -548,6 +548,14 @@ class Annotations:
             )
         if matrix.size == 0:
             raise EmptyDataError(f"the counts table is empty (shape {matrix.shape})")
+        checked = _plain_counts(matrix)
+        if checked is not None:  # the common case, in a few passes; else checked cell by cell
+            counts, m = checked
+            ann = cls(items=pd.RangeIndex(counts.shape[0], name="item") if items is None
+                      else items, raters=None,
+                      categories=_count_categories(cats, counts.shape[1]), counts=counts)
+            ann.__dict__["annotations_per_item_array"] = m
+            return ann
         if matrix.dtype.kind == "c" or (matrix.dtype.kind == "O" and any(
                 issubclass(t, (complex, np.complexfloating))
                 for t in set(map(type, matrix.ravel())))):
@@ -590,16 +598,8 @@ class Annotations:
             raise EmptyDataError("every count is zero: there are no annotations")
         if items is None:
             items = pd.RangeIndex(counts.shape[0], name="item")
-        if cats is None:
-            cats = pd.RangeIndex(counts.shape[1])
-        cats = category_index(cats)
-        if len(cats) != counts.shape[1]:
-            raise InvalidParameterError(
-                f"{len(cats)} categories given for a counts table with {counts.shape[1]} columns"
-            )
-        if cats.has_duplicates:
-            raise InvalidParameterError(f"categories repeat: {list(cats[cats.duplicated()])}")
-        return cls(items=items, raters=None, categories=cats, counts=counts)
+        return cls(items=items, raters=None,
+                   categories=_count_categories(cats, counts.shape[1]), counts=counts)
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -1202,6 +1202,47 @@ def _long_schema(df: pd.DataFrame, item: str | None, rater: str | None,
 
 
 # ---------------------------------------------------------------------- helpers
+#: below this, float64 holds every whole number exactly (and so every count and sum of counts)
+_EXACT_FLOAT_LIMIT = 2**53
+
+
+def _plain_counts(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(counts as int64, their row sums) of a counts table of integers or floats that are all
+    non-negative whole numbers whose total stays below 2**53, found in a few passes over the
+    table (its extremes, one cast, and for floats one comparison); None for anything else
+    (other dtypes, a negative, missing, infinite or fractional count, huge counts, every
+    count zero), which :meth:`Annotations.from_counts` checks cell by cell and refuses or
+    accepts as before. The row sums are exact: whole numbers below 2**53 add up exactly in
+    float64."""
+    kind = matrix.dtype.kind
+    if kind not in "iuf":
+        return None
+    low, high = matrix.min(), matrix.max()
+    # NaN fails both comparisons; the bound rules out infinities and any sum that would not
+    # be exact in float64 (or would wrap around in int64)
+    if not (low >= 0 and 0 < float(high) * matrix.size < _EXACT_FLOAT_LIMIT):
+        return None
+    counts = matrix.astype(np.int64)  # a copy: the data do not change with the caller's table
+    if kind == "f" and (counts != matrix).any():  # a fractional count
+        return None
+    return counts, _row_sums(counts).astype(np.int64)
+
+
+def _count_categories(cats: pd.Index | Sequence[Any] | None, n_columns: int) -> pd.Index:
+    """The categories of a counts table of ``n_columns`` columns: ``cats`` checked
+    (:func:`~kappalab.encoding.category_index`, one per column), or 0 … K − 1."""
+    if cats is None:
+        return pd.RangeIndex(n_columns, name="category")
+    cats = category_index(cats)
+    if len(cats) != n_columns:
+        raise InvalidParameterError(
+            f"{len(cats)} categories given for a counts table with {n_columns} columns"
+        )
+    if cats.has_duplicates:
+        raise InvalidParameterError(f"categories repeat: {list(cats[cats.duplicated()])}")
+    return cats
+
+
 def _row_sums(table: np.ndarray) -> np.ndarray:
     """Σ over the columns of each row, as a matrix-vector product (numpy's axis-1 reduction
     is several times slower on tables with few columns), on one BLAS thread (a skinny

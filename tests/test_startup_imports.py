@@ -28,13 +28,17 @@ def test_import_kappalab_loads_no_slow_optional_module():
     assert sorted(name for name in LAZY if name in loaded) == []
 
 
-def test_an_interval_imports_scipy_stats_when_it_needs_it():
-    """The t quantile of the analytic interval comes from scipy.stats, imported there: the
-    value alone does not load it, the interval does (and gives the t interval)."""
+def test_an_interval_needs_no_scipy_stats_and_a_t_test_imports_it():
+    """The t quantile of the analytic interval comes from scipy.special (``stdtrit``, what
+    ``scipy.stats.t.ppf`` evaluates): neither the value nor its interval loads scipy.stats;
+    the t test's p-value imports it, where it is used."""
     loaded = loaded_by_import(
         "import kappalab as kl\nkl.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2]])")
     assert "scipy.stats" not in loaded
+    data = "[[1, 1], [2, 2], [1, 2], [2, 2], [1, 1]]"
     loaded = loaded_by_import(
-        "import kappalab as kl\n"
-        "kl.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2], [1, 1]], ci='analytic')")
+        f"import kappalab as kl\nkl.krippendorff_alpha({data}, ci='analytic')")
+    assert "scipy.stats" not in loaded
+    loaded = loaded_by_import(
+        f"import kappalab as kl\nkl.krippendorff_alpha({data}, ci='analytic').p_value")
     assert "scipy.stats" in loaded

@@ -58,13 +58,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.special import fdtrc, fdtri
 
 from ..annotations import AnnotationsLike, as_annotations
 from ..docstrings import shared_parameters
 from ..errors import (EmptyDataError, IncompleteItemsWarning, InvalidParameterError,
                       RaterCountError, warn)
 from ..estimate import Estimate
-from ..kernels import spearman_brown
+from ..kernels import column_totals, single_blas_thread, spearman_brown
 from ..uncertainty import F_INTERVAL, Interval, IntervalOptions
 from ..validation import SampleWeightLike, SeedLike, check_confidence, check_sample_weight
 from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
@@ -222,24 +223,65 @@ class IntraclassCorrelationCore(ItemSumCoefficient):
         low, high = (float(x.min()), float(x.max())) if x.size else (0.0, 0.0)
         half = high / 2 - low / 2
         half = half if half > 0 else 1.0
-        z = (x - (low / 2 + high / 2)) / half
+        z = x - (low / 2 + high / 2)  # a new array, changed in place from here on
+        z /= half
         center = float(z.mean()) if z.size else 0.0
-        spread = float(np.abs(z - center).max()) if z.size else 0.0
+        z -= center
+        spread = max(float(z.max()), -float(z.min())) if z.size else 0.0  # max |z − center|
         spread = spread if spread > 0 else 1.0
         #: the unit of the scaled ratings, in the data's units (the mean squares × scale²)
         self.scale = np.float64(half) * spread
-        self.x = (z - center) / spread
+        z /= spread
+        self.x = z
+        # computed once and shared with the copies of with_form: (sample weights, totals),
+        # (totals, form, combine(totals)), (totals, {(form, confidence): F test})
+        self._totals: tuple[np.ndarray | None, np.ndarray] | None = None
+        self._combined: tuple[np.ndarray, str, Components] | None = None
+        self._f_tests: tuple[np.ndarray, dict[tuple[str, float], dict[str, Any]]] | None = None
 
     def with_form(self, form: str) -> "IntraclassCorrelationCore":
-        """The same core for another form (no statistic recomputed)."""
+        """The same core for another form (no statistic recomputed: the totals are summed
+        once, here if not yet, and shared)."""
+        self.totals()
         other = copy.copy(self)
         other.form = other.name = icc_form(form, self.k)
         return other
 
+    def _row_sums_and_deviations(self) -> tuple[np.ndarray, np.ndarray]:
+        """r_i = Σ_j x_ij and the squared deviations (x_ij − r_i/k)², items × k."""
+        with single_blas_thread():  # a skinny product (kernels.single_blas_thread)
+            r = self.x @ np.ones(self.k)
+        d = self.x - (r / self.k)[:, None]
+        d *= d
+        return r, d
+
     def unweighted_item_stats(self) -> np.ndarray:
-        r = self.x.sum(axis=1)
-        within = ((self.x - (r / self.k)[:, None]) ** 2).sum(axis=1)
+        r, d = self._row_sums_and_deviations()
+        with single_blas_thread():
+            within = d @ np.ones(self.k)
         return np.column_stack([np.ones(r.size), r * r, within, self.x])
+
+    def totals(self) -> np.ndarray:
+        """Σ_i w_i s_i = [Σ w, Σ w r², Σ w Σ_j (x − r/k)², Σ w x_·1, …, Σ w x_·k], summed
+        without the items × (3 + k) statistics (pairwise, and the rater columns by
+        :func:`~kappalab.kernels.column_totals`, so the rounding error does not grow with the
+        items), once per core and sample weights: the estimate, its details, the F test
+        and the other forms of :meth:`with_form` share them (read-only)."""
+        cached = self._totals
+        if cached is not None and cached[0] is self.sample_weight:
+            return cached[1]
+        w = self.sample_weight
+        r, d = self._row_sums_and_deviations()
+        if w is None:
+            head = [float(r.size), float(np.sum(r * r)), float(np.sum(d))]
+        else:
+            with single_blas_thread():
+                within = d @ np.ones(self.k)
+            head = [float(np.sum(w)), float(np.sum(w * (r * r))), float(np.sum(w * within))]
+        totals = np.concatenate([head, column_totals(self.x, w)])
+        totals.setflags(write=False)
+        self._totals = (w, totals)
+        return totals
 
     def mean_squares(self, totals: np.ndarray) -> Components:
         """MS_R, MS_C, MS_E, MS_W and n from totals (…, 3 + k), in scaled units."""
@@ -290,7 +332,21 @@ class IntraclassCorrelationCore(ItemSumCoefficient):
         """The F test of ICC = 0 and the F-based confidence interval of the form (Shrout &
         Fleiss 1979, Table 3; McGraw & Wong 1996, Tables 7–8), as pingouin computes them (see
         :func:`icc`): keys ``F``, ``df1``, ``df2``, ``F_p_value``, ``ci``."""
-        return _f_test(self.form, self.combine(self.totals()), self.k, confidence)
+        key = (self.form, confidence)
+        cached = self._f_tests
+        if cached is None or cached[0] is not self.totals():
+            cached = self._f_tests = (self.totals(), {})
+        if key not in cached[1]:
+            cached[1][key] = _f_test(self.form, self._parts(), self.k, confidence)
+        return dict(cached[1][key])
+
+    def _parts(self) -> Components:
+        """``combine(totals())`` of the form, once per form and totals."""
+        totals = self.totals()
+        cached = self._combined
+        if cached is None or cached[0] is not totals or cached[1] != self.form:
+            cached = self._combined = (totals, self.form, self.combine(totals))
+        return cached[2]
 
     def f_interval(self, options: IntervalOptions) -> Interval:
         """The F interval of the form at ``options.confidence`` (``ci="F"``, :meth:`f_test`);
@@ -303,7 +359,7 @@ class IntraclassCorrelationCore(ItemSumCoefficient):
     interval_methods = MappingProxyType({F_INTERVAL: f_interval})
 
     def details(self) -> dict[str, Any]:
-        ms = self.combine(self.totals())
+        ms = self._parts()
         with np.errstate(over="ignore", under="ignore"):  # beyond 1e±154: inf or 0, as is
             units = self.scale * self.scale
         return {"form": self.form, "type": FORMS[self.form][1],
@@ -330,8 +386,6 @@ def _f_test(form: str, ms: Components, k: int, confidence: float) -> dict[str, A
     Satterthwaite's degrees of freedom v. The bounds of ICC(f,k) are the Spearman–Brown
     prophecies of those of ICC(f,1) (1 − 1/F_L and 1 − 1/F_U for models 1 and 3).
     """
-    from scipy.stats import f as f_dist
-
     value = lambda key: np.float64(np.real(np.asarray(ms[key]).reshape(-1)[0]))  # noqa: E731
     n, msr, msc, mse, msw = (value(key) for key in
                              ("n", "ms_rows", "ms_columns", "ms_error", "ms_within"))
@@ -344,7 +398,7 @@ def _f_test(form: str, ms: Components, k: int, confidence: float) -> dict[str, A
     high: float
     with np.errstate(divide="ignore", invalid="ignore"):
         stat = msr / denominator if denominator > 0 else (np.inf if msr > 0 else np.nan)
-        p = float(f_dist.sf(stat, df1, df2))
+        p = _f_sf(stat, df1, df2)
         if not np.isfinite(value("value")) or n < 2:  # undefined: no interval
             return {"F": float(stat), "df1": float(df1), "df2": float(df2), "F_p_value": p,
                     "ci": (np.nan, np.nan)}
@@ -357,14 +411,14 @@ def _f_test(form: str, ms: Components, k: int, confidence: float) -> dict[str, A
                      / (df1 * k ** 2 * single ** 2 * fj ** 2 + c ** 2))
             else:  # the limit F_J → ∞
                 v = df2 / df1
-            f_upper = f_dist.ppf(q, df1, v)
-            f_lower = f_dist.ppf(q, v, df1)
+            f_upper = _f_ppf(q, df1, v)
+            f_lower = _f_ppf(q, v, df1)
             spread = k * msc + (k * n - k - n) * mse
             low = n * (msr - f_upper * mse) / (f_upper * spread + n * msr)
             high = n * (f_lower * msr - mse) / (spread + n * f_lower * msr)
         else:
-            f_low = stat / f_dist.ppf(q, df1, df2)
-            f_high = stat * f_dist.ppf(q, df2, df1)
+            f_low = stat / _f_ppf(q, df1, df2)
+            f_high = stat * _f_ppf(q, df2, df1)
             # (F − 1)/(F + k − 1) written as 1 − k/(F + k − 1): 1 at F = ∞
             low, high = 1 - k / (f_low + k - 1), 1 - k / (f_high + k - 1)
     if not form.endswith(",1)"):
@@ -373,21 +427,54 @@ def _f_test(form: str, ms: Components, k: int, confidence: float) -> dict[str, A
             "ci": (float(low), float(high))}
 
 
+def _regular_df(*dfs: float) -> bool:
+    return all(0.0 < df < np.inf for df in dfs)
+
+
+def _f_sf(x: float, df1: float, df2: float) -> float:
+    """P(F > x) for F(df1, df2): ``scipy.stats.f.sf``, which evaluates
+    ``scipy.special.fdtrc(df1, df2, x)`` after checking and broadcasting its arguments (more
+    work than the probability); called directly for finite x > 0 and finite df > 0 (the
+    same number), through ``scipy.stats`` otherwise (its edges: x ≤ 0, ∞, NaN)."""
+    if 0.0 < x < np.inf and _regular_df(df1, df2):
+        return float(fdtrc(df1, df2, x))
+    from scipy.stats import f as f_dist  # imported where used: scipy.stats is slow
+    return float(f_dist.sf(x, df1, df2))
+
+
+def _f_ppf(q: float, df1: float, df2: float) -> np.float64:
+    """The q-quantile of F(df1, df2): ``scipy.stats.f.ppf``, i.e. ``scipy.special.fdtri``,
+    called directly for q in (0, 1) and finite df > 0, through ``scipy.stats`` otherwise."""
+    if 0.0 < q < 1.0 and _regular_df(df1, df2):
+        return np.float64(fdtri(df1, df2, q))
+    from scipy.stats import f as f_dist  # imported where used: scipy.stats is slow
+    return np.float64(f_dist.ppf(q, df1, df2))
+
+
 def _complete_ratings(ann: Any) -> tuple[np.ndarray, np.ndarray, int]:
     """The n × k ratings of the items rated by every rater with an annotation, their item
     codes, and the number of items dropped (some rating missing)."""
     values = ann.category_values("the ICC")  # NonNumericError for labels
     items, raters, cats = ann.codes()
-    rater_set, rater_position = np.unique(raters, return_inverse=True)
-    k = rater_set.size
+    # the raters with an annotation, in rater order, and each annotation's rank among them
+    # (np.unique's inverse, by counting: the codes are dense)
+    present = np.bincount(raters, minlength=len(ann.require_raters("the ICC"))) > 0
+    k = int(present.sum())
     if k < 2:
         raise RaterCountError(
             f"the ICC compares raters and needs at least two, got {k} with annotations")
     m = np.bincount(items, minlength=ann.n_items)
     complete = m[items] == k  # one annotation per (item, rater): all k raters
-    kept, item_position = np.unique(items[complete], return_inverse=True)
+    kept = np.flatnonzero(m == k)  # the items of those annotations, in item order
+    item_position = np.empty(m.size, dtype=np.intp)
+    item_position[kept] = np.arange(kept.size)
+    rater_position = np.cumsum(present) - 1
     x = np.empty((kept.size, k))
-    x[item_position, rater_position[complete]] = values[cats[complete]]
+    if complete.all():  # no item dropped: no copies of the codes
+        x[item_position[items], rater_position[raters]] = values[cats]
+    else:
+        x[item_position[items[complete]], rater_position[raters[complete]]] = \
+            values[cats[complete]]
     dropped = int((m > 0).sum()) - kept.size
     return x, kept, dropped
 
