@@ -149,6 +149,7 @@ class CrossKappa(ItemSumCoefficient):
                 cross = np.einsum("ik,ik->i", distance_product(self.dis, nx), ny)  # n_Xiᵀ δ n_Yi
             sides = [nx, ny]
         both = (R > 0) & (S > 0)  # present in both replications
+        self._remember_per_side(R, S)
         weight, mean_cross = self._observed_columns(R, S, cross)
         return [(weight, [mean_cross, np.ones_like(weight)]), (both.astype(float), sides)]
 
@@ -164,7 +165,7 @@ class CrossKappa(ItemSumCoefficient):
         Σ (R_i + S_i)·mean_i / Σ (R_i + S_i)."""
         both = (R > 0) & (S > 0)
         weight = np.where(both, R + S, 0.0)
-        return weight, np.where(both, cross / np.where(both, R * S, 1.0), 0.0)
+        return weight, np.divide(cross, R * S, out=np.zeros(cross.shape), where=both)
 
     def unweighted_item_stats(self) -> np.ndarray:
         return np.column_stack([w[:, None] * np.column_stack(C) for w, C in self._blocks()])
@@ -236,16 +237,20 @@ class CrossKappa(ItemSumCoefficient):
         """Annotations of each common item of positive sample weight in X and in Y (all
         common items have both)."""
         memo = self.__dict__.get("_per_side")
-        if memo is None or memo[0] is not self.sample_weight:  # counts_used, details: once
+        if memo is None or memo[0] is not self.sample_weight:  # not remembered by _blocks
             a = self.aligned
-            rows_x, rows_y = a.x_rows, a.y_rows
-            if self.sample_weight is not None:
-                used = self.sample_weight > 0
-                rows_x, rows_y = rows_x[used], rows_y[used]
-            memo = self.__dict__["_per_side"] = (
-                self.sample_weight, np.take(a.x.annotations_per_item_array, rows_x),
-                np.take(a.y.annotations_per_item_array, rows_y))
+            self._remember_per_side(np.take(a.x.annotations_per_item_array, a.x_rows),
+                                    np.take(a.y.annotations_per_item_array, a.y_rows))
+            memo = self.__dict__["_per_side"]
         return memo[1], memo[2]
+
+    def _remember_per_side(self, R: np.ndarray, S: np.ndarray) -> None:
+        """Keep R_i and S_i of the common items of positive sample weight, for
+        :meth:`_annotations_per_side`."""
+        if self.sample_weight is not None:
+            used = self.sample_weight > 0
+            R, S = R[used], S[used]
+        self.__dict__["_per_side"] = (self.sample_weight, R, S)
 
     def counts_used(self) -> dict[str, Any]:
         mx, my = self._annotations_per_side()
