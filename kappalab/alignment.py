@@ -130,9 +130,11 @@ def shared_raters(x: Annotations, y: Annotations, policy: str = "warn") -> pd.In
     if (x.raters is None or y.raters is None
             or isinstance(x.raters, pd.RangeIndex) or isinstance(y.raters, pd.RangeIndex)):
         return pd.Index([])  # positional raters
-    active_x = x.raters[np.bincount(x.codes()[1], minlength=len(x.raters)) > 0]
-    active_y = y.raters[np.bincount(y.codes()[1], minlength=len(y.raters)) > 0]
-    shared = active_x.intersection(active_y)
+    shared = x.raters.intersection(y.raters)
+    if len(shared):  # ids on both sides: those with an annotation on both
+        active_x = x.raters[np.bincount(x.codes()[1], minlength=len(x.raters)) > 0]
+        active_y = y.raters[np.bincount(y.codes()[1], minlength=len(y.raters)) > 0]
+        shared = active_x.intersection(active_y)
     if len(shared) and policy == "warn":
         warn(f"{len(shared)} rater id(s) annotate in both replications (e.g. "
              f"{list(shared[:3])}): replications that share raters are not independent, and "

@@ -1100,3 +1100,19 @@ def test_replications_that_share_raters_warn_with_the_count():
     assert "not independent" in report.loc["normalized_kappa_x", "note"]
     with pytest.raises(kl.errors.InvalidParameterError, match="shared_raters"):
         kl.cross_kappa(x, y, shared_raters="maybe")
+
+
+def test_only_raters_annotating_on_both_sides_are_shared():
+    """A rater id listed on both sides but without an annotation on one (an empty column of a
+    wide table) is not shared; ids on one side only never are."""
+    from kappalab.alignment import shared_raters
+    x = kl.Annotations.from_wide(pd.DataFrame({"ann": [1, 2, 1], "bo": [1, 2, 2],
+                                               "cy": [np.nan] * 3}))
+    y = kl.Annotations.from_wide(pd.DataFrame({"bo": [1, 2, 1], "cy": [2, 2, 1],
+                                               "dee": [1, 1, 1]}))
+    assert list(shared_raters(x, y, policy="ignore")) == ["bo"]
+    z = kl.Annotations.from_wide(pd.DataFrame({"eve": [1, 2, 1], "fay": [2, 2, 1]}))
+    assert list(shared_raters(x, z, policy="ignore")) == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", kl.errors.SharedRatersWarning)
+        kl.cross_kappa(x, z)
