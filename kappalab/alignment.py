@@ -130,9 +130,11 @@ def shared_raters(x: Annotations, y: Annotations, policy: str = "warn") -> pd.In
     if (x.raters is None or y.raters is None
             or isinstance(x.raters, pd.RangeIndex) or isinstance(y.raters, pd.RangeIndex)):
         return pd.Index([])  # positional raters
-    active_x = x.raters[np.bincount(x.codes()[1], minlength=len(x.raters)) > 0]
-    active_y = y.raters[np.bincount(y.codes()[1], minlength=len(y.raters)) > 0]
-    shared = active_x.intersection(active_y)
+    shared = x.raters.intersection(y.raters)
+    if len(shared):  # ids on both sides: those with an annotation on both
+        active_x = x.raters[np.bincount(x.codes()[1], minlength=len(x.raters)) > 0]
+        active_y = y.raters[np.bincount(y.codes()[1], minlength=len(y.raters)) > 0]
+        shared = active_x.intersection(active_y)
     if len(shared) and policy == "warn":
         warn(f"{len(shared)} rater id(s) annotate in both replications (e.g. "
              f"{list(shared[:3])}): replications that share raters are not independent, and "
@@ -140,6 +142,26 @@ def shared_raters(x: Annotations, y: Annotations, policy: str = "warn") -> pd.In
              "κx may exceed 1); pass shared_raters='ignore' if the ids are unrelated labels",
              SharedRatersWarning)
     return shared
+
+
+#: integer item labels spanning at most this many times the items are matched through a
+#: lookup array over their range, not a hash table
+LOOKUP_SPAN = 4
+
+
+def _rows_in(items: pd.Index, other: pd.Index) -> np.ndarray:
+    """The row of each of ``items`` in ``other`` (−1 where absent); both unique, of one
+    dtype. Integer labels over a short range go through a lookup array over the range,
+    others through ``other``'s hash table (``get_indexer``)."""
+    values, others = items.to_numpy(), other.to_numpy()
+    if values.dtype.kind in "iu" and values.size and others.size:
+        low = min(int(values.min()), int(others.min()))
+        span = max(int(values.max()), int(others.max())) - low + 1
+        if span <= LOOKUP_SPAN * (values.size + others.size):
+            where = np.full(span, -1, dtype=np.intp)
+            where[others - low] = np.arange(others.size)
+            return where[values - low]
+    return other.get_indexer(items)
 
 
 class AlignedReplications:
@@ -187,27 +209,44 @@ class AlignedReplications:
 
     def __init__(self, x: Annotations, y: Annotations):
         has_x, has_y = x.annotations_per_item_array > 0, y.annotations_per_item_array > 0
-        annotated_x, annotated_y = x.items[has_x], y.items[has_y]
-        if x.items.equals(y.items):  # the usual layout: no label matching needed
-            rows = np.flatnonzero(has_x & has_y)
-            common, self.x_rows, self.y_rows = x.items[rows], rows, rows
-        else:
+        if x.items.dtype == y.items.dtype:  # each X item's row in Y, then masks
+            in_y = (np.arange(x.n_items) if x.items.equals(y.items)  # the usual layout
+                    else _rows_in(x.items, y.items))
+            common_x = has_x & (in_y >= 0)
+            common_x[common_x] = has_y[in_y[common_x]]
+            self.x_rows = np.flatnonzero(common_x)
+            self.y_rows = in_y[self.x_rows]
+            common_y = np.zeros(y.n_items, dtype=bool)
+            common_y[self.y_rows] = True
+            self.only_x_rows = np.flatnonzero(has_x & ~common_x)
+            self.only_y_rows = np.flatnonzero(has_y & ~common_y)
+            common = x.items[self.x_rows]
+            if len(common) == 0:
+                self._refuse_disjoint(x.items[has_x], y.items[has_y])
+            self.only_x_items = x.items[self.only_x_rows]
+            self.only_y_items = y.items[self.only_y_rows]
+        else:  # labels of different types: pandas' set operations decide what matches
+            annotated_x, annotated_y = x.items[has_x], y.items[has_y]
             common = annotated_x.intersection(annotated_y, sort=False)
+            if len(common) == 0:
+                self._refuse_disjoint(annotated_x, annotated_y)
             self.x_rows = x.items.get_indexer(common)
             self.y_rows = y.items.get_indexer(common)
-        if len(common) == 0:
-            raise EmptyDataError(
-                "the two replications have no annotated item in common: cross-replication "
-                f"agreement needs the same items on both sides (X annotates {annotated_x.size} "
-                f"items, e.g. {list(annotated_x[:3])}; Y annotates {annotated_y.size}, e.g. "
-                f"{list(annotated_y[:3])})"
-            )
+            self.only_x_items = annotated_x.difference(common, sort=False)
+            self.only_y_items = annotated_y.difference(common, sort=False)
+            self.only_x_rows = x.items.get_indexer(self.only_x_items)
+            self.only_y_rows = y.items.get_indexer(self.only_y_items)
         self.x, self.y = x, y
         self.items = common
-        self.only_x_items = annotated_x.difference(common, sort=False)
-        self.only_y_items = annotated_y.difference(common, sort=False)
-        self.only_x_rows = x.items.get_indexer(self.only_x_items)
-        self.only_y_rows = y.items.get_indexer(self.only_y_items)
+
+    @staticmethod
+    def _refuse_disjoint(annotated_x: pd.Index, annotated_y: pd.Index) -> None:
+        raise EmptyDataError(
+            "the two replications have no annotated item in common: cross-replication "
+            f"agreement needs the same items on both sides (X annotates {annotated_x.size} "
+            f"items, e.g. {list(annotated_x[:3])}; Y annotates {annotated_y.size}, e.g. "
+            f"{list(annotated_y[:3])})"
+        )
 
     @property
     def n_common(self) -> int:
@@ -272,7 +311,8 @@ class AlignedReplications:
         out = []
         for ann, rows, mapping in ((self.x, self.x_rows, self.x_map),
                                    (self.y, self.y_rows, self.y_map)):
-            counts = ann.count_matrix[rows].astype(float)
+            counts = np.take(ann.count_matrix, rows, axis=0).astype(float)  # take: no
+            # per-row fancy-index loop
             if mapping.size != K or (mapping != np.arange(K)).any():  # onto the union scale
                 widened = np.zeros((rows.size, K))
                 widened[:, mapping] = counts
@@ -285,7 +325,8 @@ class AlignedReplications:
         """Common items × (m, Σx, Σx²) of X and of Y, x = factor·(position − shift) with the
         position of each union category (its value, or its ordinal mid-rank)."""
         x_moments, y_moments = (
-            np.column_stack(ann.item_moments(factor, shift, positions[mapping]))[rows]
+            np.take(np.column_stack(ann.item_moments(factor, shift, positions[mapping])), rows,
+                    axis=0)
             for ann, rows, mapping in ((self.x, self.x_rows, self.x_map),
                                        (self.y, self.y_rows, self.y_map)))
         return x_moments, y_moments

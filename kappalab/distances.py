@@ -539,8 +539,10 @@ def masi(sets: Any) -> np.ndarray:
 
     with the monotonicity weight M = 1 when A = B, 2/3 when one is a proper subset of the
     other, 1/3 when they intersect otherwise and 0 when they are disjoint. Two empty sets
-    are the same set (d = 0). Computed from the sets × labels incidence matrix: the
-    intersections by one sparse matrix product, the unions as \|A| + \|B| − \|A ∩ B|.
+    are the same set (d = 0). Computed from \|A ∩ B| (a population count of the AND of
+    the sets' bit masks of labels, or one sparse product of the sets × labels incidence
+    matrix when there are many labels) and the sizes, d being read from its table over
+    (\|A|, \|B|, \|A ∩ B|).
 
     Parameters
     ----------
@@ -571,15 +573,7 @@ def masi(sets: Any) -> np.ndarray:
     >>> float(masi(sets)[1, 2])  # {a, b} vs {a, c}: intersect, J = 1/3, M = 1/3: 1 − 1/9
     0.8888888888888888
     """
-    intersection, size = _set_overlaps(sets, "masi")
-    union = size[:, None] + size[None, :] - intersection
-    jaccard_index = np.divide(intersection, union, out=np.ones_like(intersection),
-                              where=union > 0)
-    equal = (intersection == size[:, None]) & (intersection == size[None, :])
-    nested = intersection == np.minimum(size[:, None], size[None, :])
-    monotonicity = np.where(equal, 1.0, np.where(nested, 2.0 / 3.0,
-                                                 np.where(intersection > 0, 1.0 / 3.0, 0.0)))
-    return 1.0 - jaccard_index * monotonicity
+    return _set_matrix(sets, "masi", _masi_of)
 
 
 def jaccard(sets: Any) -> np.ndarray:
@@ -588,8 +582,8 @@ def jaccard(sets: Any) -> np.ndarray:
     .. math::  d(A, B) = 1 - \frac{|A \cap B|}{|A \cup B|} = \frac{|A \cup B| - |A \cap B|}
                {|A \cup B|},
 
-    0 between two empty sets. Computed as :func:`masi` is, from the sets × labels incidence
-    matrix.
+    0 between two empty sets. Computed as :func:`masi` is, from \|A ∩ B| and the sizes of the
+    sets.
 
     Parameters
     ----------
@@ -617,15 +611,98 @@ def jaccard(sets: Any) -> np.ndarray:
     >>> jaccard([{"a"}, {"a", "b"}, {"c"}, set()])[1].tolist()  # (2 − 1)/2, 0, 1, 1
     [0.5, 0.0, 1.0, 1.0]
     """
-    intersection, size = _set_overlaps(sets, "jaccard")
-    union = size[:, None] + size[None, :] - intersection
-    return np.divide(union - intersection, union, out=np.zeros_like(intersection),
-                     where=union > 0)
+    return _set_matrix(sets, "jaccard", _jaccard_of)
 
 
-def _set_overlaps(sets: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """|A ∩ B| for every pair of the K sets (K × K, float) and |A| (K), from the sets ×
-    labels incidence matrix; more than ``MAX_MATRIX_CATEGORIES`` sets are refused first."""
+def _masi_of(intersection: np.ndarray, size_a: np.ndarray, size_b: np.ndarray
+             ) -> np.ndarray:
+    """1 − J·M from |A ∩ B|, |A| and |B| (float arrays that broadcast)."""
+    union = size_a + size_b - intersection
+    shape = np.broadcast_shapes(intersection.shape, size_a.shape, size_b.shape)
+    jaccard_index = np.divide(intersection, union, out=np.ones(shape), where=union > 0)
+    equal = (intersection == size_a) & (intersection == size_b)
+    nested = intersection == np.minimum(size_a, size_b)
+    monotonicity = np.where(equal, 1.0, np.where(nested, 2.0 / 3.0,
+                                                 np.where(intersection > 0, 1.0 / 3.0, 0.0)))
+    return 1.0 - jaccard_index * monotonicity
+
+
+def _jaccard_of(intersection: np.ndarray, size_a: np.ndarray, size_b: np.ndarray
+                ) -> np.ndarray:
+    """(|A ∪ B| − |A ∩ B|)/|A ∪ B|, 0 when both are empty (float arrays that
+    broadcast)."""
+    union = size_a + size_b - intersection
+    shape = np.broadcast_shapes(intersection.shape, size_a.shape, size_b.shape)
+    return np.divide(union - intersection, union, out=np.zeros(shape), where=union > 0)
+
+
+#: the sets' intersections are counted on bit masks of the labels (a population count of
+#: the AND of two masks) up to this many 64-bit words per set, beyond by a sparse product of
+#: the sets × labels incidence matrix
+MASK_WORDS = 8
+#: a set distance is read from its table over (|A|, |B|, |A ∩ B|) when the table has at
+#: most this many entries, else computed pair by pair from the same formula
+TABLE_ENTRIES = 1 << 20
+#: rows of the K × K matrix built at a time (bounds the temporaries)
+BLOCK_ROWS = 256
+
+
+def _set_matrix(sets: Any, name: str,
+                formula: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+                ) -> np.ndarray:
+    """The K × K matrix of a distance between sets that depends on |A ∩ B|, |A| and |B|
+    only: ``formula`` on those counts, applied once to a table of every (|A|, |B|,
+    |A ∩ B|) when it is small and read from it, the intersections counted on bit masks
+    (or by a sparse product when there are many labels); in blocks of rows."""
+    members, label_codes, n_labels = _set_members(sets, name)
+    K = len(members)
+    size = np.array([len(one) for one in members], dtype=np.intp)
+    rows = np.repeat(np.arange(K), size)
+    words = -(-n_labels // 64)
+    if words <= MASK_WORDS:
+        masks = np.zeros((K, max(words, 1)), dtype=np.uint64)
+        np.bitwise_or.at(masks, (rows, label_codes >> 6),
+                         np.left_shift(np.uint64(1), (label_codes & 63).astype(np.uint64)))
+
+        def intersections(start: int, stop: int) -> np.ndarray:
+            count = np.bitwise_count(masks[start:stop, None, 0] & masks[None, :, 0])
+            if masks.shape[1] > 1:
+                count = count.astype(np.intp)
+                for w in range(1, masks.shape[1]):  # over the ≤ MASK_WORDS words
+                    count += np.bitwise_count(masks[start:stop, None, w] & masks[None, :, w])
+            return count
+    else:
+        incidence = sp.csr_matrix((np.ones(rows.size), (rows, label_codes)),
+                                  shape=(K, n_labels))
+        product = (incidence @ incidence.T).toarray().astype(np.intp)
+
+        def intersections(start: int, stop: int) -> np.ndarray:
+            return product[start:stop]
+    out = np.empty((K, K))
+    side = int(size.max(initial=0)) + 1
+    if side ** 3 <= TABLE_ENTRIES:
+        counts = np.arange(side, dtype=float)
+        table = formula(counts[None, None, :], counts[:, None, None],
+                        counts[None, :, None]).ravel()  # [|A|, |B|, |A ∩ B|]
+        row_part, column_part = size * (side * side), size * side
+        for start in range(0, K, BLOCK_ROWS):  # over blocks of the K sets
+            stop = min(start + BLOCK_ROWS, K)
+            where = row_part[start:stop, None] + column_part[None, :]
+            where += intersections(start, stop)
+            np.take(table, where, out=out[start:stop], mode="clip")  # unbuffered
+    else:
+        sizes = size.astype(float)
+        for start in range(0, K, BLOCK_ROWS):  # over blocks of the K sets
+            stop = min(start + BLOCK_ROWS, K)
+            out[start:stop] = formula(intersections(start, stop).astype(float),
+                                      sizes[start:stop, None], sizes[None, :])
+    return out
+
+
+def _set_members(sets: Any, name: str) -> tuple[list[list[Any]], np.ndarray, int]:
+    """The distinct labels of each of the K sets, the code of each of those labels (set by
+    set) and the number of labels; more than ``MAX_MATRIX_CATEGORIES`` sets are refused
+    first."""
     sets = list(sets)
     K = len(sets)
     not_sets = [k for k, one in enumerate(sets) if not isinstance(one, (set, frozenset, list,
@@ -645,15 +722,12 @@ def _set_overlaps(sets: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
             "rare label sets, drop rare labels, or use level='nominal' (a set agrees only "
             "with the same set), which needs no such matrix"
         )
-    members = [list(dict.fromkeys(one)) for one in sets]  # over the K sets
-    size = np.array([len(one) for one in members], dtype=np.intp)
-    flat = np.empty(int(size.sum()), dtype=object)
+    members = [list(one) if isinstance(one, (set, frozenset)) else list(dict.fromkeys(one))
+               for one in sets]  # over the K sets
+    flat = np.empty(sum(map(len, members)), dtype=object)
     flat[:] = [one for labels in members for one in labels]
     label_codes, labels = pd.factorize(flat, sort=False)
-    incidence = sp.csr_matrix((np.ones(flat.size), (np.repeat(np.arange(K), size),
-                                                    label_codes)), shape=(K, len(labels)))
-    intersection = np.asarray((incidence @ incidence.T).todense(), dtype=float)
-    return intersection, size.astype(float)
+    return members, label_codes.astype(np.intp, copy=False), len(labels)
 
 
 # ---------------------------------------------------------------------- Gwet's weights

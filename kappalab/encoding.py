@@ -915,6 +915,8 @@ def reject_infinite(values: Any, where) -> None:
         if inferred in ("floating", "mixed-integer-float"):
             bad = np.isinf(values.astype(float))
         elif inferred in ("mixed", "mixed-integer"):
+            if not any(issubclass(t, (float, np.floating)) for t in set(map(type, values))):
+                return  # no float among them (sets of labels, say)
             is_float = np.frompyfunc(lambda v: isinstance(v, (float, np.floating)), 1, 1)
             floats = is_float(values).astype(bool)
             bad = np.zeros(values.size, dtype=bool)

@@ -549,6 +549,88 @@ def test_items_on_one_side_only_are_dropped_and_counted():
     assert est.value == pytest.approx(brute_eq9_10(xs, ys, nominal_D)[0], abs=TOL)
 
 
+ITEM_LABELS = {
+    "small integers": lambda rng, n: rng.permutation(3 * n)[:n],
+    "integers over a wide range": lambda rng, n: rng.permutation(3 * n)[:n] * 10**12 - 10**17,
+    "strings": lambda rng, n: np.array([f"it{k}" for k in rng.permutation(3 * n)[:n]],
+                                       dtype=object),
+    "floats": lambda rng, n: rng.permutation(3 * n)[:n] + 0.5,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ITEM_LABELS))
+def test_items_matched_by_label_as_python_sets_match_them(kind):
+    """The common, X-only and Y-only items (and their rows) are those of Python's set
+    operations on the labels of annotated items, in each side's order, whatever the labels
+    (matched through a lookup over a short integer range, or a hash table), with items that
+    exist on a side but have no annotation there (a wide table's empty rows)."""
+    from kappalab.alignment import AlignedReplications
+    rng = np.random.default_rng(31)
+    for _ in range(12):
+        labels = ITEM_LABELS[kind](rng, 40)
+        sides = []
+        for _side in range(2):
+            chosen = labels[np.sort(rng.choice(40, int(rng.integers(5, 36)), replace=False))]
+            chosen = chosen[rng.permutation(chosen.size)]
+            wide = rng.integers(1, 4, (chosen.size, 2)).astype(float)
+            wide[rng.random(chosen.size) < 0.2] = np.nan  # items without an annotation
+            wide[0] = [1.0, 2.0]  # at least one annotated item
+            sides.append(kl.Annotations.from_wide(pd.DataFrame(wide, index=list(chosen))))
+        ax, ay = sides
+        annotated_x = [i for i, m in zip(ax.items, ax.annotations_per_item_array) if m]
+        annotated_y = [i for i, m in zip(ay.items, ay.annotations_per_item_array) if m]
+        common = [i for i in annotated_x if i in set(annotated_y)]
+        if not common:
+            with pytest.raises(EmptyDataError, match="no annotated item in common"):
+                AlignedReplications(ax, ay)
+            continue
+        a = AlignedReplications(ax, ay)
+        assert list(a.items) == common
+        assert list(a.only_x_items) == [i for i in annotated_x if i not in set(common)]
+        assert list(a.only_y_items) == [i for i in annotated_y if i not in set(common)]
+        assert [ax.items[r] for r in a.x_rows] == common
+        assert [ay.items[r] for r in a.y_rows] == common
+        assert [ax.items[r] for r in a.only_x_rows] == list(a.only_x_items)
+        assert [ay.items[r] for r in a.only_y_rows] == list(a.only_y_items)
+
+
+def test_items_of_different_label_types_match_as_pandas_does():
+    """Integer items on one side and float items on the other: 1 and 1.0 are one item."""
+    ax = kl.Annotations.from_long(pd.DataFrame({"item": [1, 1, 2, 3], "rater": list("abab"),
+                                                "value": [1, 2, 2, 1]}))
+    ay = kl.Annotations.from_long(pd.DataFrame({"item": [2.0, 3.0, 3.0, 4.0],
+                                                "rater": list("cdcd"), "value": [2, 1, 1, 2]}))
+    est = kl.cross_kappa(ax, ay)
+    assert est.n_items == 2
+    assert est.details["n_items_dropped_x"] == 1 and est.details["n_items_dropped_y"] == 1
+
+
+def test_nominal_cross_sum_equals_the_matrix_product():
+    """κx's nominal n_Xiᵀ δ n_Yi (R_i S_i − n_Xiᵀ n_Yi) against the same distance given as a
+    K × K matrix (the general product), with missing data and sample weights, value, SE
+    and totals."""
+    for seed in range(8):
+        X, Y = draw_pair(seed, max_items=30)
+        ax, ay = kl.Annotations.from_wide(X), kl.Annotations.from_wide(Y)
+        cats = CrossKappa(ax, ay).aligned.categories
+        matrix = 1.0 - np.eye(len(cats))
+        weights = np.random.default_rng(seed).integers(0, 3, ax.n_items).astype(float)
+        if not (weights[CrossKappa(ax, ay).aligned.x_rows] > 0).any():
+            continue
+        for sw in (None, weights):
+            fast = CrossKappa(ax, ay, sample_weight=sw)
+            general = CrossKappa(ax, ay, matrix, sample_weight=sw)
+            assert fast.dis.name == "nominal" and general.dis.name != "nominal"
+            np.testing.assert_allclose(fast.totals(), general.totals(), rtol=0, atol=TOL)
+            a, b = fast.estimate(ci="jackknife"), general.estimate(ci="jackknife")
+            if np.isnan(b.value):
+                assert np.isnan(a.value)
+                continue
+            assert a.value == pytest.approx(b.value, abs=TOL)
+            assert a.se == pytest.approx(b.se, abs=TOL)
+            assert a.n_items == b.n_items and a.n_annotations == b.n_annotations
+
+
 def test_no_common_item_is_a_clear_error():
     ax = kl.Annotations.from_long(pd.DataFrame({"item": [1, 2], "rater": "a", "value": [1, 2]}))
     ay = kl.Annotations.from_long(pd.DataFrame({"item": [3, 4], "rater": "b", "value": [1, 2]}))
@@ -1018,3 +1100,19 @@ def test_replications_that_share_raters_warn_with_the_count():
     assert "not independent" in report.loc["normalized_kappa_x", "note"]
     with pytest.raises(kl.errors.InvalidParameterError, match="shared_raters"):
         kl.cross_kappa(x, y, shared_raters="maybe")
+
+
+def test_only_raters_annotating_on_both_sides_are_shared():
+    """A rater id listed on both sides but without an annotation on one (an empty column of a
+    wide table) is not shared; ids on one side only never are."""
+    from kappalab.alignment import shared_raters
+    x = kl.Annotations.from_wide(pd.DataFrame({"ann": [1, 2, 1], "bo": [1, 2, 2],
+                                               "cy": [np.nan] * 3}))
+    y = kl.Annotations.from_wide(pd.DataFrame({"bo": [1, 2, 1], "cy": [2, 2, 1],
+                                               "dee": [1, 1, 1]}))
+    assert list(shared_raters(x, y, policy="ignore")) == ["bo"]
+    z = kl.Annotations.from_wide(pd.DataFrame({"eve": [1, 2, 1], "fay": [2, 2, 1]}))
+    assert list(shared_raters(x, z, policy="ignore")) == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", kl.errors.SharedRatersWarning)
+        kl.cross_kappa(x, z)

@@ -197,6 +197,25 @@ def test_krippendorff_package_alpha(level):
     cmp.finish()
 
 
+def test_krippendorff_package_ratio_alpha_over_many_categories(monkeypatch):
+    """More categories than PAIR_FORM_CATEGORIES (the ratio metric, a K × K matrix): each
+    item's n_iᵀ δ n_i summed over its pairs of counts gives the krippendorff package's α
+    and the dense product's, with missing values and items of one annotation."""
+    from kappalab.coefficients import multirater
+    rng = np.random.default_rng(41)
+    truth = rng.integers(1, 400, 150).astype(float)
+    wide = truth[:, None] + rng.integers(-20, 21, (150, 4))
+    wide[rng.random(wide.shape) < 0.3] = np.nan
+    wide[0, 1:] = np.nan  # one annotation
+    assert len(np.unique(wide[~np.isnan(wide)])) > multirater.PAIR_FORM_CATEGORIES
+    theirs = krippendorff.alpha(reliability_data=wide.T, level_of_measurement="ratio")
+    ours = kl.krippendorff_alpha(wide, level="ratio")
+    monkeypatch.setattr(multirater, "PAIR_FORM_CATEGORIES", 10**9)
+    dense = kl.krippendorff_alpha(wide, level="ratio")
+    assert ours.value == pytest.approx(theirs, abs=1e-12)
+    assert ours.value == pytest.approx(dense.value, abs=1e-12)
+
+
 # ============================================================================ statsmodels
 def test_statsmodels_fleiss_kappa_complete():
     cmp = Comparison("statsmodels.fleiss_kappa")

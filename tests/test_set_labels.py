@@ -146,6 +146,73 @@ def test_nltk_masi_distance_is_exact():
     np.testing.assert_array_equal(jaccard(sets), theirs)
 
 
+def _many_sets(rng: random.Random, n_labels: int, largest: int, count: int) -> list:
+    """Up to ``count`` distinct sets (some empty, some lists with repeats) of up to
+    ``largest`` of ``n_labels`` labels (numbers or strings)."""
+    names = list(range(n_labels)) if rng.random() < 0.5 else [f"x{k}" for k in range(n_labels)]
+    sets = {frozenset(rng.sample(names, rng.randint(0, min(largest, n_labels))))
+            for _ in range(count)}
+    out: list = sorted(sets, key=lambda one: sorted(map(str, one)))
+    out += [list(one) + list(one)[:1] for one in out[:3]]  # the same sets again, as lists
+    return out
+
+
+@pytest.mark.parametrize("paths", [{}, {"MASK_WORDS": 0}, {"TABLE_ENTRIES": 0},
+                                   {"MASK_WORDS": 0, "TABLE_ENTRIES": 0}, {"BLOCK_ROWS": 7}])
+def test_set_matrices_equal_exact_fractions_on_every_path(monkeypatch, paths):
+    """The K × K MASI and Jaccard matrices, whether the intersections are counted on bit masks
+    (one or several 64-bit words) or by the sparse incidence product, and whether the distance
+    is read from its table over (|A|, |B|, |A ∩ B|) or computed pair by pair, in blocks of
+    rows: each entry is Passonneau's formula in exact fractions (to the last bit but one)."""
+    for name, value in paths.items():
+        monkeypatch.setattr(distances, name, value)
+    rng = random.Random(21)
+    for n_labels, largest, count in ((1, 1, 3), (5, 5, 40), (20, 4, 120), (64, 3, 60),
+                                     (65, 6, 60), (300, 12, 50), (700, 9, 40)):
+        sets = _many_sets(rng, n_labels, largest, count)
+        for ours, oracle in ((masi, exact_masi), (jaccard, exact_jaccard)):
+            expected = np.array([[oracle(a, b) for b in sets] for a in sets])
+            got = ours(sets)
+            np.testing.assert_allclose(got, expected, rtol=0, atol=1e-15)
+            np.testing.assert_array_equal(got, got.T)
+    assert masi([]).shape == (0, 0) and jaccard([set(), set()]).tolist() == [[0.0, 0.0]] * 2
+
+
+def test_alpha_over_many_sets_pair_form_equals_dense_product(monkeypatch):
+    """Beyond PAIR_FORM_CATEGORIES categories the within-item disagreement is summed over the
+    pairs of each item's counts: the same α (and its jackknife SE) as the dense product, and
+    nltk's α, on data with missing annotations and items with one annotation."""
+    from kappalab.coefficients import multirater
+    rng = random.Random(23)
+    labels = [f"l{k}" for k in range(12)]
+    table = []
+    for _ in range(120):
+        core = set(rng.sample(labels, 2))
+        row = []
+        for _ in range(4):
+            if rng.random() < 0.25:
+                row.append(None)
+                continue
+            picked = {one for one in core if rng.random() < 0.7}
+            picked |= {one for one in labels if rng.random() < 0.1}
+            row.append(frozenset(picked or {rng.choice(labels)}))
+        table.append(row)
+    table.append([frozenset({"l0"}), None, None, None])  # one annotation: not pairable
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedAnnotationsWarning)
+        ann = as_annotations(pd.DataFrame(triples(table), columns=["rater", "item", "value"]))
+    assert ann.n_categories > multirater.PAIR_FORM_CATEGORIES
+    for level, oracle in (("masi", exact_masi), ("jaccard", exact_jaccard)):
+        pairs = kl.krippendorff_alpha(ann, level=level, ci="jackknife")
+        monkeypatch.setattr(multirater, "PAIR_FORM_CATEGORIES", 10**9)
+        dense = kl.krippendorff_alpha(ann, level=level, ci="jackknife")
+        monkeypatch.undo()
+        assert abs(pairs.value - dense.value) < TOLERANCE
+        assert abs(pairs.se - dense.se) < TOLERANCE
+        theirs = AnnotationTask(data=triples(table), distance=oracle).alpha()
+        assert abs(pairs.value - theirs) < TOLERANCE, (level, pairs.value, theirs)
+
+
 # ---------------------------------------------------------------------- against nltk
 def _compare_alpha(missing: float) -> dict[str, float]:
     worst = {"masi": 0.0, "jaccard": 0.0, "masi (nltk's distance)": 0.0}
@@ -376,6 +443,11 @@ def test_bad_set_input():
         Annotations.from_long(_long([["a", ["b"]], ["b"], [], ["a"], ["a"], ["b"]]))
     with pytest.raises(InvalidParameterError, match="sep= must be a non-empty string"):
         Annotations.from_long(_long(["a"] * 6), sep="")
+    # an infinite value among sets of labels is refused as among other values
+    frame = _long([frozenset({"a"}), frozenset({"b"}), float("inf"), frozenset(),
+                   frozenset({"a"}), frozenset({"b"})])
+    with pytest.raises(MissingValueError, match="1 value.s. are infinite"):
+        Annotations.from_long(frame)
     ann = Annotations.from_long(_long(FORMS["sets"]))
     with pytest.raises(InvalidParameterError, match="already an Annotations"):
         as_annotations(ann, sep=";")

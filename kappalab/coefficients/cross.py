@@ -129,8 +129,9 @@ class CrossKappa(ItemSumCoefficient):
             return scores.scale, scores.units
         return self.dis.scale, 1.0
 
-    def _blocks(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        """(row weights, per-item columns) pairs: item_stats = [w·C …], totals = [w @ C …]."""
+    def _blocks(self) -> list[tuple[np.ndarray, list[np.ndarray]]]:
+        """(row weights, per-item columns C as a list of column blocks) pairs:
+        item_stats = [w·C …], totals = [w @ C …] (each column block totalled on its own)."""
         if self.use_moments:
             scores, values = self._scores(), self.dis.scores
             assert values is not None, "a distance of interval form has scores"
@@ -142,12 +143,15 @@ class CrossKappa(ItemSumCoefficient):
             nx, ny = self.aligned.counts()
             ones = np.ones(nx.shape[1])
             R, S = nx @ ones, ny @ ones  # row sums (faster than an axis-1 reduction)
-            cross = np.einsum("ik,ik->i", distance_product(self.dis, nx), ny)  # n_Xiᵀ δ n_Yi
+            if self.dis.name == "nominal":  # n_Xiᵀ(11ᵀ − I)n_Yi = R_i S_i − n_Xiᵀ n_Yi, exact
+                cross = R * S - (nx * ny) @ ones
+            else:
+                cross = np.einsum("ik,ik->i", distance_product(self.dis, nx), ny)  # n_Xiᵀ δ n_Yi
             sides = [nx, ny]
         both = (R > 0) & (S > 0)  # present in both replications
+        self._remember_per_side(R, S)
         weight, mean_cross = self._observed_columns(R, S, cross)
-        return [(weight, np.column_stack([mean_cross, np.ones_like(weight)])),
-                (both.astype(float), np.column_stack(sides))]
+        return [(weight, [mean_cross, np.ones_like(weight)]), (both.astype(float), sides)]
 
     @staticmethod
     def _moment_cross(mx: np.ndarray, my: np.ndarray) -> np.ndarray:
@@ -161,13 +165,19 @@ class CrossKappa(ItemSumCoefficient):
         Σ (R_i + S_i)·mean_i / Σ (R_i + S_i)."""
         both = (R > 0) & (S > 0)
         weight = np.where(both, R + S, 0.0)
-        return weight, np.where(both, cross / np.where(both, R * S, 1.0), 0.0)
+        return weight, np.divide(cross, R * S, out=np.zeros(cross.shape), where=both)
 
     def unweighted_item_stats(self) -> np.ndarray:
-        return np.column_stack([w[:, None] * C for w, C in self._blocks()])
+        return np.column_stack([w[:, None] * np.column_stack(C) for w, C in self._blocks()])
 
     def unweighted_totals(self) -> np.ndarray:
-        return np.concatenate([column_totals(C, w) for w, C in self._blocks()])
+        totals = []
+        for w, columns in self._blocks():
+            if columns[0].ndim == 1:  # per-item columns: stacked and totalled together
+                totals.append(column_totals(np.column_stack(columns), w))
+            else:  # items × K counts (or moments) of each side: each totalled as it is
+                totals.extend(column_totals(block, w) for block in columns)
+        return np.concatenate(totals)
 
     def combine(self, totals: np.ndarray) -> Components:
         t = numeric_array(totals)
@@ -226,10 +236,21 @@ class CrossKappa(ItemSumCoefficient):
     def _annotations_per_side(self) -> tuple[np.ndarray, np.ndarray]:
         """Annotations of each common item of positive sample weight in X and in Y (all
         common items have both)."""
-        a = self.aligned
-        used = self.item_weights(a.x_rows.size) > 0
-        return (a.x.annotations_per_item_array[a.x_rows[used]],
-                a.y.annotations_per_item_array[a.y_rows[used]])
+        memo = self.__dict__.get("_per_side")
+        if memo is None or memo[0] is not self.sample_weight:  # not remembered by _blocks
+            a = self.aligned
+            self._remember_per_side(np.take(a.x.annotations_per_item_array, a.x_rows),
+                                    np.take(a.y.annotations_per_item_array, a.y_rows))
+            memo = self.__dict__["_per_side"]
+        return memo[1], memo[2]
+
+    def _remember_per_side(self, R: np.ndarray, S: np.ndarray) -> None:
+        """Keep R_i and S_i of the common items of positive sample weight, for
+        :meth:`_annotations_per_side`."""
+        if self.sample_weight is not None:
+            used = self.sample_weight > 0
+            R, S = R[used], S[used]
+        self.__dict__["_per_side"] = (self.sample_weight, R, S)
 
     def counts_used(self) -> dict[str, Any]:
         mx, my = self._annotations_per_side()

@@ -68,6 +68,10 @@ __all__ = [
     "percent_agreement",
 ]
 
+#: beyond this many categories n_iᵀ δ n_i is summed over the pairs of each item's counts,
+#: not as the dense items × K by K × K product (when those pairs are no more than the
+#: items × K counts)
+PAIR_FORM_CATEGORIES = 64
 CHANCE_MODELS = ("pooled", "item_marginal", "rater_marginal", "gwet", "uniform", "none")
 
 
@@ -199,7 +203,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             scores = self._scores()
             m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift, self.dis.scores)
             within = np.maximum(2.0 * scores.units * (m * s2 - s1 * s1), 0.0)
-        elif sp.issparse(counts):
+        elif sp.issparse(counts) or (self.K > PAIR_FORM_CATEGORIES  # O(Σ m_i²), not items·K²
+                                     and (np.minimum(self.m, self.K) ** 2).sum() <= counts.size):
             within = quadratic_form_per_row(counts, self.dis.matrix)
         else:
             within = np.einsum("ik,ik->i", counts @ self.dis.matrix, counts)  # n_iᵀ δ n_i
