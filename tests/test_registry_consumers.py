@@ -256,3 +256,20 @@ def test_rater_versus_rest_takes_a_resolved_distance_and_refuses_a_data_dependen
     assert core.for_rater(0).estimate().value == pytest.approx(1 - 0.2 / 0.615, abs=1e-12)
     with pytest.raises(InvalidParameterError, match="ordinal metric of κx"):
         RaterVersusRest(ann, distance_for(ann, "ordinal"))
+
+
+def test_a_core_bound_from_an_estimated_core_does_not_carry_its_totals():
+    """A core rebound to another rater must sum its own totals: the analytic interval reuses
+    ``estimated_totals`` when set, so a stale copy would give rater A's value for rater B."""
+    from kappalab.coefficients.cross import RaterVersusRest
+    from kappalab.coefficients.multirater import distance_for
+    from kappalab.uncertainty import IntervalOptions
+    ann = worked()
+    panel = RaterVersusRest(ann, distance_for(ann, "nominal"))
+    first = panel.for_rater(0)
+    first.estimate()
+    rebound = first.for_rater(1)
+    fresh = panel.for_rater(1)
+    options = IntervalOptions.of("jackknife")
+    assert rebound.estimated_totals is None
+    assert rebound.estimate_with(options).value == fresh.estimate_with(options).value

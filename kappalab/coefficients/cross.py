@@ -369,6 +369,7 @@ class RaterVersusRest(CrossKappa):
         """The core bound to rater position ``rater``: its rows are that rater's items."""
         bound = copy(self)
         bound.rater = int(rater)
+        bound.estimated_totals = None  # the totals of another rater's estimate, if any
         return bound
 
     def _bound_rater(self) -> int:
