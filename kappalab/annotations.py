@@ -34,6 +34,7 @@ from .encoding import (
     encode_column,
     encode_values,
     exact_as_float,
+    factorize_keys,
     integer_categories,
     label_identity,
     long_columns,
@@ -329,8 +330,8 @@ class Annotations:
                 codes, uniques = label_identity(
                     ids.to_numpy(), what=f"{role} id", sort=False,
                     where=lambda position: f"row {label(df.index[position])}")
-            else:
-                codes, uniques = pd.factorize(ids, sort=False)
+            else:  # integer and categorical ids without a hash table (factorize_keys)
+                codes, uniques = factorize_keys(ids)
             if (codes < 0).any():
                 bad = codes < 0
                 first = df.index[np.flatnonzero(bad)[0]]

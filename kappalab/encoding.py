@@ -40,7 +40,7 @@ from .errors import (
 __all__ = ["BOOLEAN_WORDS", "INT64_LIMIT", "LABEL_TYPES", "LONG_SCHEMAS", "LONG_VOCABULARY",
            "SET_TYPES", "NumericPositions", "SmallIntegerTable", "WideTable", "category_index",
            "check_layout", "check_plainly_wide", "code_dtype", "count_small_integers",
-           "encode_column", "encode_values", "exact_as_float", "holds_sets",
+           "encode_column", "encode_values", "exact_as_float", "factorize_keys", "holds_sets",
            "integer_categories", "label_identity", "label_sets", "long_columns",
            "numeric_positions", "preview", "reject_duplicate_pairs", "reject_infinite",
            "set_item_column", "text_cell_labels", "transposed", "wide_to_matrix"]
@@ -983,6 +983,102 @@ def reject_duplicate_pairs(
             f"{label(items[first // len(raters)])} by rater {label(raters[first % len(raters)])}; "
             "each rater may annotate an item once; " + DUPLICATES_REMEDY
         )
+
+
+
+def factorize_keys(ids: Any) -> tuple[np.ndarray, Any]:
+    """Codes and labels of a key column (item or rater ids), as ``pandas.factorize`` gives
+    them: codes in the order of first appearance, -1 for a missing id.
+
+    Integer columns are coded without a hash table: a column made of runs (rows grouped by
+    id, the common layout of long data) from where the id changes, and ids within a range
+    about the size of the column by scattering each id's first row into a table over the
+    range; a categorical column from its own codes. Any other column, and integers spread
+    over a wider range, by ``pandas.factorize``. Every path gives exactly what
+    ``pandas.factorize`` gives.
+
+    Parameters
+    ----------
+    ids : pandas.Series or numpy.ndarray
+        One id per row (not an object array: those follow :func:`label_identity`).
+
+    Returns
+    -------
+    codes : numpy.ndarray
+        The code of each row (intp), -1 where the id is missing.
+    uniques : numpy.ndarray, pandas.Index or ExtensionArray
+        The distinct ids, in the order of their first appearance.
+
+    Examples
+    --------
+    >>> codes, uniques = factorize_keys(pd.Series([30, 30, 10, 10, 30]))
+    >>> codes.tolist(), uniques.tolist()
+    ([0, 0, 1, 1, 0], [30, 10])
+    >>> codes, uniques = factorize_keys(pd.Series(["b", "a", "b"], dtype="category"))
+    >>> codes.tolist(), list(uniques)
+    ([0, 1, 0], ['b', 'a'])
+    """
+    dtype = ids.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iu":
+        x = np.asarray(ids)
+        if x.ndim == 1 and x.size:
+            return _integer_key_codes(x)
+    elif isinstance(dtype, pd.CategoricalDtype):
+        raw = np.asarray(ids.cat.codes if isinstance(ids, pd.Series) else ids.codes)
+        if raw.size and raw.min() >= 0:  # no missing id: its codes are small integers
+            codes, used = _integer_key_codes(raw.astype(np.intp, copy=False))
+            return codes, np.asarray(dtype.categories.take(used))
+    codes, uniques = pd.factorize(ids, sort=False)
+    if isinstance(uniques, (pd.Categorical, pd.CategoricalIndex)):
+        uniques = np.asarray(uniques)  # labels, not a Categorical
+    return codes.astype(np.intp, copy=False), uniques
+
+
+def _integer_key_codes(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`factorize_keys` of a non-empty 1-D integer array."""
+    n = x.size
+    probe = x[:1024]
+    if 2 * np.count_nonzero(probe[1:] != probe[:-1]) < probe.size:  # it starts with runs
+        change = np.empty(n, dtype=bool)
+        change[0] = True
+        np.not_equal(x[1:], x[:-1], out=change[1:])
+        starts = np.flatnonzero(change)
+        if 2 * starts.size <= n:  # runs: code the runs' ids, then repeat them
+            heads = x[starts]
+            if starts.size == 1 or bool((heads[1:] > heads[:-1]).all()):
+                codes = np.cumsum(change, dtype=np.intp)  # increasing runs: counted
+                codes -= 1
+                return codes, heads
+            head_codes, uniques = _integer_key_codes(heads)
+            return np.repeat(head_codes, np.diff(np.append(starts, n))), uniques
+    lo, hi = x.min(), x.max()
+    span = int(hi) - int(lo) + 1
+    if span > 4 * n + 1024:  # a wide range: a hash table
+        codes, uniques = pd.factorize(x, sort=False)
+        return codes.astype(np.intp, copy=False), uniques
+    offsets = (x - lo).astype(np.intp)  # (in x's own type: exact, within the span)
+    rank = np.empty(span, dtype=np.intp)
+    n_distinct = np.count_nonzero(np.bincount(offsets, minlength=span))
+    if 64 * n_distinct <= n:  # few ids (raters, say): all seen in a prefix of the rows
+        length = 4096
+        while True:
+            prefix_codes, found = pd.factorize(offsets[:length], sort=False)
+            if found.size == n_distinct:
+                break
+            length *= 8
+        rank[found] = np.arange(found.size, dtype=np.intp)
+        return rank[offsets], found.astype(x.dtype) + lo
+    rows = np.arange(n, dtype=np.intp)
+    first = np.full(span, n, dtype=np.intp)
+    first[offsets[::-1]] = rows[::-1]  # each id's first row: written last
+    if not bool((first[offsets] <= rows).all()):  # pragma: no cover - verified, never seen
+        codes, uniques = pd.factorize(x, sort=False)
+        return codes.astype(np.intp, copy=False), uniques
+    seen = np.zeros(n, dtype=bool)
+    seen[first[first < n]] = True
+    heads = np.flatnonzero(seen)  # the first rows, in order
+    rank[offsets[heads]] = np.arange(heads.size, dtype=np.intp)
+    return rank[offsets], x[heads]
 
 
 def category_index(categories: Sequence[Any] | pd.Index) -> pd.Index:
