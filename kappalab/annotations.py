@@ -121,6 +121,11 @@ class Annotations:
         missing.
     counts : numpy.ndarray, optional
         The counts store: items × categories counts.
+    values : numpy.ndarray, optional
+        The long store of float values (with ``item_codes`` and ``rater_codes``, without
+        ``category_codes``; ``categories`` None): the value of each annotation. The
+        categories (the sorted distinct values) and the category codes are made when first
+        needed, and interval moments are read from the values themselves.
 
     Attributes
     ----------
@@ -147,13 +152,14 @@ class Annotations:
         *,
         items: pd.Index,
         raters: pd.Index | None,
-        categories: pd.Index,
+        categories: pd.Index | None,
         item_codes: np.ndarray | None = None,
         rater_codes: np.ndarray | None = None,
         category_codes: np.ndarray | None = None,
         wide_codes: np.ndarray | Callable[[], np.ndarray] | None = None,
         wide_values: np.ndarray | None = None,
         counts: np.ndarray | None = None,
+        values: np.ndarray | None = None,
     ):
         # Not meant to be called directly: the constructors validate and encode. One of three
         # stores: per-annotation codes (long); an items × raters table (wide), as category
@@ -162,8 +168,11 @@ class Annotations:
         # needed); or counts.
         self.items = items
         self.raters = raters
-        self.categories = categories
+        if categories is not None:
+            self.categories = categories
         self._wide_values = wide_values
+        self._long_values = values
+        self._value_keys = (item_codes, rater_codes) if values is not None else None
         self._make_wide_codes = wide_codes if callable(wide_codes) else None
         if wide_codes is not None and not callable(wide_codes):
             self.__dict__["_wide_codes"] = wide_codes
@@ -171,6 +180,18 @@ class Annotations:
             self.__dict__["_long_codes"] = (item_codes, rater_codes, category_codes)
         if counts is not None:
             self.__dict__["count_matrix"] = counts
+
+    @cached_property
+    def categories(self) -> pd.Index:
+        """The categories, in the order of the codes (given to the constructor, except for a
+        store of float values: their sorted distinct values, found when first needed)."""
+        values = self._long_values
+        assert values is not None, "the constructor sets the categories of other stores"
+        ordered = np.sort(values)
+        distinct = np.empty(ordered.size, dtype=bool)
+        distinct[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=distinct[1:])
+        return pd.Index(ordered[distinct], name="category")
 
     @property
     def _is_wide(self) -> bool:
@@ -183,6 +204,12 @@ class Annotations:
 
     @cached_property
     def _long_codes(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray] | None:
+        if self._long_values is not None:  # the values coded (np.unique's, sorted) when needed
+            item_codes, rater_codes = self._keys
+            found, codes = np.unique(self._long_values, return_inverse=True)
+            if "categories" not in self.__dict__:
+                self.categories = pd.Index(found, name="category")
+            return item_codes, rater_codes, codes.astype(np.intp, copy=False)
         if not self._is_wide:
             return None  # counts: no annotation-level codes
         wide = self._wide
@@ -191,11 +218,22 @@ class Annotations:
         return item_codes, rater_codes, wide.ravel()[flat].astype(np.intp)
 
     @property
+    def _keys(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """(item, rater) codes of a store of float values (none made: they are stored)."""
+        keys = self._value_keys
+        assert keys is not None and keys[0] is not None, "read only on a store of values"
+        return keys[0], keys[1]
+
+    @property
     def _item_codes(self) -> np.ndarray | None:
+        if self._long_values is not None:
+            return self._keys[0]
         return None if self._long_codes is None else self._long_codes[0]
 
     @property
     def _rater_codes(self) -> np.ndarray | None:
+        if self._long_values is not None:
+            return self._keys[1]
         return None if self._long_codes is None else self._long_codes[1]
 
     @property
@@ -204,7 +242,8 @@ class Annotations:
 
     @property
     def _has_annotation_codes(self) -> bool:
-        return self._is_wide or self.__dict__.get("_long_codes") is not None
+        return (self._is_wide or self._long_values is not None
+                or self.__dict__.get("_long_codes") is not None)
 
     @property
     def _wide(self) -> np.ndarray:
@@ -224,7 +263,7 @@ class Annotations:
         """The raters, the rater code of every annotation and the number of raters (raters
         required: :meth:`require_raters`)."""
         self.require_raters(purpose)
-        raters, rater_codes = self.raters, self._stored_codes[1]
+        raters, rater_codes = self.raters, self._rater_codes
         assert raters is not None and rater_codes is not None, "require_raters checked them"
         return raters, rater_codes, len(raters)
 
@@ -375,7 +414,11 @@ class Annotations:
             raters = pd.Index(raters, name="rater")
         else:
             rater_codes, raters = None, None
-        category_codes, cats = encode_column(value_column, keep, categories, where, sep)
+        category_codes, cats = encode_column(value_column, keep, categories, where, sep,
+                                             floats_as_values=True)
+        if cats is None:  # float values: kept as they are, categories found when needed
+            return cls(items=pd.Index(items, name="item"), raters=raters, categories=None,
+                       item_codes=item_codes, rater_codes=rater_codes, values=category_codes)
         return cls(
             items=pd.Index(items, name="item"),
             raters=raters,
@@ -760,6 +803,11 @@ class Annotations:
                                     per_item=True)
         if self._wide_values is not None:
             return self._wide_moments(factor, shift)
+        if self._long_values is not None and "_long_codes" not in self.__dict__:
+            x = self._value_scores(factor, shift)  # the values themselves, not coded
+            return (self.annotations_per_item_array.astype(float),
+                    np.bincount(self._keys[0], weights=x, minlength=self.n_items),
+                    np.bincount(self._keys[0], weights=x * x, minlength=self.n_items))
         scores = (self.category_values("interval moments") - shift) * factor
         if self._has_annotation_codes:
             item_codes, _, category_codes = self._stored_codes
@@ -807,12 +855,24 @@ class Annotations:
             present = ~np.isnan(self._wide_values)
             x = np.nan_to_num((self._wide_values - shift) * factor, nan=0.0)
             return present.sum(axis=0).astype(float), x.sum(axis=0), (x * x).sum(axis=0)
-        scores = (self.category_values("interval moments") - shift) * factor
-        x = scores[self._stored_codes[2]]
+        if self._long_values is not None and "_long_codes" not in self.__dict__:
+            x = self._value_scores(factor, shift)
+        else:
+            scores = (self.category_values("interval moments") - shift) * factor
+            x = scores[self._stored_codes[2]]
         _, raters, R = self._rater_codes_of("rater moments")
         return (np.bincount(raters, minlength=R).astype(float),
                 np.bincount(raters, weights=x, minlength=R),
                 np.bincount(raters, weights=x * x, minlength=R))
+
+    def _value_scores(self, factor: float, shift: float) -> np.ndarray:
+        """factor·(value − shift) of every annotation of a store of float values: the
+        numbers that the category values gathered by code would give, bit for bit."""
+        values = self._long_values
+        assert values is not None, "read only on a store of values"
+        x = values - shift
+        x *= factor
+        return x
 
     def _are_category_values(self, values: np.ndarray) -> bool:
         """Whether per-category positions are the categories' own numeric values."""

@@ -19,6 +19,7 @@ Nothing here knows the ``Annotations`` store.
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any, Callable, NamedTuple, Sequence, cast
 
 import numpy as np
@@ -27,6 +28,7 @@ import pandas as pd
 from .errors import (
     DuplicateAnnotationError,
     InvalidParameterError,
+    KappalabError,
     LabelWarning,
     LayoutError,
     LayoutWarning,
@@ -1135,13 +1137,14 @@ def category_index(categories: Sequence[Any] | pd.Index) -> pd.Index:
 
 def encode_column(
     column: pd.Series, keep: np.ndarray | None, categories: Sequence[Any] | pd.Index | None,
-    where: Callable[[int], str], sep: str | None = None,
-) -> tuple[np.ndarray, pd.Index]:
+    where: Callable[[int], str], sep: str | None = None, *, floats_as_values: bool = False,
+) -> tuple[np.ndarray, pd.Index | None]:
     """Category codes of a long table's value column.
 
     An ordered Categorical column (without ``categories``) fixes the categories and their
-    order; otherwise the values are encoded by :func:`encode_values` (sets of labels, and
-    strings split at ``sep``, by :func:`label_sets`).
+    order; an unordered one is encoded by its distinct categories only, its codes mapped;
+    otherwise the values are encoded by :func:`encode_values` (sets of labels, and strings
+    split at ``sep``, by :func:`label_sets`).
 
     Parameters
     ----------
@@ -1155,13 +1158,18 @@ def encode_column(
         Maps a position among the kept rows to a description for error messages.
     sep : str, optional
         Read every value as a set of labels, strings split at ``sep`` (:func:`label_sets`).
+    floats_as_values : bool, default False
+        Return float64 values that are not all whole numbers of a small range as they are,
+        ``(values, None)``, without ``categories`` and ``sep``: their categories, the sorted
+        distinct values, are then found when first needed, and not at all coded where only
+        the values count (:meth:`kappalab.Annotations.item_moments`).
 
     Returns
     -------
     codes : numpy.ndarray
-        The category code of each kept row.
-    categories : pandas.Index
-        The categories, named ``category``.
+        The category code of each kept row (with ``floats_as_values``, maybe the values).
+    categories : pandas.Index or None
+        The categories, named ``category`` (None when the values are returned).
 
     Raises
     ------
@@ -1187,6 +1195,10 @@ def encode_column(
             codes = codes[keep]
         return codes.astype(np.intp), pd.Index(dtype.categories, name="category")
     if isinstance(dtype, pd.CategoricalDtype):
+        if categories is None and sep is None:
+            coded = _encode_categorical(column, keep, where)
+            if coded is not None:
+                return coded
         values = np.asarray(column)
     elif isinstance(dtype, np.dtype):
         values = column.to_numpy()
@@ -1200,7 +1212,40 @@ def encode_column(
     if keep is not None:
         values = values[keep]
     reject_infinite(values, where)
+    if (floats_as_values and categories is None and sep is None
+            and isinstance(values, np.ndarray) and values.dtype == np.float64 and values.size):
+        small = _small_integer_offsets(values)
+        if small is None:
+            return values, None
+        return _encode_small_integers(values, small)
     return encode_values(values, categories, where, sep)
+
+
+def _encode_categorical(column: pd.Series, keep: np.ndarray | None,
+                        where: Callable[[int], str]) -> tuple[np.ndarray, pd.Index] | None:
+    """:func:`encode_column` of an unordered Categorical column by its used categories: they
+    are encoded (:func:`encode_values`) and the column's codes mapped. None when that says
+    anything (a warning, an error): the values are then encoded one by one, for the message
+    of every row."""
+    codes = np.asarray(column.cat.codes)
+    if keep is not None:
+        codes = codes[keep]
+    if not codes.size or codes.min() < 0:
+        return None
+    used = np.flatnonzero(np.bincount(codes, minlength=len(column.cat.categories)))
+    labels = np.asarray(column.cat.categories.take(used))
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            reject_infinite(labels, where)
+            label_codes, cats = encode_values(labels, None, where)
+    except KappalabError:
+        return None
+    if caught:
+        return None
+    position = np.empty(len(column.cat.categories), dtype=np.intp)
+    position[used] = label_codes
+    return position[codes], cats
 
 
 def encode_values(
@@ -1271,14 +1316,7 @@ def encode_values(
     if kind in "fiu":
         small = _small_integer_offsets(values)
         if small is not None:
-            offsets, lo = small
-            seen = np.bincount(offsets) > 0
-            remap = np.cumsum(seen) - 1
-            if kind == "f":
-                seen_values = (np.flatnonzero(seen) + lo).astype(np.int64)
-            else:  # in the values' own integer type, exactly
-                seen_values = np.flatnonzero(seen).astype(values.dtype) + values.dtype.type(lo)
-            return remap[offsets], pd.Index(seen_values, name="category")
+            return _encode_small_integers(values, small)
     if kind == "f":
         uniques, codes = np.unique(values, return_inverse=True)
         return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
@@ -1294,6 +1332,22 @@ def encode_values(
     codes, labels = label_identity(values, what="value", sort=True, where=where,
                                    compare_texts=True)
     return codes, pd.Index(labels, name="category")
+
+
+def _encode_small_integers(values: np.ndarray, small: tuple[np.ndarray, int]
+                           ) -> tuple[np.ndarray, pd.Index]:
+    """Codes and categories of whole numbers within a small range, by counting: their
+    offsets from the smallest (:func:`_small_integer_offsets`) are the codes themselves when
+    every number of the range is seen (values already coded 0, 1, ..., K − 1, say)."""
+    offsets, lo = small
+    seen = np.bincount(offsets) > 0
+    kind = values.dtype.kind
+    if kind == "f":
+        seen_values = (np.flatnonzero(seen) + lo).astype(np.int64)
+    else:  # in the values' own integer type, exactly
+        seen_values = np.flatnonzero(seen).astype(values.dtype) + values.dtype.type(lo)
+    codes = offsets if seen.all() else (np.cumsum(seen) - 1)[offsets]
+    return codes, pd.Index(seen_values, name="category")
 
 
 def _numbers_or_booleans(values: np.ndarray) -> np.ndarray:

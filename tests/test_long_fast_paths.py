@@ -161,3 +161,157 @@ def test_labels_seen_only_on_dropped_rows_are_not_kept():
         ann = kl.Annotations.from_long(df)
     assert ann.items.tolist() == [5, 7]
     assert ann.codes()[0].tolist() == [0, 0, 1]
+
+
+# ---------------------------------------------------------------------- values
+def continuous_table(seed: int, missing: float) -> pd.DataFrame:
+    """Every value distinct (continuous), some missing, some items with one annotation."""
+    r = np.random.default_rng(seed)
+    n_items, n_raters = 200, 3
+    item = np.repeat(np.arange(n_items), n_raters)
+    value = np.repeat(r.normal(0, 2, n_items), n_raters) + r.normal(0, 1, item.size)
+    value[r.random(item.size) < missing] = np.nan
+    return pd.DataFrame({"item": item, "rater": np.tile(["u", "v", "w"], n_items),
+                         "value": value})
+
+
+def quietly(function, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def general(df: pd.DataFrame) -> kl.Annotations:
+    """The same table through the general path: its categories given (the sorted values)."""
+    return quietly(kl.Annotations.from_long, df,
+                   categories=np.unique(df["value"].dropna().to_numpy()))
+
+
+@pytest.mark.parametrize("seed,missing", [(0, 0.0), (1, 0.2), (2, 0.5)])
+def test_float_values_are_coded_when_needed_as_numpy_codes_them(seed, missing):
+    df = continuous_table(seed, missing)
+    ann = quietly(kl.Annotations.from_long, df)
+    present = df["value"].dropna().to_numpy()
+    found, inverse = np.unique(present, return_inverse=True)
+    reference = general(df)
+    for factor, shift in [(1.0, 0.0), (0.25, 1.5)]:
+        for got, want in zip(ann.item_moments(factor, shift),
+                             reference.item_moments(factor, shift)):
+            np.testing.assert_array_equal(got, want)
+        for got, want in zip(ann.rater_moments(factor, shift),
+                             reference.rater_moments(factor, shift)):
+            np.testing.assert_array_equal(got, want)
+    assert "_long_codes" not in ann.__dict__  # the moments needed no codes
+    np.testing.assert_array_equal(ann.categories.to_numpy(), found)
+    assert ann.categories.name == "category"
+    np.testing.assert_array_equal(ann.codes()[2], inverse)
+    for got, want in zip(ann.codes(), reference.codes()):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(ann.count_matrix, reference.count_matrix)
+    pd.testing.assert_frame_equal(ann.to_long(), reference.to_long())
+    pd.testing.assert_frame_equal(ann.wide, reference.wide)
+
+
+def test_float_values_coded_before_their_categories_are_asked_for():
+    df = continuous_table(3, 0.1)
+    ann = quietly(kl.Annotations.from_long, df)
+    codes = ann.codes()[2]  # the codes first: the categories come with them
+    np.testing.assert_array_equal(ann.categories.to_numpy()[codes],
+                                  df["value"].dropna().to_numpy())
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
+@pytest.mark.parametrize("seed,missing", [(4, 0.0), (5, 0.3)])
+def test_alpha_of_float_values_equals_krippendorff(level, seed, missing):
+    df = continuous_table(seed, missing)
+    if level == "ratio":
+        df["value"] = df["value"].abs()
+    wide = df.pivot(index="rater", columns="item", values="value").to_numpy(dtype=float)
+    want = float(krippendorff.alpha(reliability_data=wide, level_of_measurement=level))
+    assert alpha(df, level) == pytest.approx(want, abs=1e-12)
+    assert quietly(kl.krippendorff_alpha, general(df), level=level).value == pytest.approx(
+        want, abs=1e-12)
+
+
+@pytest.mark.parametrize("coefficient", ["janson_olsson_iota", "conger_kappa", "fleiss_kappa"])
+def test_float_values_give_the_general_paths_estimates(coefficient):
+    df = continuous_table(6, 0.2)
+    option = "level" if coefficient == "janson_olsson_iota" else "weights"
+    fast = quietly(getattr(kl, coefficient), df, **{option: "interval" if option == "level"
+                                                    else "quadratic"})
+    slow = quietly(getattr(kl, coefficient), general(df), **{
+        option: "interval" if option == "level" else "quadratic"})
+    assert fast.value == pytest.approx(slow.value, abs=1e-12)
+
+
+def test_float_subsets_equal_the_general_paths():
+    df = continuous_table(7, 0.2)
+    ann, reference = quietly(kl.Annotations.from_long, df), general(df)
+    for a, b in [(ann.subset_items([5, 3, 9]), reference.subset_items([5, 3, 9])),
+                 (ann.subset_raters([2, 0]), reference.subset_raters([2, 0]))]:
+        for got, want in zip(a.codes(), b.codes()):
+            np.testing.assert_array_equal(got, want)
+        assert a.categories.equals(b.categories)
+
+
+def test_whole_float_values_stay_categories_as_before():
+    df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"],
+                       "value": [1.0, 3.0, 3.0, np.nan]})
+    ann = quietly(kl.Annotations.from_long, df)
+    assert ann.categories.tolist() == [1, 3] and ann.categories.dtype == np.int64
+    assert ann.codes()[2].tolist() == [0, 1, 1]
+
+
+def test_one_float_value_and_an_infinite_one():
+    df = pd.DataFrame({"item": [1, 1, 2], "rater": ["a", "b", "a"], "value": [0.5] * 3})
+    ann = kl.Annotations.from_long(df)
+    assert ann.categories.tolist() == [0.5] and ann.codes()[2].tolist() == [0, 0, 0]
+    df.loc[2, "value"] = np.inf
+    with pytest.raises(MissingValueError, match=r"1 value\(s\) are infinite \(first at row 2\)"):
+        kl.Annotations.from_long(df)
+
+
+@pytest.mark.parametrize("shift", [0, 100, -3])
+def test_precoded_values_equal_shifted_ones(shift):
+    r = np.random.default_rng(8)
+    df = pd.DataFrame({"item": np.repeat(np.arange(500), 2), "rater": np.tile([0, 1], 500),
+                       "value": r.integers(0, 5, 1000) + shift})
+    ann = kl.Annotations.from_long(df)
+    assert ann.categories.tolist() == [shift + k for k in range(5)]
+    np.testing.assert_array_equal(ann.codes()[2], df["value"].to_numpy() - shift)
+    gapped = df.assign(value=df["value"] * 2)  # gaps between the values: codes remapped
+    np.testing.assert_array_equal(kl.Annotations.from_long(gapped).codes()[2],
+                                  df["value"].to_numpy() - shift)
+
+
+@pytest.mark.parametrize("labels", [["lo", "mid", "hi"], [3.5, -1.0, 2.25], [10, 2, 7]])
+def test_unordered_categorical_values_equal_plain_ones(labels):
+    r = np.random.default_rng(9)
+    plain = pd.DataFrame({"item": np.repeat(np.arange(300), 3),
+                          "rater": np.tile(["a", "b", "c"], 300),
+                          "value": np.array(labels, dtype=object)[r.integers(0, 3, 900)]})
+    plain.loc[r.random(900) < 0.1, "value"] = None
+    unused = ["zzz"] if isinstance(labels[0], str) else [99]
+    categorical = plain.assign(value=pd.Categorical(plain["value"],
+                                                    categories=unused + labels[::-1]))
+    a, b = quietly(kl.Annotations.from_long, categorical), quietly(kl.Annotations.from_long,
+                                                                   plain)
+    assert a.categories.equals(b.categories) and a.categories.tolist() == sorted(labels)
+    for got, want in zip(a.codes(), b.codes()):
+        np.testing.assert_array_equal(got, want)
+    assert quietly(kl.krippendorff_alpha, a).value == quietly(kl.krippendorff_alpha, b).value
+
+
+def test_categorical_texts_that_read_as_one_number_still_warn():
+    values = ["1", "01", "1", "2"]
+    plain = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"],
+                          "value": values})
+    categorical = plain.assign(value=pd.Categorical(values))
+    with warnings.catch_warnings(record=True) as want:
+        warnings.simplefilter("always")
+        b = kl.Annotations.from_long(plain)
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        a = kl.Annotations.from_long(categorical)
+    assert [str(w.message) for w in got] == [str(w.message) for w in want] and want
+    assert a.categories.equals(b.categories)
