@@ -344,9 +344,16 @@ class Annotations:
             raise EmptyDataError("the table has no rows: there are no annotations")
 
         value_column = df[names["value"]]
-        missing = value_column.isna().to_numpy()
+        value_dtype = value_column.dtype
+        missing: np.ndarray | None
+        if isinstance(value_dtype, np.dtype) and value_dtype.kind in "iub":
+            missing = None  # integers and booleans are never missing
+        elif isinstance(value_dtype, np.dtype) and value_dtype.kind == "f":
+            missing = np.isnan(value_column.to_numpy())
+        else:
+            missing = value_column.isna().to_numpy()
         keep = None
-        if missing.any():
+        if missing is not None and missing.any():
             n_missing = int(missing.sum())
             warn(
                 f"dropped {n_missing} of {len(df)} rows whose {names['value']!r} value is "
@@ -387,7 +394,7 @@ class Annotations:
             found: Any = uniques
             if isinstance(uniques, (pd.Categorical, pd.CategoricalIndex)):
                 found = np.asarray(uniques)  # labels, not a CategoricalIndex
-            return codes.astype(np.intp, copy=False), pd.Index(found)
+            return codes.astype(np.intp, copy=False), pd.Index(found, name=role)
 
         item_column, rater_column = names["item"], names["rater"]
         assert item_column is not None, "item= names a column"
@@ -411,16 +418,17 @@ class Annotations:
                     keep[rows[~repeated]] = True
                     item_codes, items = key_codes(item_column, "item")
                     rater_codes, raters = key_codes(rater_column, "rater")
-            raters = pd.Index(raters, name="rater")
+            if raters.name != "rater":
+                raters = raters.rename("rater")
         else:
             rater_codes, raters = None, None
         category_codes, cats = encode_column(value_column, keep, categories, where, sep,
                                              floats_as_values=True)
         if cats is None:  # float values: kept as they are, categories found when needed
-            return cls(items=pd.Index(items, name="item"), raters=raters, categories=None,
+            return cls(items=items, raters=raters, categories=None,
                        item_codes=item_codes, rater_codes=rater_codes, values=category_codes)
         return cls(
-            items=pd.Index(items, name="item"),
+            items=items,
             raters=raters,
             categories=cats,
             item_codes=item_codes,

@@ -1030,7 +1030,11 @@ def factorize_keys(ids: Any) -> tuple[np.ndarray, Any]:
         if raw.size and raw.min() >= 0:  # no missing id: its codes are small integers
             codes, used = _integer_key_codes(raw.astype(np.intp, copy=False))
             return codes, np.asarray(dtype.categories.take(used))
-    codes, uniques = pd.factorize(ids, sort=False)
+    uniques: Any
+    if isinstance(ids, pd.Series) and not isinstance(dtype, (np.dtype, pd.CategoricalDtype)):
+        codes, uniques = ids.array.factorize()  # (pandas.factorize's, without its wrapping)
+    else:
+        codes, uniques = pd.factorize(ids, sort=False)
     if isinstance(uniques, (pd.Categorical, pd.CategoricalIndex)):
         uniques = np.asarray(uniques)  # labels, not a Categorical
     return codes.astype(np.intp, copy=False), uniques

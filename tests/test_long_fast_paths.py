@@ -315,3 +315,15 @@ def test_categorical_texts_that_read_as_one_number_still_warn():
         a = kl.Annotations.from_long(categorical)
     assert [str(w.message) for w in got] == [str(w.message) for w in want] and want
     assert a.categories.equals(b.categories)
+
+
+@pytest.mark.parametrize("ids", [
+    pd.array(["b", "a", None, "b"], dtype="string"),
+    pd.array(["b", "a", "c", "b"], dtype="str"),
+    pd.array([3, None, 1, 3], dtype="Int64"),
+    pd.array([2.5, 1.0, 2.5, None], dtype="Float64"),
+    np.array(["2026-01-02", "2026-01-01", "2026-01-02"], dtype="datetime64[ns]"),
+    np.array([True, False, True]),
+])
+def test_other_ids_are_coded_as_pandas_codes_them(ids):
+    assert_as_pandas(pd.Series(ids))
