@@ -327,3 +327,50 @@ def test_categorical_texts_that_read_as_one_number_still_warn():
 ])
 def test_other_ids_are_coded_as_pandas_codes_them(ids):
     assert_as_pandas(pd.Series(ids))
+
+
+def test_float_values_in_agreement_and_alone_as_the_general_path():
+    agree = pd.DataFrame({"item": np.repeat([1, 2, 3, 4], 2), "rater": ["a", "b"] * 4,
+                          "value": np.repeat([0.5, 1.25, 3.75, 0.5], 2)})
+    for level in ("nominal", "interval", "ordinal"):
+        assert alpha(agree, level) == pytest.approx(1.0, abs=1e-12)  # every pair agrees
+    alone = pd.DataFrame({"item": [1, 1, 2], "rater": ["a", "b", "a"],
+                          "value": [0.5, 0.5, 0.5]})  # one value: α undefined, as before
+    with pytest.warns(kl.errors.UndefinedCoefficientWarning):
+        fast = kl.krippendorff_alpha(alone, level="interval")
+    with pytest.warns(kl.errors.UndefinedCoefficientWarning):
+        slow = kl.krippendorff_alpha(general(alone), level="interval")
+    assert np.isnan(fast.value) and np.isnan(slow.value)
+
+
+def test_no_float_value_is_refused_in_one_line():
+    df = pd.DataFrame({"item": [1, 2], "rater": ["a", "a"], "value": [np.nan, np.nan]})
+    with pytest.raises(kl.errors.EmptyDataError, match="every 'value' value is missing"):
+        quietly(kl.Annotations.from_long, df)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["nominal", "ordinal", "interval"]),
+       st.sampled_from(["huge", "text", "negative"]), st.booleans())
+def test_alpha_is_invariant_to_row_order_and_the_ids_spelling(seed, level, spelling, floats):
+    r = np.random.default_rng(seed)
+    n_items, n_raters = int(r.integers(2, 30)), int(r.integers(2, 5))
+    item = np.repeat(np.arange(n_items), n_raters)
+    rater = np.tile(np.arange(n_raters), n_items)
+    value = r.integers(0, 4, item.size).astype(float)
+    if floats:
+        value = value + r.normal(0, 0.3, item.size)
+    value[r.random(item.size) < 0.2] = np.nan
+    df = pd.DataFrame({"item": item, "rater": rater, "value": value})
+    if df["value"].notna().sum() < 2:
+        return
+    spell = {"huge": lambda ids: ids * (2**40 + 3) + 2**61,
+             "text": lambda ids: pd.Series(ids).map("id-{}".format).to_numpy(dtype=object),
+             "negative": lambda ids: -7 * ids - 1}[spelling]
+    other = pd.DataFrame({"item": spell(item), "rater": spell(rater), "value": value}
+                         ).iloc[r.permutation(item.size)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = kl.krippendorff_alpha(df, level=level).value
+        b = kl.krippendorff_alpha(other, level=level).value
+    assert (np.isnan(a) and np.isnan(b)) or a == pytest.approx(b, abs=1e-12)
