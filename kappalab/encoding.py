@@ -988,6 +988,10 @@ def reject_duplicate_pairs(
 
 
 
+#: below this many rows integer ids are coded by pandas' hash table (fewer fixed costs)
+_HASHED_KEYS = 2048
+
+
 def factorize_keys(ids: Any) -> tuple[np.ndarray, Any]:
     """Codes and labels of a key column (item or rater ids), as ``pandas.factorize`` gives
     them: codes in the order of first appearance, -1 for a missing id.
@@ -1022,11 +1026,12 @@ def factorize_keys(ids: Any) -> tuple[np.ndarray, Any]:
     """
     dtype = ids.dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "iu":
-        x = np.asarray(ids)
-        if x.ndim == 1 and x.size:
+        x = ids.to_numpy() if isinstance(ids, pd.Series) else np.asarray(ids)
+        if x.ndim == 1 and x.size >= _HASHED_KEYS:
             return _integer_key_codes(x)
+        ids = x  # a few rows: the hash table of a plain array is quickest
     elif isinstance(dtype, pd.CategoricalDtype):
-        raw = np.asarray(ids.cat.codes if isinstance(ids, pd.Series) else ids.codes)
+        raw = np.asarray(ids.array.codes if isinstance(ids, pd.Series) else ids.codes)
         if raw.size and raw.min() >= 0:  # no missing id: its codes are small integers
             codes, used = _integer_key_codes(raw.astype(np.intp, copy=False))
             return codes, np.asarray(dtype.categories.take(used))

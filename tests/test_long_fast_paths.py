@@ -83,7 +83,11 @@ def test_categorical_ids_are_coded_as_pandas_codes_them(name):
 @given(st.lists(st.integers(-6, 6), min_size=1, max_size=300), st.integers(1, 4),
        st.sampled_from([1, 10**6, 2**40]))
 def test_any_integer_ids_are_coded_as_pandas_codes_them(values, repeat, scale):
-    assert_as_pandas(pd.Series(np.repeat(np.array(values, dtype=np.int64) * scale, repeat)))
+    ids = np.repeat(np.array(values, dtype=np.int64) * scale, repeat)
+    assert_as_pandas(pd.Series(ids))  # a few rows: pandas' hash table
+    assert_as_pandas(pd.Series(np.tile(ids, -(-4096 // ids.size))))  # many: the fast paths
+    shuffled = np.random.default_rng(len(values)).permutation(np.tile(ids, -(-4096 // ids.size)))
+    assert_as_pandas(pd.Series(shuffled))
 
 
 def long_table(n_items: int, n_raters: int, seed: int, missing: float = 0.0) -> pd.DataFrame:
