@@ -1031,7 +1031,8 @@ def factorize_keys(ids: Any) -> tuple[np.ndarray, Any]:
             return _integer_key_codes(x)
         ids = x  # a few rows: the hash table of a plain array is quickest
     elif isinstance(dtype, pd.CategoricalDtype):
-        raw = np.asarray(ids.array.codes if isinstance(ids, pd.Series) else ids.codes)
+        raw = np.asarray(cast(pd.Categorical, ids.array).codes if isinstance(ids, pd.Series)
+                         else ids.codes)
         if raw.size and raw.min() >= 0:  # no missing id: its codes are small integers
             codes, used = _integer_key_codes(raw.astype(np.intp, copy=False))
             return codes, np.asarray(dtype.categories.take(used))
