@@ -787,6 +787,37 @@ class Annotations:
             return self.sparse_count_matrix
         return self.count_matrix.astype(float)
 
+    def selected_category_totals(self, selected: np.ndarray) -> np.ndarray:
+        """Σ_i n_ic over the selected items: each category's annotations on them.
+
+        From the annotation codes of a long store in one ``bincount`` (no items × categories
+        table), else from the count table. The totals are whole numbers, exact in any order.
+
+        Parameters
+        ----------
+        selected : numpy.ndarray
+            A boolean mask over the items (e.g. those with two or more annotations).
+
+        Returns
+        -------
+        numpy.ndarray
+            The K totals, as floats.
+
+        Examples
+        --------
+        >>> ann = Annotations.from_long(pd.DataFrame({"item": [1, 1, 2], "rater": ["u", "v", "u"],
+        ...                                           "value": ["a", "b", "b"]}))
+        >>> ann.selected_category_totals(ann.annotations_per_item_array >= 2).tolist()
+        [1.0, 1.0]
+        """
+        selected = np.asarray(selected, dtype=bool)
+        if not self._is_wide and self._has_annotation_codes:
+            item_codes, _, category_codes = self._stored_codes
+            return np.bincount(category_codes, weights=selected[item_codes].astype(float),
+                               minlength=self.n_categories)
+        counts = self.category_counts()[selected]
+        return np.asarray(counts.sum(axis=0), dtype=float).ravel()
+
     @cached_property
     def rater_count_matrix(self) -> np.ndarray:
         """N_gc: raters × categories counts (int64)."""

@@ -378,3 +378,22 @@ def test_alpha_is_invariant_to_row_order_and_the_ids_spelling(seed, level, spell
         a = kl.krippendorff_alpha(df, level=level).value
         b = kl.krippendorff_alpha(other, level=level).value
     assert (np.isnan(a) and np.isnan(b)) or a == pytest.approx(b, abs=1e-12)
+
+
+@pytest.mark.parametrize("store", ["long", "long floats", "wide", "counts"])
+def test_selected_category_totals_sum_the_count_table(store):
+    df = long_table(120, 3, 11, missing=0.2)
+    if store == "long floats":
+        df["value"] = df["value"] + 0.5 * (df["item"] % 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ann = kl.Annotations.from_long(df)
+        if store == "wide":
+            ann = kl.Annotations.from_wide(ann.wide)
+        elif store == "counts":
+            ann = kl.Annotations.from_counts(ann.counts)
+    m = ann.annotations_per_item_array
+    for selected in (m >= 2, m >= 3, np.zeros(ann.n_items, dtype=bool)):
+        want = ann.count_matrix[selected].sum(axis=0)  # the table, summed by numpy
+        got = ann.selected_category_totals(selected)
+        np.testing.assert_array_equal(got, want.astype(float))
