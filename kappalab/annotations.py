@@ -4,8 +4,10 @@ The constructors (``from_long``, ``from_wide``, ``from_counts``) and :func:`as_a
 read and validate the input with :mod:`kappalab.encoding`, which turns it into integer codes.
 An ``Annotations`` keeps its data in the form it came in, encoded as integer category codes
 with the labels of items, raters and categories beside them: per-annotation code arrays (long
-input), an items × raters table of codes and, for numbers, of float values (wide input), or
-an items × categories count matrix (counts input, raters unknown). Estimators read only
+input; for float values that are not whole numbers, the values themselves, coded and their
+categories sorted only when first needed), an items × raters table of codes and, for numbers,
+of float values (wide input), or an items × categories count matrix (counts input, raters
+unknown). Estimators read only
 sufficient statistics — per-item counts, per-rater counts, per-item moments — which are reduced
 from whichever store exists in a few vectorised passes (``np.bincount``, matrix-vector
 products) and cached: the item-sum spine (docs/architecture.md, "The item-sum spine").
@@ -109,8 +111,8 @@ class Annotations:
         Item labels.
     raters : pandas.Index or None
         Rater labels; None when raters are unknown (count data).
-    categories : pandas.Index
-        Category labels, in the order of the codes.
+    categories : pandas.Index or None
+        Category labels, in the order of the codes (None only with ``values``).
     item_codes, rater_codes, category_codes : numpy.ndarray, optional
         The long store: per-annotation item, rater (None without raters) and category codes.
     wide_codes : numpy.ndarray or callable, optional
