@@ -966,7 +966,8 @@ def reject_duplicate_pairs(
         ...
     kappalab.errors.DuplicateAnnotationError: 1 (item, rater) pair(s) occur more than once, ...
     """
-    key = item_codes.astype(np.int64) * len(raters) + rater_codes
+    key = item_codes.astype(np.int64, copy=False) * len(raters)
+    key += rater_codes
     cells = len(items) * len(raters)
     if cells <= 32 * key.size + (1 << 20):
         # one byte per (item, rater) cell, marked by a scatter: fewer marks than keys means a
