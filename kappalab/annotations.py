@@ -1328,5 +1328,7 @@ def _wide_counts(wide_codes: np.ndarray, n_categories: int, axis: int) -> np.nda
 
 
 def _bincount_2d(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
-    flat = np.bincount(rows * n_cols + cols, minlength=n_rows * n_cols)
+    key = rows * n_cols
+    key += cols  # (one temporary, not two)
+    flat = np.bincount(key, minlength=n_rows * n_cols)
     return flat.reshape(n_rows, n_cols)
