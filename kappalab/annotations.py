@@ -4,8 +4,10 @@ The constructors (``from_long``, ``from_wide``, ``from_counts``) and :func:`as_a
 read and validate the input with :mod:`kappalab.encoding`, which turns it into integer codes.
 An ``Annotations`` keeps its data in the form it came in, encoded as integer category codes
 with the labels of items, raters and categories beside them: per-annotation code arrays (long
-input), an items × raters table of codes and, for numbers, of float values (wide input), or
-an items × categories count matrix (counts input, raters unknown). Estimators read only
+input; for float values that are not whole numbers, the values themselves, coded and their
+categories sorted only when first needed), an items × raters table of codes and, for numbers,
+of float values (wide input), or an items × categories count matrix (counts input, raters
+unknown). Estimators read only
 sufficient statistics — per-item counts, per-rater counts, per-item moments — which are reduced
 from whichever store exists in a few vectorised passes (``np.bincount``, matrix-vector
 products) and cached: the item-sum spine (docs/architecture.md, "The item-sum spine").
@@ -34,6 +36,7 @@ from .encoding import (
     encode_column,
     encode_values,
     exact_as_float,
+    factorize_keys,
     integer_categories,
     label_identity,
     long_columns,
@@ -108,8 +111,8 @@ class Annotations:
         Item labels.
     raters : pandas.Index or None
         Rater labels; None when raters are unknown (count data).
-    categories : pandas.Index
-        Category labels, in the order of the codes.
+    categories : pandas.Index or None
+        Category labels, in the order of the codes (None only with ``values``).
     item_codes, rater_codes, category_codes : numpy.ndarray, optional
         The long store: per-annotation item, rater (None without raters) and category codes.
     wide_codes : numpy.ndarray or callable, optional
@@ -120,6 +123,11 @@ class Annotations:
         missing.
     counts : numpy.ndarray, optional
         The counts store: items × categories counts.
+    values : numpy.ndarray, optional
+        The long store of float values (with ``item_codes`` and ``rater_codes``, without
+        ``category_codes``; ``categories`` None): the value of each annotation. The
+        categories (the sorted distinct values) and the category codes are made when first
+        needed, and interval moments are read from the values themselves.
 
     Attributes
     ----------
@@ -146,13 +154,14 @@ class Annotations:
         *,
         items: pd.Index,
         raters: pd.Index | None,
-        categories: pd.Index,
+        categories: pd.Index | None,
         item_codes: np.ndarray | None = None,
         rater_codes: np.ndarray | None = None,
         category_codes: np.ndarray | None = None,
         wide_codes: np.ndarray | Callable[[], np.ndarray] | None = None,
         wide_values: np.ndarray | None = None,
         counts: np.ndarray | None = None,
+        values: np.ndarray | None = None,
     ):
         # Not meant to be called directly: the constructors validate and encode. One of three
         # stores: per-annotation codes (long); an items × raters table (wide), as category
@@ -161,8 +170,11 @@ class Annotations:
         # needed); or counts.
         self.items = items
         self.raters = raters
-        self.categories = categories
+        if categories is not None:
+            self.categories = categories
         self._wide_values = wide_values
+        self._long_values = values
+        self._value_keys = (item_codes, rater_codes) if values is not None else None
         self._make_wide_codes = wide_codes if callable(wide_codes) else None
         if wide_codes is not None and not callable(wide_codes):
             self.__dict__["_wide_codes"] = wide_codes
@@ -170,6 +182,18 @@ class Annotations:
             self.__dict__["_long_codes"] = (item_codes, rater_codes, category_codes)
         if counts is not None:
             self.__dict__["count_matrix"] = counts
+
+    @cached_property
+    def categories(self) -> pd.Index:
+        """The categories, in the order of the codes (given to the constructor, except for a
+        store of float values: their sorted distinct values, found when first needed)."""
+        values = self._long_values
+        assert values is not None, "the constructor sets the categories of other stores"
+        ordered = np.sort(values)
+        distinct = np.empty(ordered.size, dtype=bool)
+        distinct[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=distinct[1:])
+        return pd.Index(ordered[distinct], name="category")
 
     @property
     def _is_wide(self) -> bool:
@@ -182,6 +206,12 @@ class Annotations:
 
     @cached_property
     def _long_codes(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray] | None:
+        if self._long_values is not None:  # the values coded (np.unique's, sorted) when needed
+            item_codes, rater_codes = self._keys
+            found, codes = np.unique(self._long_values, return_inverse=True)
+            if "categories" not in self.__dict__:
+                self.categories = pd.Index(found, name="category")
+            return item_codes, rater_codes, codes.astype(np.intp, copy=False)
         if not self._is_wide:
             return None  # counts: no annotation-level codes
         wide = self._wide
@@ -190,11 +220,22 @@ class Annotations:
         return item_codes, rater_codes, wide.ravel()[flat].astype(np.intp)
 
     @property
+    def _keys(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """(item, rater) codes of a store of float values (none made: they are stored)."""
+        keys = self._value_keys
+        assert keys is not None and keys[0] is not None, "read only on a store of values"
+        return keys[0], keys[1]
+
+    @property
     def _item_codes(self) -> np.ndarray | None:
+        if self._long_values is not None:
+            return self._keys[0]
         return None if self._long_codes is None else self._long_codes[0]
 
     @property
     def _rater_codes(self) -> np.ndarray | None:
+        if self._long_values is not None:
+            return self._keys[1]
         return None if self._long_codes is None else self._long_codes[1]
 
     @property
@@ -203,7 +244,8 @@ class Annotations:
 
     @property
     def _has_annotation_codes(self) -> bool:
-        return self._is_wide or self.__dict__.get("_long_codes") is not None
+        return (self._is_wide or self._long_values is not None
+                or self.__dict__.get("_long_codes") is not None)
 
     @property
     def _wide(self) -> np.ndarray:
@@ -223,7 +265,7 @@ class Annotations:
         """The raters, the rater code of every annotation and the number of raters (raters
         required: :meth:`require_raters`)."""
         self.require_raters(purpose)
-        raters, rater_codes = self.raters, self._stored_codes[1]
+        raters, rater_codes = self.raters, self._rater_codes
         assert raters is not None and rater_codes is not None, "require_raters checked them"
         return raters, rater_codes, len(raters)
 
@@ -304,9 +346,16 @@ class Annotations:
             raise EmptyDataError("the table has no rows: there are no annotations")
 
         value_column = df[names["value"]]
-        missing = value_column.isna().to_numpy()
+        value_dtype = value_column.dtype
+        missing: np.ndarray | None
+        if isinstance(value_dtype, np.dtype) and value_dtype.kind in "iub":
+            missing = None  # integers and booleans are never missing
+        elif isinstance(value_dtype, np.dtype) and value_dtype.kind == "f":
+            missing = np.isnan(value_column.to_numpy())
+        else:
+            missing = value_column.isna().to_numpy()
         keep = None
-        if missing.any():
+        if missing is not None and missing.any():
             n_missing = int(missing.sum())
             warn(
                 f"dropped {n_missing} of {len(df)} rows whose {names['value']!r} value is "
@@ -329,8 +378,8 @@ class Annotations:
                 codes, uniques = label_identity(
                     ids.to_numpy(), what=f"{role} id", sort=False,
                     where=lambda position: f"row {label(df.index[position])}")
-            else:
-                codes, uniques = pd.factorize(ids, sort=False)
+            else:  # integer and categorical ids without a hash table (factorize_keys)
+                codes, uniques = factorize_keys(ids)
             if (codes < 0).any():
                 bad = codes < 0
                 first = df.index[np.flatnonzero(bad)[0]]
@@ -347,7 +396,7 @@ class Annotations:
             found: Any = uniques
             if isinstance(uniques, (pd.Categorical, pd.CategoricalIndex)):
                 found = np.asarray(uniques)  # labels, not a CategoricalIndex
-            return codes.astype(np.intp, copy=False), pd.Index(found)
+            return codes.astype(np.intp, copy=False), pd.Index(found, name=role)
 
         item_column, rater_column = names["item"], names["rater"]
         assert item_column is not None, "item= names a column"
@@ -371,12 +420,17 @@ class Annotations:
                     keep[rows[~repeated]] = True
                     item_codes, items = key_codes(item_column, "item")
                     rater_codes, raters = key_codes(rater_column, "rater")
-            raters = pd.Index(raters, name="rater")
+            if raters.name != "rater":
+                raters = raters.rename("rater")
         else:
             rater_codes, raters = None, None
-        category_codes, cats = encode_column(value_column, keep, categories, where, sep)
+        category_codes, cats = encode_column(value_column, keep, categories, where, sep,
+                                             floats_as_values=True)
+        if cats is None:  # float values: kept as they are, categories found when needed
+            return cls(items=items, raters=raters, categories=None,
+                       item_codes=item_codes, rater_codes=rater_codes, values=category_codes)
         return cls(
-            items=pd.Index(items, name="item"),
+            items=items,
             raters=raters,
             categories=cats,
             item_codes=item_codes,
@@ -735,6 +789,37 @@ class Annotations:
             return self.sparse_count_matrix
         return self.count_matrix.astype(float)
 
+    def selected_category_totals(self, selected: np.ndarray) -> np.ndarray:
+        """Σ_i n_ic over the selected items: each category's annotations on them.
+
+        From the annotation codes of a long store in one ``bincount`` (no items × categories
+        table), else from the count table. The totals are whole numbers, exact in any order.
+
+        Parameters
+        ----------
+        selected : numpy.ndarray
+            A boolean mask over the items (e.g. those with two or more annotations).
+
+        Returns
+        -------
+        numpy.ndarray
+            The K totals, as floats.
+
+        Examples
+        --------
+        >>> ann = Annotations.from_long(pd.DataFrame({"item": [1, 1, 2], "rater": ["u", "v", "u"],
+        ...                                           "value": ["a", "b", "b"]}))
+        >>> ann.selected_category_totals(ann.annotations_per_item_array >= 2).tolist()
+        [1.0, 1.0]
+        """
+        selected = np.asarray(selected, dtype=bool)
+        if not self._is_wide and self._has_annotation_codes:
+            item_codes, _, category_codes = self._stored_codes
+            return np.bincount(category_codes, weights=selected[item_codes].astype(float),
+                               minlength=self.n_categories)
+        counts = self.category_counts()[selected]
+        return np.asarray(counts.sum(axis=0), dtype=float).ravel()
+
     @cached_property
     def rater_count_matrix(self) -> np.ndarray:
         """N_gc: raters × categories counts (int64)."""
@@ -759,6 +844,11 @@ class Annotations:
                                     per_item=True)
         if self._wide_values is not None:
             return self._wide_moments(factor, shift)
+        if self._long_values is not None and "_long_codes" not in self.__dict__:
+            x = self._value_scores(factor, shift)  # the values themselves, not coded
+            return (self.annotations_per_item_array.astype(float),
+                    np.bincount(self._keys[0], weights=x, minlength=self.n_items),
+                    np.bincount(self._keys[0], weights=x * x, minlength=self.n_items))
         scores = (self.category_values("interval moments") - shift) * factor
         if self._has_annotation_codes:
             item_codes, _, category_codes = self._stored_codes
@@ -806,12 +896,24 @@ class Annotations:
             present = ~np.isnan(self._wide_values)
             x = np.nan_to_num((self._wide_values - shift) * factor, nan=0.0)
             return present.sum(axis=0).astype(float), x.sum(axis=0), (x * x).sum(axis=0)
-        scores = (self.category_values("interval moments") - shift) * factor
-        x = scores[self._stored_codes[2]]
+        if self._long_values is not None and "_long_codes" not in self.__dict__:
+            x = self._value_scores(factor, shift)
+        else:
+            scores = (self.category_values("interval moments") - shift) * factor
+            x = scores[self._stored_codes[2]]
         _, raters, R = self._rater_codes_of("rater moments")
         return (np.bincount(raters, minlength=R).astype(float),
                 np.bincount(raters, weights=x, minlength=R),
                 np.bincount(raters, weights=x * x, minlength=R))
+
+    def _value_scores(self, factor: float, shift: float) -> np.ndarray:
+        """factor·(value − shift) of every annotation of a store of float values: the
+        numbers that the category values gathered by code would give, bit for bit."""
+        values = self._long_values
+        assert values is not None, "read only on a store of values"
+        x = values - shift
+        x *= factor
+        return x
 
     def _are_category_values(self, values: np.ndarray) -> bool:
         """Whether per-category positions are the categories' own numeric values."""
@@ -1267,5 +1369,7 @@ def _wide_counts(wide_codes: np.ndarray, n_categories: int, axis: int) -> np.nda
 
 
 def _bincount_2d(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
-    flat = np.bincount(rows * n_cols + cols, minlength=n_rows * n_cols)
+    key = rows * n_cols
+    key += cols  # (one temporary, not two)
+    flat = np.bincount(key, minlength=n_rows * n_cols)
     return flat.reshape(n_rows, n_cols)

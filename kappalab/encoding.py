@@ -19,6 +19,7 @@ Nothing here knows the ``Annotations`` store.
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any, Callable, NamedTuple, Sequence, cast
 
 import numpy as np
@@ -27,6 +28,7 @@ import pandas as pd
 from .errors import (
     DuplicateAnnotationError,
     InvalidParameterError,
+    KappalabError,
     LabelWarning,
     LayoutError,
     LayoutWarning,
@@ -40,7 +42,7 @@ from .errors import (
 __all__ = ["BOOLEAN_WORDS", "INT64_LIMIT", "LABEL_TYPES", "LONG_SCHEMAS", "LONG_VOCABULARY",
            "SET_TYPES", "NumericPositions", "SmallIntegerTable", "WideTable", "category_index",
            "check_layout", "check_plainly_wide", "code_dtype", "count_small_integers",
-           "encode_column", "encode_values", "exact_as_float", "holds_sets",
+           "encode_column", "encode_values", "exact_as_float", "factorize_keys", "holds_sets",
            "integer_categories", "label_identity", "label_sets", "long_columns",
            "numeric_positions", "preview", "reject_duplicate_pairs", "reject_infinite",
            "set_item_column", "text_cell_labels", "transposed", "wide_to_matrix"]
@@ -966,7 +968,8 @@ def reject_duplicate_pairs(
         ...
     kappalab.errors.DuplicateAnnotationError: 1 (item, rater) pair(s) occur more than once, ...
     """
-    key = item_codes.astype(np.int64) * len(raters) + rater_codes
+    key = item_codes.astype(np.int64, copy=False) * len(raters)
+    key += rater_codes
     cells = len(items) * len(raters)
     if cells <= 32 * key.size + (1 << 20):
         # one byte per (item, rater) cell, marked by a scatter: fewer marks than keys means a
@@ -985,6 +988,112 @@ def reject_duplicate_pairs(
             f"{label(items[first // len(raters)])} by rater {label(raters[first % len(raters)])}; "
             "each rater may annotate an item once; " + DUPLICATES_REMEDY
         )
+
+
+
+#: below this many rows integer ids are coded by pandas' hash table (fewer fixed costs)
+_HASHED_KEYS = 2048
+
+
+def factorize_keys(ids: Any) -> tuple[np.ndarray, Any]:
+    """Codes and labels of a key column (item or rater ids), as ``pandas.factorize`` gives
+    them: codes in the order of first appearance, -1 for a missing id.
+
+    Integer columns are coded without a hash table: a column made of runs (rows grouped by
+    id, the common layout of long data) from where the id changes, and ids within a range
+    about the size of the column by scattering each id's first row into a table over the
+    range; a categorical column from its own codes. Any other column, and integers spread
+    over a wider range, by ``pandas.factorize``. Every path gives exactly what
+    ``pandas.factorize`` gives.
+
+    Parameters
+    ----------
+    ids : pandas.Series or numpy.ndarray
+        One id per row (not an object array: those follow :func:`label_identity`).
+
+    Returns
+    -------
+    codes : numpy.ndarray
+        The code of each row (intp), -1 where the id is missing.
+    uniques : numpy.ndarray, pandas.Index or ExtensionArray
+        The distinct ids, in the order of their first appearance.
+
+    Examples
+    --------
+    >>> codes, uniques = factorize_keys(pd.Series([30, 30, 10, 10, 30]))
+    >>> codes.tolist(), uniques.tolist()
+    ([0, 0, 1, 1, 0], [30, 10])
+    >>> codes, uniques = factorize_keys(pd.Series(["b", "a", "b"], dtype="category"))
+    >>> codes.tolist(), list(uniques)
+    ([0, 1, 0], ['b', 'a'])
+    """
+    dtype = ids.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iu":
+        x = ids.to_numpy() if isinstance(ids, pd.Series) else np.asarray(ids)
+        if x.ndim == 1 and x.size >= _HASHED_KEYS:
+            return _integer_key_codes(x)
+        ids = x  # a few rows: the hash table of a plain array is quickest
+    elif isinstance(dtype, pd.CategoricalDtype):
+        raw = np.asarray(cast(pd.Categorical, ids.array).codes if isinstance(ids, pd.Series)
+                         else ids.codes)
+        if raw.size and raw.min() >= 0:  # no missing id: its codes are small integers
+            codes, used = _integer_key_codes(raw.astype(np.intp, copy=False))
+            return codes, np.asarray(dtype.categories.take(used))
+    uniques: Any
+    if isinstance(ids, pd.Series) and not isinstance(dtype, (np.dtype, pd.CategoricalDtype)):
+        codes, uniques = ids.array.factorize()  # (pandas.factorize's, without its wrapping)
+    else:
+        codes, uniques = pd.factorize(ids, sort=False)
+    if isinstance(uniques, (pd.Categorical, pd.CategoricalIndex)):
+        uniques = np.asarray(uniques)  # labels, not a Categorical
+    return codes.astype(np.intp, copy=False), uniques
+
+
+def _integer_key_codes(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`factorize_keys` of a non-empty 1-D integer array."""
+    n = x.size
+    probe = x[:1024]
+    if 2 * np.count_nonzero(probe[1:] != probe[:-1]) < probe.size:  # it starts with runs
+        change = np.empty(n, dtype=bool)
+        change[0] = True
+        np.not_equal(x[1:], x[:-1], out=change[1:])
+        starts = np.flatnonzero(change)
+        if 2 * starts.size <= n:  # runs: code the runs' ids, then repeat them
+            heads = x[starts]
+            if starts.size == 1 or bool((heads[1:] > heads[:-1]).all()):
+                codes = np.cumsum(change, dtype=np.intp)  # increasing runs: counted
+                codes -= 1
+                return codes, heads
+            head_codes, uniques = _integer_key_codes(heads)
+            return np.repeat(head_codes, np.diff(np.append(starts, n))), uniques
+    lo, hi = x.min(), x.max()
+    span = int(hi) - int(lo) + 1
+    if span > 4 * n + 1024:  # a wide range: a hash table
+        codes, uniques = pd.factorize(x, sort=False)
+        return codes.astype(np.intp, copy=False), uniques
+    offsets = (x - lo).astype(np.intp)  # (in x's own type: exact, within the span)
+    rank = np.empty(span, dtype=np.intp)
+    n_distinct = np.count_nonzero(np.bincount(offsets, minlength=span))
+    if 64 * n_distinct <= n:  # few ids (raters, say): all seen in a prefix of the rows
+        length = 4096
+        while True:
+            prefix_codes, found = pd.factorize(offsets[:length], sort=False)
+            if found.size == n_distinct:
+                break
+            length *= 8
+        rank[found] = np.arange(found.size, dtype=np.intp)
+        return rank[offsets], found.astype(x.dtype) + lo
+    rows = np.arange(n, dtype=np.intp)
+    first = np.full(span, n, dtype=np.intp)
+    first[offsets[::-1]] = rows[::-1]  # each id's first row: written last
+    if not bool((first[offsets] <= rows).all()):  # pragma: no cover - verified, never seen
+        codes, uniques = pd.factorize(x, sort=False)
+        return codes.astype(np.intp, copy=False), uniques
+    seen = np.zeros(n, dtype=bool)
+    seen[first[first < n]] = True
+    heads = np.flatnonzero(seen)  # the first rows, in order
+    rank[offsets[heads]] = np.arange(heads.size, dtype=np.intp)
+    return rank[offsets], x[heads]
 
 
 def category_index(categories: Sequence[Any] | pd.Index) -> pd.Index:
@@ -1041,13 +1150,14 @@ def category_index(categories: Sequence[Any] | pd.Index) -> pd.Index:
 
 def encode_column(
     column: pd.Series, keep: np.ndarray | None, categories: Sequence[Any] | pd.Index | None,
-    where: Callable[[int], str], sep: str | None = None,
-) -> tuple[np.ndarray, pd.Index]:
+    where: Callable[[int], str], sep: str | None = None, *, floats_as_values: bool = False,
+) -> tuple[np.ndarray, pd.Index | None]:
     """Category codes of a long table's value column.
 
     An ordered Categorical column (without ``categories``) fixes the categories and their
-    order; otherwise the values are encoded by :func:`encode_values` (sets of labels, and
-    strings split at ``sep``, by :func:`label_sets`).
+    order; an unordered one is encoded by its distinct categories only, its codes mapped;
+    otherwise the values are encoded by :func:`encode_values` (sets of labels, and strings
+    split at ``sep``, by :func:`label_sets`).
 
     Parameters
     ----------
@@ -1061,13 +1171,18 @@ def encode_column(
         Maps a position among the kept rows to a description for error messages.
     sep : str, optional
         Read every value as a set of labels, strings split at ``sep`` (:func:`label_sets`).
+    floats_as_values : bool, default False
+        Return float64 values that are not all whole numbers of a small range as they are,
+        ``(values, None)``, without ``categories`` and ``sep``: their categories, the sorted
+        distinct values, are then found when first needed, and not at all coded where only
+        the values count (:meth:`kappalab.Annotations.item_moments`).
 
     Returns
     -------
     codes : numpy.ndarray
-        The category code of each kept row.
-    categories : pandas.Index
-        The categories, named ``category``.
+        The category code of each kept row (with ``floats_as_values``, maybe the values).
+    categories : pandas.Index or None
+        The categories, named ``category`` (None when the values are returned).
 
     Raises
     ------
@@ -1093,6 +1208,10 @@ def encode_column(
             codes = codes[keep]
         return codes.astype(np.intp), pd.Index(dtype.categories, name="category")
     if isinstance(dtype, pd.CategoricalDtype):
+        if categories is None and sep is None:
+            coded = _encode_categorical(column, keep, where)
+            if coded is not None:
+                return coded
         values = np.asarray(column)
     elif isinstance(dtype, np.dtype):
         values = column.to_numpy()
@@ -1106,7 +1225,40 @@ def encode_column(
     if keep is not None:
         values = values[keep]
     reject_infinite(values, where)
+    if (floats_as_values and categories is None and sep is None
+            and isinstance(values, np.ndarray) and values.dtype == np.float64 and values.size):
+        small = _small_integer_offsets(values)
+        if small is None:
+            return values, None
+        return _encode_small_integers(values, small)
     return encode_values(values, categories, where, sep)
+
+
+def _encode_categorical(column: pd.Series, keep: np.ndarray | None,
+                        where: Callable[[int], str]) -> tuple[np.ndarray, pd.Index] | None:
+    """:func:`encode_column` of an unordered Categorical column by its used categories: they
+    are encoded (:func:`encode_values`) and the column's codes mapped. None when that says
+    anything (a warning, an error): the values are then encoded one by one, for the message
+    of every row."""
+    codes = np.asarray(column.cat.codes)
+    if keep is not None:
+        codes = codes[keep]
+    if not codes.size or codes.min() < 0:
+        return None
+    used = np.flatnonzero(np.bincount(codes, minlength=len(column.cat.categories)))
+    labels = np.asarray(column.cat.categories.take(used))
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            reject_infinite(labels, where)
+            label_codes, cats = encode_values(labels, None, where)
+    except KappalabError:
+        return None
+    if caught:
+        return None
+    position = np.empty(len(column.cat.categories), dtype=np.intp)
+    position[used] = label_codes
+    return position[codes], cats
 
 
 def encode_values(
@@ -1177,14 +1329,7 @@ def encode_values(
     if kind in "fiu":
         small = _small_integer_offsets(values)
         if small is not None:
-            offsets, lo = small
-            seen = np.bincount(offsets) > 0
-            remap = np.cumsum(seen) - 1
-            if kind == "f":
-                seen_values = (np.flatnonzero(seen) + lo).astype(np.int64)
-            else:  # in the values' own integer type, exactly
-                seen_values = np.flatnonzero(seen).astype(values.dtype) + values.dtype.type(lo)
-            return remap[offsets], pd.Index(seen_values, name="category")
+            return _encode_small_integers(values, small)
     if kind == "f":
         uniques, codes = np.unique(values, return_inverse=True)
         return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
@@ -1200,6 +1345,22 @@ def encode_values(
     codes, labels = label_identity(values, what="value", sort=True, where=where,
                                    compare_texts=True)
     return codes, pd.Index(labels, name="category")
+
+
+def _encode_small_integers(values: np.ndarray, small: tuple[np.ndarray, int]
+                           ) -> tuple[np.ndarray, pd.Index]:
+    """Codes and categories of whole numbers within a small range, by counting: their
+    offsets from the smallest (:func:`_small_integer_offsets`) are the codes themselves when
+    every number of the range is seen (values already coded 0, 1, ..., K − 1, say)."""
+    offsets, lo = small
+    seen = np.bincount(offsets) > 0
+    kind = values.dtype.kind
+    if kind == "f":
+        seen_values = (np.flatnonzero(seen) + lo).astype(np.int64)
+    else:  # in the values' own integer type, exactly
+        seen_values = np.flatnonzero(seen).astype(values.dtype) + values.dtype.type(lo)
+    codes = offsets if seen.all() else (np.cumsum(seen) - 1)[offsets]
+    return codes, pd.Index(seen_values, name="category")
 
 
 def _numbers_or_booleans(values: np.ndarray) -> np.ndarray:

@@ -894,9 +894,9 @@ def pairable_marginals(ann: Annotations, sample_weight: np.ndarray | None = None
     """Σ over items with ≥ 2 annotations of their category counts (for the ordinal metric),
     each item's counts multiplied by its sample weight when given."""
     pairable = ann.annotations_per_item_array >= 2
+    if sample_weight is None:  # one bincount of the codes, no items × categories table
+        return ann.selected_category_totals(pairable)
     counts = ann.category_counts()[pairable]
-    if sample_weight is None:
-        return np.asarray(counts.sum(axis=0), dtype=float).ravel()
     return np.asarray(counts.T @ sample_weight[pairable], dtype=float).ravel()
 
 
