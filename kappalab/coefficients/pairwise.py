@@ -25,7 +25,8 @@ import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
-from ..distances import DistanceSpec
+from ..distances import DistanceSpec, category_distance
+from ..encoding import numeric_positions
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
 from ..kernels import rater_marginal_entries
@@ -259,6 +260,11 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
     >>> round(float(kl.cohen_kappa(x, y, weights="quadratic")), 4)  # sklearn quadratic: 0.6875
     0.6875
     """
+    if y is not None and ci is None and categories is None and sample_weight is None:
+        try:  # two label sequences: the K × K contingency table is all it takes
+            return _table_estimate(x, y, weights, "Cohen's kappa", "Cohen's weighted kappa")
+        except _Fallback:
+            pass
     core = cohen_kappa_core(x, y, weights=weights, categories=categories,
                             sample_weight=sample_weight)
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
@@ -724,3 +730,164 @@ def light_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
 #: Light's κ warns when half the rater pairs share fewer items than this (and than half
 #: the items)
 SPARSE_PAIR_ITEMS = 10
+
+
+# ---------------------------------------------------------------------- the contingency table
+#: the largest K × K table (cells) the two-rater table path builds besides the data; with more
+#: categories (continuous labels) the general path's per-item sums are smaller
+TABLE_CELLS = 1 << 20
+
+
+class _Fallback(Exception):
+    """The table path cannot serve these data or options: the general path will."""
+
+
+def _factorized(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """pd.factorize of one rater's labels (codes −1 for NaN/None) and its uniques as a numpy
+    array."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(labels, use_na_sentinel=True)
+    return codes, np.asarray(uniques)
+
+
+def _digits(text: str) -> bool:
+    return any(ch.isdigit() for ch in text)
+
+
+def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    r"""The (K + 1) × (K + 1) contingency table of two raters' labels and their K categories
+    (sorted, as :class:`~kappalab.Annotations` sorts them): T_kl counts the items rater 1 put
+    in k and rater 2 in l, row and column K the items one of them left out (NaN/None).
+
+    Small whole numbers are their own codes (one bincount, no hashing); other numbers and
+    strings are factorized once per rater and the two sets of uniques merged. Raises
+    :class:`_Fallback` for what the general path reads differently or refuses: booleans,
+    bytes, mixed types, pandas extension types, texts that may read as numbers, infinite
+    values, too many categories, empty or misshapen input.
+    """
+    if getattr(x, "dtype", None) is not None and not isinstance(x.dtype, np.dtype) or \
+            getattr(y, "dtype", None) is not None and not isinstance(y.dtype, np.dtype):
+        raise _Fallback  # Categoricals, nullable and string extension types
+    a, b = np.asarray(x), np.asarray(y)
+    if a.ndim != 1 or b.ndim != 1 or a.size != b.size or a.size == 0:
+        raise _Fallback
+    kinds = set(a.dtype.kind + b.dtype.kind)
+    if kinds <= set("iu"):
+        lo, hi = min(int(a.min()), int(b.min())), max(int(a.max()), int(b.max()))
+        width = hi - lo + 1
+        if width * width <= max(TABLE_CELLS, 4 * a.size) and -2**62 < lo <= hi < 2**62:
+            key = a.astype(np.intp, copy=False) * width
+            key += b.astype(np.intp, copy=False)
+            if lo:
+                key -= lo * (width + 1)
+            full = np.bincount(key, minlength=width * width).reshape(width, width)
+            seen = np.flatnonzero(full.any(axis=1) | full.any(axis=0))
+            table = np.zeros((seen.size + 1, seen.size + 1), dtype=np.int64)
+            table[:-1, :-1] = full if seen.size == width else full[np.ix_(seen, seen)]
+            return table, (seen + lo).astype(np.int64)
+    elif kinds <= set("iuf"):  # numbers as floats (as the items × 2 table holds them)
+        for v in (a, b):
+            if v.dtype.kind in "iu" and max(abs(int(v.min())), abs(int(v.max()))) > 2**53:
+                raise _Fallback  # integers beyond 2**53 are not their float
+        a, b = a.astype(float, copy=False), b.astype(float, copy=False)
+    elif not kinds <= set("UO"):
+        raise _Fallback
+    codes_a, uniques_a = _factorized(a)
+    codes_b, uniques_b = _factorized(b)
+    uniques = np.concatenate([uniques_a, uniques_b])
+    if uniques.size == 0:
+        raise _Fallback
+    if uniques.dtype.kind == "f":
+        if not np.isfinite(uniques).all():
+            raise _Fallback
+    else:  # texts only (a number, a boolean or a set among them: the general path)
+        if not all(type(u) is str for u in uniques.tolist()):
+            raise _Fallback
+        if sum(map(_digits, set(uniques.tolist()))) > 1:  # "1" and "1.0": the general path
+            raise _Fallback  # warns that they read as one number
+        uniques = uniques.astype(object)
+    categories = np.unique(uniques)
+    K = categories.size
+    if (K + 1) * (K + 1) > max(TABLE_CELLS, 4 * a.size):
+        raise _Fallback
+    # the code of each rater's uniques among the K categories, and K for a missing label
+    rank_a = np.append(np.searchsorted(categories, uniques_a), K).astype(np.intp)
+    rank_b = np.append(np.searchsorted(categories, uniques_b), K).astype(np.intp)
+    key = np.multiply(rank_a[codes_a], K + 1, dtype=np.intp)
+    key += rank_b[codes_b]
+    table = np.bincount(key, minlength=(K + 1) * (K + 1)).reshape(K + 1, K + 1)
+    return table, categories
+
+
+def _table_estimate(x: Any, y: Any, weights: Any, name: str,
+                    weighted_name: str) -> Estimate:
+    r"""Cohen's κ from the two raters' K × K contingency table (Cohen 1960, 1968).
+
+    With n_kl the items rater 1 put in k and rater 2 in l (n of them with both labels),
+    p_{1k}, p_{2l} each rater's share of category k among all its labels (items the other
+    rater left out included) and disagreement weights d_kl = δ_kl/scale = 1 − w_kl:
+
+    .. math::  κ = 1 - \frac{\sum_{kl} d_{kl}\, n_{kl}/n}{\sum_{kl} d_{kl}\, p_{1k}\, p_{2l}}
+
+    — the general path's value, observed and expected agreement and counts, from the table
+    alone. Raises :class:`_Fallback` where the general path decides (one category, no item
+    with both labels, a rater without labels, a zero expected disagreement: its warnings and
+    errors), or for weights that need what the table path does not build.
+    """
+    import pandas as pd
+
+    table, found = _joint_table(x, y)
+    K = found.size
+    both = table[:K, :K]
+    n = int(both.sum())
+    first, second = table[:K].sum(axis=1), table[:, :K].sum(axis=0)
+    n_first, n_second = int(first.sum()), int(second.sum())
+    if K < 2 or n == 0 or n_first == 0 or n_second == 0:
+        raise _Fallback
+    categories = pd.Index(found, name="category")
+    numeric = found.dtype.kind in "iuf"
+    positions: list[Any] = []
+
+    def values(purpose: str) -> np.ndarray:
+        if not numeric:
+            raise _Fallback  # the general path says the labels are not numbers
+        positions.append(numeric_positions(categories))
+        return positions[-1].require(purpose)
+
+    origin = numeric_positions(categories).origin if numeric else 0
+    try:
+        dis = category_distance(weights, categories, kind="weights", values=values,
+                                origin=origin)
+    except _Fallback:
+        raise
+    except Exception:  # the general path raises its own error
+        raise _Fallback from None
+    p_1, p_2 = first / n_first, second / n_second
+    if dis.name == "nominal":
+        d_o = 1.0 - np.trace(both) / n
+        d_e = 1.0 - float(p_1 @ p_2)
+    else:
+        if dis.scores is not None:  # (x_k − x_l)² on the normalised scores: no overflow
+            scores = interval_scores(dis)
+            z = (dis.scores - scores.shift) * scores.factor
+            d = (z[:, None] - z[None, :]) ** 2 / scores.scale
+        else:
+            try:
+                d = dis.matrix / dis.scale
+            except Exception:
+                raise _Fallback from None
+        d_o = float((d * both).sum()) / n
+        d_e = float(p_1 @ d @ p_2)
+    if not (np.isfinite(d_e) and d_e > 0 and np.isfinite(d_o)):
+        raise _Fallback
+    missing_first, missing_second = int(table[K, :K].sum()), int(table[:K, K].sum())
+    return Estimate(
+        coefficient=weighted_name if dis.name != "nominal" else name,
+        value=1.0 - d_o / d_e, observed=1.0 - d_o, expected=1.0 - d_e,
+        observed_disagreement=d_o * dis.scale, expected_disagreement=d_e * dis.scale,
+        level=dis.name,
+        details={"chance_model": "rater_marginal", "item_weighting": "item",
+                 "n_categories": K, "n_items_unpairable": missing_first + missing_second,
+                 "moment_path": dis.interval_factor is not None},
+        n_items=n, n_annotations=n_first + n_second, n_raters=2)
