@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
@@ -81,8 +82,6 @@ def two_raters(x: AnnotationsLike, y: Any = None, *, categories: Sequence[Any] |
     (3, 2, ['a', 'b'])
     """
     if y is not None:
-        import pandas as pd
-
         first, second = (getattr(v, "dtype", None) for v in (x, y))
         if categories is None and isinstance(first, pd.CategoricalDtype) and first.ordered \
                 and isinstance(second, pd.CategoricalDtype) and second.ordered \
@@ -745,8 +744,6 @@ class _Fallback(Exception):
 def _factorized(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """pd.factorize of one rater's labels (codes −1 for NaN/None) and its uniques as a numpy
     array."""
-    import pandas as pd
-
     codes, uniques = pd.factorize(labels, use_na_sentinel=True)
     return codes, np.asarray(uniques)
 
@@ -766,9 +763,11 @@ def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     bytes, mixed types, pandas extension types, texts that may read as numbers, infinite
     values, too many categories, empty or misshapen input.
     """
-    if getattr(x, "dtype", None) is not None and not isinstance(x.dtype, np.dtype) or \
-            getattr(y, "dtype", None) is not None and not isinstance(y.dtype, np.dtype):
-        raise _Fallback  # Categoricals, nullable and string extension types
+    for labels in (x, y):  # numpy arrays, pandas texts, unordered Categoricals: read as
+        dtype = getattr(labels, "dtype", None)  # numpy arrays, as the general path does
+        if not (dtype is None or isinstance(dtype, (np.dtype, pd.StringDtype)) or (
+                isinstance(dtype, pd.CategoricalDtype) and not dtype.ordered)):
+            raise _Fallback  # ordered Categoricals fix the categories; nullable numbers
     a, b = np.asarray(x), np.asarray(y)
     if a.ndim != 1 or b.ndim != 1 or a.size != b.size or a.size == 0:
         raise _Fallback
@@ -798,9 +797,11 @@ def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     uniques = np.concatenate([uniques_a, uniques_b])
     if uniques.size == 0:
         raise _Fallback
-    if uniques.dtype.kind == "f":
+    if uniques.dtype.kind in "iu":
+        pass
+    elif uniques.dtype.kind == "f":
         if not np.isfinite(uniques).all():
-            raise _Fallback
+            raise _Fallback  # the general path refuses infinite values
     else:  # texts only (a number, a boolean or a set among them: the general path)
         if not all(type(u) is str for u in uniques.tolist()):
             raise _Fallback
@@ -835,8 +836,6 @@ def _table_estimate(x: Any, y: Any, weights: Any, name: str,
     with both labels, a rater without labels, a zero expected disagreement: its warnings and
     errors), or for weights that need what the table path does not build.
     """
-    import pandas as pd
-
     table, found = _joint_table(x, y)
     K = found.size
     both = table[:K, :K]
