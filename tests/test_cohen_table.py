@@ -121,11 +121,15 @@ def _data(rng, kind, n, K):
         x[rng.random(n) < 0.2] = None
         y[rng.random(n) < 0.2] = np.nan
         return list(x), pd.Series(y)
+    if kind == "texts_mixed":  # fixed-width texts beside objects with None
+        y = labels[b].astype(object)
+        y[rng.random(n) < 0.2] = None
+        return labels[a], y
     return a, b
 
 
 KINDS = ("ints", "offset", "uint8", "wide_range", "mixed_numbers", "float_missing",
-         "one_rater_only", "strings", "objects_none")
+         "one_rater_only", "strings", "objects_none", "texts_mixed")
 NUMERIC_WEIGHTS = (None, "identity", "ordinal", "linear", "quadratic", "radical", "ratio",
                    "circular", "bipolar")
 
@@ -133,7 +137,7 @@ NUMERIC_WEIGHTS = (None, "identity", "ordinal", "linear", "quadratic", "radical"
 @pytest.mark.parametrize("kind", KINDS)
 def test_table_path_equals_the_general_path(kind):
     rng = np.random.default_rng(abs(hash(kind)) % 2**32)
-    numeric = kind not in ("strings", "objects_none")
+    numeric = kind not in ("strings", "objects_none", "texts_mixed")
     for _ in range(8):
         n, K = int(rng.integers(3, 200)), int(rng.integers(2, 7))
         x, y = _data(rng, kind, n, K)

@@ -27,7 +27,7 @@ import scipy.sparse as sp
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import DistanceSpec, category_distance
-from ..encoding import numeric_positions
+from ..encoding import _factorize_unicode as factorize_unicode, numeric_positions
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
 from ..kernels import rater_marginal_entries
@@ -744,6 +744,10 @@ class _Fallback(Exception):
 def _factorized(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """pd.factorize of one rater's labels (codes −1 for NaN/None) and its uniques as a numpy
     array."""
+    if labels.dtype.kind == "U":  # hashed code points: no Python string per label
+        hashed = factorize_unicode(labels)
+        if hashed is not None:
+            return hashed
     codes, uniques = pd.factorize(labels, use_na_sentinel=True)
     return codes, np.asarray(uniques)
 
@@ -812,12 +816,21 @@ def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     K = categories.size
     if (K + 1) * (K + 1) > max(TABLE_CELLS, 4 * a.size):
         raise _Fallback
-    # the code of each rater's uniques among the K categories, and K for a missing label
-    rank_a = np.append(np.searchsorted(categories, uniques_a), K).astype(np.intp)
-    rank_b = np.append(np.searchsorted(categories, uniques_b), K).astype(np.intp)
-    key = np.multiply(rank_a[codes_a], K + 1, dtype=np.intp)
-    key += rank_b[codes_b]
-    table = np.bincount(key, minlength=(K + 1) * (K + 1)).reshape(K + 1, K + 1)
+    # one bincount of the two raters' own codes (−1 missing: shifted to 0), then each
+    # rater's uniques put in their place among the K categories (K: missing)
+    width = len(uniques_b) + 1
+    key = codes_a.astype(np.intp, copy=False)  # the factorized codes are ours to change
+    del codes_a
+    key += 1
+    key *= width
+    key += codes_b
+    key += 1
+    del codes_b
+    local = np.bincount(key, minlength=(len(uniques_a) + 1) * width).reshape(-1, width)
+    rank_a = np.concatenate([[K], np.searchsorted(categories, uniques_a)]).astype(np.intp)
+    rank_b = np.concatenate([[K], np.searchsorted(categories, uniques_b)]).astype(np.intp)
+    table = np.zeros((K + 1, K + 1), dtype=np.int64)
+    table[np.ix_(rank_a, rank_b)] = local  # one place per unique of each rater
     return table, categories
 
 
