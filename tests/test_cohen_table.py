@@ -18,6 +18,7 @@ the table does not serve. Checked here:
 from __future__ import annotations
 
 import warnings
+import zlib
 from fractions import Fraction
 
 import numpy as np
@@ -36,13 +37,25 @@ EXACT = ("coefficient", "level", "n_items", "n_annotations", "n_raters", "detail
          "ci")
 
 
-def general(x, y, weights=None, **kwargs):
+#: the two-rater coefficients: public function, core factory (the general path), the table
+#: path's names and chance model
+TWO_RATER = {
+    "cohen": (kl.cohen_kappa, pairwise.cohen_kappa_core,
+              ("Cohen's kappa", "Cohen's weighted kappa", "rater_marginal")),
+    "scott": (kl.scott_pi, pairwise.scott_pi_core,
+              ("Scott's pi", "Scott's pi (weighted)", "item_marginal")),
+    "bennett": (kl.bennett_s, pairwise.bennett_s_core,
+                ("Bennett's S", "Bennett's S (weighted)", "uniform")),
+}
+
+
+def general(x, y, weights=None, coefficient="cohen", **kwargs):
     """Today's path: the multi-rater core restricted to two raters."""
-    return pairwise.cohen_kappa_core(x, y, weights=weights, **kwargs).estimate()
+    return TWO_RATER[coefficient][1](x, y, weights=weights, **kwargs).estimate()
 
 
-def table(x, y, weights=None):
-    return pairwise._table_estimate(x, y, weights, "Cohen's kappa", "Cohen's weighted kappa")
+def table(x, y, weights=None, coefficient="cohen"):
+    return pairwise._table_estimate(x, y, weights, *TWO_RATER[coefficient][2])
 
 
 def assert_same(fast, slow):
@@ -80,11 +93,23 @@ def test_small_table_by_hand_linear():
     assert est.coefficient == "Cohen's weighted kappa" and est.level == "linear"
 
 
+def test_small_table_by_hand_scott_and_bennett():
+    # Scott: π from each item's shares, singles whole: cat 1 1 + ½ + 1, cat 2 ½ + 1 + ½ + 1,
+    # cat 3 ½ + 2 → (2.5, 3, 2.5)/8, D_e = 1 − 21.5/64 = 85/128, π = 1 − (1/3)/(85/128)
+    assert kl.scott_pi(HAND_X, HAND_Y).value == pytest.approx(
+        float(Fraction(127, 255)), abs=TOL)
+    # Bennett: D_e = 1 − 1/K = 2/3, S = 1 − (1/3)/(2/3) = 1/2
+    assert kl.bennett_s(HAND_X, HAND_Y).value == pytest.approx(0.5, abs=TOL)
+
+
 def test_the_table_path_serves_two_label_sequences(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the general path was taken")
 
-    monkeypatch.setattr(pairwise, "cohen_kappa_core", refuse)
+    for factory in ("cohen_kappa_core", "scott_pi_core", "bennett_s_core"):
+        monkeypatch.setattr(pairwise, factory, refuse)
+    kl.scott_pi([0, 1, 2, 1], [0, 1, 1, 2], weights="quadratic")
+    kl.bennett_s([0, 1, 2, 1], [0, 1, 1, 2], weights="linear")
     for weights in (None, "linear", "quadratic"):
         kl.cohen_kappa(np.array([0, 1, 2, 1]), np.array([0, 1, 1, 2]), weights=weights)
     kl.cohen_kappa(["a", "b", None, "b"], ["a", "b", "b", "a"])
@@ -134,22 +159,24 @@ NUMERIC_WEIGHTS = (None, "identity", "ordinal", "linear", "quadratic", "radical"
                    "circular", "bipolar")
 
 
+@pytest.mark.parametrize("coefficient", sorted(TWO_RATER))
 @pytest.mark.parametrize("kind", KINDS)
-def test_table_path_equals_the_general_path(kind):
-    rng = np.random.default_rng(abs(hash(kind)) % 2**32)
+def test_table_path_equals_the_general_path(kind, coefficient):
+    public = TWO_RATER[coefficient][0]
+    rng = np.random.default_rng(zlib.crc32(kind.encode()))
     numeric = kind not in ("strings", "objects_none", "texts_mixed")
     for _ in range(8):
-        n, K = int(rng.integers(3, 200)), int(rng.integers(2, 7))
+        n, K = int(rng.integers(20, 200)), int(rng.integers(2, 7))
         x, y = _data(rng, kind, n, K)
         for weights in NUMERIC_WEIGHTS if numeric else (None, "identity", "ordinal"):
             with warnings.catch_warnings():
                 warnings.simplefilter("error")
                 try:
-                    slow = general(x, y, weights)
+                    slow = general(x, y, weights, coefficient)
                 except (InvalidParameterError, NonNumericError):
                     continue  # e.g. ratio weights across 0: refused by both
-                assert_same(table(x, y, weights), slow)
-                assert_same(kl.cohen_kappa(x, y, weights=weights), slow)
+                assert_same(table(x, y, weights, coefficient), slow)
+                assert_same(public(x, y, weights=weights), slow)
 
 
 def test_table_path_equals_the_general_path_with_weight_matrices():
@@ -160,10 +187,10 @@ def test_table_path_equals_the_general_path_with_weight_matrices():
         K_found = len(np.unique(np.concatenate([x, y])[~np.isnan(np.concatenate([x, y]))]))
         w = rng.random((K_found, K_found))
         np.fill_diagonal(w, 1.0)
-        for matrix in (w, (w + w.T) / 2):  # asymmetric: applied in rater order
-            assert_same(table(x, y, matrix), general(x, y, matrix))
         callable_weights = lambda a, b: 1.0 / (1.0 + np.abs(a - b))  # noqa: E731
-        assert_same(table(x, y, callable_weights), general(x, y, callable_weights))
+        for coefficient in TWO_RATER:
+            for spec in (w, (w + w.T) / 2, callable_weights):  # w applied in rater order
+                assert_same(table(x, y, spec, coefficient), general(x, y, spec, coefficient))
 
 
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])

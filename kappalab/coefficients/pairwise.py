@@ -27,7 +27,7 @@ import scipy.sparse as sp
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import DistanceSpec, category_distance
-from ..encoding import _factorize_unicode as factorize_unicode, numeric_positions
+from ..encoding import numeric_positions
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
 from ..kernels import rater_marginal_entries
@@ -260,8 +260,9 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
     0.6875
     """
     if y is not None and ci is None and categories is None and sample_weight is None:
-        try:  # two label sequences: the K × K contingency table is all it takes
-            return _table_estimate(x, y, weights, "Cohen's kappa", "Cohen's weighted kappa")
+        try:  # two label sequences: from their contingency table
+            return _table_estimate(x, y, weights, "Cohen's kappa", "Cohen's weighted kappa",
+                                   "rater_marginal")
         except _Fallback:
             pass
     core = cohen_kappa_core(x, y, weights=weights, categories=categories,
@@ -344,6 +345,12 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
     >>> round(float(kl.scott_pi(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.4667
     """
+    if y is not None and ci is None and categories is None and sample_weight is None:
+        try:  # two label sequences: from their contingency table
+            return _table_estimate(x, y, weights, "Scott's pi", "Scott's pi (weighted)",
+                                   "item_marginal")
+        except _Fallback:
+            pass
     core = scott_pi_core(x, y, weights=weights, categories=categories,
                          sample_weight=sample_weight)
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
@@ -422,6 +429,12 @@ def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None
     >>> round(float(kl.bennett_s(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.5
     """
+    if y is not None and ci is None and categories is None and sample_weight is None:
+        try:  # two label sequences: from their contingency table
+            return _table_estimate(x, y, weights, "Bennett's S", "Bennett's S (weighted)",
+                                   "uniform")
+        except _Fallback:
+            pass
     core = bennett_s_core(x, y, weights=weights, categories=categories,
                           sample_weight=sample_weight)
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
@@ -744,12 +757,39 @@ class _Fallback(Exception):
 def _factorized(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """pd.factorize of one rater's labels (codes −1 for NaN/None) and its uniques as a numpy
     array."""
-    if labels.dtype.kind == "U":  # hashed code points: no Python string per label
-        hashed = factorize_unicode(labels)
-        if hashed is not None:
-            return hashed
+    if labels.dtype.kind == "U":
+        return _factorized_texts(labels)
     codes, uniques = pd.factorize(labels, use_na_sentinel=True)
     return codes, np.asarray(uniques)
+
+
+def _factorized_texts(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and uniques of fixed-width texts without a Python string per label: the code
+    points, two to a 64-bit word, factorized word by word (the codes so far and the next
+    word's code combined and factorized again), exactly — no hashing, no collision."""
+    n, width = labels.size, labels.dtype.itemsize // 4
+    if width == 0:  # only empty texts
+        return np.zeros(n, dtype=np.intp), labels[:1]
+    points = np.ascontiguousarray(labels).view(np.uint32).reshape(n, width)
+    word = np.empty(n, dtype=np.uint64)
+    codes: np.ndarray | None = None
+    for j in range(0, width, 2):
+        word[:] = points[:, j]
+        if j + 1 < width:
+            word <<= np.uint64(32)
+            word |= points[:, j + 1]
+        part, seen = pd.factorize(word)
+        if codes is None:
+            codes = part
+        else:
+            codes *= len(seen)
+            codes += part
+            del part
+            codes, _ = pd.factorize(codes)
+    assert codes is not None, "a text of width ≥ 1 has a first word"
+    first = np.empty(int(codes.max()) + 1, dtype=np.intp)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1)  # the first label with each code
+    return codes, labels[first]
 
 
 def _digits(text: str) -> bool:
@@ -834,20 +874,53 @@ def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return table, categories
 
 
-def _table_estimate(x: Any, y: Any, weights: Any, name: str,
-                    weighted_name: str) -> Estimate:
-    r"""Cohen's κ from the two raters' K × K contingency table (Cohen 1960, 1968).
+def _disagreements(weights: Any, found: np.ndarray) -> tuple[Any, np.ndarray | None]:
+    """The resolved ``weights=`` on the K categories found, and the K × K disagreements
+    d_kl = δ_kl/scale = 1 − w_kl (None for the unweighted κ, whose d is 1 − I)."""
+    if weights is None:
+        return None, None
+    categories = pd.Index(found, name="category")
+    positions = numeric_positions(categories) if found.dtype.kind in "iuf" else None
 
-    With n_kl the items rater 1 put in k and rater 2 in l (n of them with both labels),
-    p_{1k}, p_{2l} each rater's share of category k among all its labels (items the other
-    rater left out included) and disagreement weights d_kl = δ_kl/scale = 1 − w_kl:
+    def values(purpose: str) -> np.ndarray:
+        if positions is None:
+            raise _Fallback  # the general path says the labels are not numbers
+        return positions.require(purpose)
 
-    .. math::  κ = 1 - \frac{\sum_{kl} d_{kl}\, n_{kl}/n}{\sum_{kl} d_{kl}\, p_{1k}\, p_{2l}}
+    try:
+        dis = category_distance(weights, categories, kind="weights", values=values,
+                                origin=0 if positions is None else positions.origin)
+        if dis.name == "nominal":
+            return dis, None
+        if dis.scores is not None:  # (x_k − x_l)² on the normalised scores: no overflow
+            scores = interval_scores(dis)
+            z = (dis.scores - scores.shift) * scores.factor
+            return dis, (z[:, None] - z[None, :]) ** 2 / scores.scale
+        return dis, dis.matrix / dis.scale
+    except _Fallback:
+        raise
+    except Exception:  # the general path raises its own error
+        raise _Fallback from None
 
-    — the general path's value, observed and expected agreement and counts, from the table
-    alone. Raises :class:`_Fallback` where the general path decides (one category, no item
-    with both labels, a rater without labels, a zero expected disagreement: its warnings and
-    errors), or for weights that need what the table path does not build.
+
+def _table_estimate(x: Any, y: Any, weights: Any, name: str, weighted_name: str,
+                    chance: str = "rater_marginal") -> Estimate:
+    r"""A two-rater coefficient from the raters' contingency table (Cohen 1960, 1968).
+
+    With n_kl the items rater 1 put in k and rater 2 in l (n of them with both labels) and
+    the disagreement weights d_kl = δ_kl/scale = 1 − w_kl,
+
+    .. math::  κ = 1 - \frac{D_o}{D_e}, \qquad D_o = \frac{1}{n}\sum_{kl} d_{kl}\, n_{kl},
+
+    and D_e by the chance model: Cohen's κ ``"rater_marginal"``, Σ_kl d_kl p_1k p_2l with
+    p_1k, p_2l each rater's share of category k among all its labels (items the other rater
+    left out included); Scott's π ``"item_marginal"``, Σ_kl d_kl π_k π_l with π the mean over
+    the items with a label of each item's shares; Bennett's S ``"uniform"``, Σ_kl d_kl/K².
+    Row and column K of the table, the items one rater left out, give the marginals and the
+    counts. The general path's value, observed and expected agreement and counts, from the
+    table alone. Raises :class:`_Fallback` where the general path decides (one category, no
+    item with both labels, a rater without labels, a zero expected disagreement: its
+    warnings and errors), or for weights the table path cannot resolve.
     """
     table, found = _joint_table(x, y)
     K = found.size
@@ -857,49 +930,31 @@ def _table_estimate(x: Any, y: Any, weights: Any, name: str,
     n_first, n_second = int(first.sum()), int(second.sum())
     if K < 2 or n == 0 or n_first == 0 or n_second == 0:
         raise _Fallback
-    categories = pd.Index(found, name="category")
-    numeric = found.dtype.kind in "iuf"
-    positions: list[Any] = []
-
-    def values(purpose: str) -> np.ndarray:
-        if not numeric:
-            raise _Fallback  # the general path says the labels are not numbers
-        positions.append(numeric_positions(categories))
-        return positions[-1].require(purpose)
-
-    origin = numeric_positions(categories).origin if numeric else 0
-    try:
-        dis = category_distance(weights, categories, kind="weights", values=values,
-                                origin=origin)
-    except _Fallback:
-        raise
-    except Exception:  # the general path raises its own error
-        raise _Fallback from None
-    p_1, p_2 = first / n_first, second / n_second
-    if dis.name == "nominal":
+    dis, d = _disagreements(weights, found)
+    level = "nominal" if dis is None else dis.name
+    scale = 1.0 if dis is None else dis.scale
+    only_first, only_second = table[:K, K], table[K, :K]  # items one rater left out
+    n_single = int(only_first.sum()) + int(only_second.sum())
+    if chance == "rater_marginal":
+        p, q = first / n_first, second / n_second
+    else:  # item_marginal: each item's shares (1/2 per label of an item with two)
+        p = q = (0.5 * (both.sum(axis=1) + both.sum(axis=0)) + only_first + only_second) / (
+            n + n_single)
+    if d is None:
         d_o = 1.0 - np.trace(both) / n
-        d_e = 1.0 - float(p_1 @ p_2)
+        d_e = 1.0 - 1.0 / K if chance == "uniform" else 1.0 - float(p @ q)
     else:
-        if dis.scores is not None:  # (x_k − x_l)² on the normalised scores: no overflow
-            scores = interval_scores(dis)
-            z = (dis.scores - scores.shift) * scores.factor
-            d = (z[:, None] - z[None, :]) ** 2 / scores.scale
-        else:
-            try:
-                d = dis.matrix / dis.scale
-            except Exception:
-                raise _Fallback from None
         d_o = float((d * both).sum()) / n
-        d_e = float(p_1 @ d @ p_2)
+        d_e = float(d.sum()) / K**2 if chance == "uniform" else float(p @ d @ q)
     if not (np.isfinite(d_e) and d_e > 0 and np.isfinite(d_o)):
         raise _Fallback
-    missing_first, missing_second = int(table[K, :K].sum()), int(table[:K, K].sum())
+    moments = dis is not None and dis.interval_factor is not None and chance != "uniform"
     return Estimate(
-        coefficient=weighted_name if dis.name != "nominal" else name,
+        coefficient=weighted_name if level != "nominal" else name,
         value=1.0 - d_o / d_e, observed=1.0 - d_o, expected=1.0 - d_e,
-        observed_disagreement=d_o * dis.scale, expected_disagreement=d_e * dis.scale,
-        level=dis.name,
-        details={"chance_model": "rater_marginal", "item_weighting": "item",
-                 "n_categories": K, "n_items_unpairable": missing_first + missing_second,
-                 "moment_path": dis.interval_factor is not None},
+        observed_disagreement=d_o * scale, expected_disagreement=d_e * scale,
+        level=level,
+        details={"chance_model": chance, "item_weighting": "item", "n_categories": K,
+                 "n_items_unpairable": n_single,
+                 "moment_path": moments},
         n_items=n, n_annotations=n_first + n_second, n_raters=2)
