@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import warnings
 import zlib
+from dataclasses import replace as dataclass_replace
 from fractions import Fraction
 
 import numpy as np
@@ -113,8 +114,9 @@ def test_the_table_path_serves_two_label_sequences(monkeypatch):
     for weights in (None, "linear", "quadratic"):
         kl.cohen_kappa(np.array([0, 1, 2, 1]), np.array([0, 1, 1, 2]), weights=weights)
     kl.cohen_kappa(["a", "b", None, "b"], ["a", "b", "b", "a"])
+    kl.cohen_kappa([0, 1, 2, 1, 0], [0, 1, 1, 2, 0], ci="analytic")
     with pytest.raises(AssertionError):  # an option the table does not serve
-        kl.cohen_kappa([0, 1, 2, 1], [0, 1, 1, 2], ci="analytic")
+        kl.cohen_kappa([0, 1, 2, 1], [0, 1, 1, 2], ci="bootstrap", n_resamples=10)
 
 
 # ---------------------------------------------------------------------- table == general
@@ -277,6 +279,65 @@ def test_options_the_table_does_not_serve_give_the_general_path():
     x, y = _data(rng, "float_missing", 60, 4)
     assert_same(kl.cohen_kappa(x, y, categories=[0.0, 0.25, 0.5, 0.75, 1.0]),
                 general(x, y, categories=[0.0, 0.25, 0.5, 0.75, 1.0]))
-    est = kl.cohen_kappa(x, y, ci="analytic")
-    slow = pairwise.cohen_kappa_core(x, y).estimate("analytic")
-    assert est.se == pytest.approx(slow.se, rel=TOL) and est.ci == slow.ci
+    w = rng.random(60)
+    assert_same(kl.cohen_kappa(x, y, sample_weight=w),
+                pairwise.cohen_kappa_core(x, y, sample_weight=w).estimate())
+
+
+# ---------------------------------------------------------------------- the analytic SE
+@pytest.mark.parametrize("coefficient", sorted(TWO_RATER))
+@pytest.mark.parametrize("ci", ["analytic", "asymptotic"])
+def test_table_standard_error_equals_the_general_path(coefficient, ci, monkeypatch):
+    public, factory, _ = TWO_RATER[coefficient]
+    rng = np.random.default_rng(zlib.crc32(f"{coefficient}{ci}".encode()))
+    cases = []
+    for trial in range(12):
+        n, K = int(rng.integers(10, 300)), int(rng.integers(2, 6))
+        x, y = _data(rng, "float_missing" if trial % 2 else "offset", n, K)
+        asymmetric = rng.random((K, K)) * 0.8
+        np.fill_diagonal(asymmetric, 1.0)
+        for weights in (None, "linear", "quadratic", asymmetric):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    slow = factory(x, y, weights=weights).estimate(ci, confidence=0.9)
+                except InvalidParameterError:
+                    continue  # a matrix of another size than the categories found
+            if np.isfinite(slow.value):
+                cases.append((x, y, weights, slow))
+    assert len(cases) > 20
+    monkeypatch.setattr(pairwise, factory.__name__, None)  # the table path only
+    for x, y, weights, slow in cases:
+        fast = public(x, y, weights=weights, ci=ci, confidence=0.9)
+        assert_same(fast, dataclass_replace(slow, se=fast.se, ci=fast.ci))
+        assert fast.se == pytest.approx(slow.se, rel=TOL)
+        assert fast.ci == pytest.approx(slow.ci, rel=TOL, abs=TOL)
+
+
+def test_asymptotic_standard_error_equals_statsmodels():
+    # Fleiss, Cohen & Everitt's (1969) large-sample SE, as statsmodels' cohens_kappa
+    from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa
+
+    rng = np.random.default_rng(19)
+    for _ in range(10):
+        n, K = int(rng.integers(30, 400)), int(rng.integers(2, 6))
+        a = rng.integers(0, K, n)
+        b = np.where(rng.random(n) < 0.6, a, rng.integers(0, K, n))
+        a[:K], b[-K:] = np.arange(K), np.arange(K)
+        counts = np.bincount(a * K + b, minlength=K * K).reshape(K, K)
+        for weights, wt in ((None, None), ("linear", "linear"), ("quadratic", "quadratic")):
+            est = kl.cohen_kappa(a, b, weights=weights, ci="asymptotic")
+            peer = sm_cohens_kappa(counts, wt=wt)
+            assert est.value == pytest.approx(peer.kappa, abs=TOL)
+            assert est.se == pytest.approx(peer.std_kappa, rel=1e-10)
+
+
+def test_resampling_intervals_and_gwet_stay_on_the_general_path():
+    rng = np.random.default_rng(23)
+    x, y = _data(rng, "float_missing", 80, 4)
+    for ci in ("bootstrap", "jackknife", "gwet"):
+        fast = kl.cohen_kappa(x, y, ci=ci, n_resamples=50, seed=1)
+        slow = pairwise.cohen_kappa_core(x, y).estimate(ci, n_resamples=50, seed=1)
+        assert fast.se == slow.se and fast.ci == slow.ci
+    with pytest.raises(InvalidParameterError, match="confidence"):
+        kl.cohen_kappa(x, y, ci="analytic", confidence=1.5)

@@ -23,6 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from scipy.special import ndtri
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
@@ -31,9 +32,9 @@ from ..encoding import numeric_positions
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
 from ..kernels import rater_marginal_entries
-from ..uncertainty import BLOCK_CELLS
-from .base import (Components, ItemSumCoefficient, distance_product, interval_scores,
-                   numeric_array, safe_divide, within_group_pairs)
+from ..uncertainty import BLOCK_CELLS, IntervalOptions
+from .base import (Components, ItemSumCoefficient, complex_step_gradient, distance_product,
+                   interval_scores, numeric_array, safe_divide, within_group_pairs)
 from .multirater import ChanceCorrectedAgreement, active_raters, weights_for
 from ..validation import SampleWeightLike, SeedLike
 
@@ -259,10 +260,11 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
     >>> round(float(kl.cohen_kappa(x, y, weights="quadratic")), 4)  # sklearn quadratic: 0.6875
     0.6875
     """
-    if y is not None and ci is None and categories is None and sample_weight is None:
+    if y is not None and ci in TABLE_CI and categories is None and sample_weight is None:
         try:  # two label sequences: from their contingency table
             return _table_estimate(x, y, weights, "Cohen's kappa", "Cohen's weighted kappa",
-                                   "rater_marginal")
+                                   "rater_marginal", _table_options(ci, n_resamples,
+                                                                    confidence, seed, progress))
         except _Fallback:
             pass
     core = cohen_kappa_core(x, y, weights=weights, categories=categories,
@@ -345,10 +347,11 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
     >>> round(float(kl.scott_pi(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.4667
     """
-    if y is not None and ci is None and categories is None and sample_weight is None:
+    if y is not None and ci in TABLE_CI and categories is None and sample_weight is None:
         try:  # two label sequences: from their contingency table
             return _table_estimate(x, y, weights, "Scott's pi", "Scott's pi (weighted)",
-                                   "item_marginal")
+                                   "item_marginal", _table_options(ci, n_resamples, confidence,
+                                                              seed, progress))
         except _Fallback:
             pass
     core = scott_pi_core(x, y, weights=weights, categories=categories,
@@ -429,10 +432,11 @@ def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None
     >>> round(float(kl.bennett_s(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.5
     """
-    if y is not None and ci is None and categories is None and sample_weight is None:
+    if y is not None and ci in TABLE_CI and categories is None and sample_weight is None:
         try:  # two label sequences: from their contingency table
             return _table_estimate(x, y, weights, "Bennett's S", "Bennett's S (weighted)",
-                                   "uniform")
+                                   "uniform", _table_options(ci, n_resamples, confidence,
+                                                              seed, progress))
         except _Fallback:
             pass
     core = bennett_s_core(x, y, weights=weights, categories=categories,
@@ -754,6 +758,23 @@ class _Fallback(Exception):
     """The table path cannot serve these data or options: the general path will."""
 
 
+#: the ``ci=`` the table path serves (None: no interval): the linearisation's
+TABLE_CI = (None, "analytic", "asymptotic")
+
+
+def _table_options(ci: str | None, n_resamples: Any, confidence: Any, seed: SeedLike,
+                   progress: bool | None) -> IntervalOptions | None:
+    """The interval options checked as the general path checks them (a refusal: the general
+    path, which checks the data first, says it)."""
+    if ci is None:
+        return None
+    try:
+        return IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence,
+                                  seed=seed, progress=progress, methods=())
+    except Exception:
+        raise _Fallback from None
+
+
 def _factorized(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """pd.factorize of one rater's labels (codes −1 for NaN/None) and its uniques as a numpy
     array."""
@@ -904,7 +925,8 @@ def _disagreements(weights: Any, found: np.ndarray) -> tuple[Any, np.ndarray | N
 
 
 def _table_estimate(x: Any, y: Any, weights: Any, name: str, weighted_name: str,
-                    chance: str = "rater_marginal") -> Estimate:
+                    chance: str = "rater_marginal",
+                    options: IntervalOptions | None = None) -> Estimate:
     r"""A two-rater coefficient from the raters' contingency table (Cohen 1960, 1968).
 
     With n_kl the items rater 1 put in k and rater 2 in l (n of them with both labels) and
@@ -921,6 +943,11 @@ def _table_estimate(x: Any, y: Any, weights: Any, name: str, weighted_name: str,
     table alone. Raises :class:`_Fallback` where the general path decides (one category, no
     item with both labels, a rater without labels, a zero expected disagreement: its
     warnings and errors), or for weights the table path cannot resolve.
+
+    With ``options`` of ``ci="analytic"`` or ``"asymptotic"`` also the linearised standard
+    error and interval (Fleiss, Cohen & Everitt 1969; :mod:`kappalab.uncertainty`): an
+    item's statistics depend only on its cell of the table, so the sum over items of the
+    squared influences is a sum over the (K + 1)² − 1 cells (:func:`_table_interval`).
     """
     table, found = _joint_table(x, y)
     K = found.size
@@ -949,12 +976,102 @@ def _table_estimate(x: Any, y: Any, weights: Any, name: str, weighted_name: str,
     if not (np.isfinite(d_e) and d_e > 0 and np.isfinite(d_o)):
         raise _Fallback
     moments = dis is not None and dis.interval_factor is not None and chance != "uniform"
+    details: dict[str, Any] = {
+        "chance_model": chance, "item_weighting": "item", "n_categories": K,
+        "n_items_unpairable": n_single, "moment_path": moments}
+    d_o, d_e = float(d_o), float(d_e)
+    value, se, bounds = 1.0 - d_o / d_e, None, None
+    if options is not None and options.ci is not None:
+        se, bounds, units, normal = _table_interval(
+            table, np.ones((K, K)) - np.eye(K) if d is None else d, chance, value, options)
+        if normal:
+            details["reference"] = "normal"
+        elif units != n:  # a t interval over more units than the items with both labels
+            details["df"] = units - 1
     return Estimate(
         coefficient=weighted_name if level != "nominal" else name,
-        value=1.0 - d_o / d_e, observed=1.0 - d_o, expected=1.0 - d_e,
+        value=value, observed=1.0 - d_o, expected=1.0 - d_e,
         observed_disagreement=d_o * scale, expected_disagreement=d_e * scale,
-        level=level,
-        details={"chance_model": chance, "item_weighting": "item", "n_categories": K,
-                 "n_items_unpairable": n_single,
-                 "moment_path": moments},
+        level=level, se=se, ci=bounds, details=details,
         n_items=n, n_annotations=n_first + n_second, n_raters=2)
+
+
+class _TableTotals:
+    """The closed form of a two-rater coefficient in the totals of its per-cell statistics
+    [Σ d, n, chance block] (rows of :func:`_cell_statistics`), for the complex-step
+    gradient (:func:`~kappalab.coefficients.base.complex_step_gradient`)."""
+
+    def __init__(self, d: np.ndarray, chance: str):
+        self.d, self.chance, self.K = d, chance, d.shape[0]
+
+    def combine(self, totals: np.ndarray) -> dict[str, np.ndarray]:
+        t, K, d = np.asarray(totals), self.K, self.d
+        d_o = t[..., 0] / t[..., 1]
+        if self.chance == "uniform":
+            d_e = np.full(t.shape[:-1], d.sum() / K**2)
+        else:
+            if self.chance == "rater_marginal":
+                p, q = t[..., 2:2 + K], t[..., 2 + K:]
+            else:
+                p = q = t[..., 2:2 + K]
+            p = p / p.sum(axis=-1, keepdims=True)
+            q = q / q.sum(axis=-1, keepdims=True)
+            d_e = np.einsum("...k,kl,...l->...", p, d, q)
+        return {"value": 1.0 - d_o / d_e}
+
+
+def _cell_statistics(K: int, d: np.ndarray, chance: str) -> np.ndarray:
+    """The item statistics of each cell (k, l) of the (K + 1) × (K + 1) table, K missing, in
+    the table's flat order: [d_kl, 1] for both labels (0 otherwise), then the chance model's
+    rater-1 and rater-2 indicators (Cohen), the item's shares (Scott) or nothing
+    (Bennett)."""
+    k, l = np.divmod(np.arange((K + 1) ** 2), K + 1)
+    both = (k < K) & (l < K)
+    first, second = np.eye(K + 1)[k][:, :K], np.eye(K + 1)[l][:, :K]
+    observed = np.column_stack([np.where(both, d[np.minimum(k, K - 1), np.minimum(l, K - 1)],
+                                         0.0), both.astype(float)])
+    if chance == "rater_marginal":
+        return np.column_stack([observed, first, second])
+    if chance == "item_marginal":
+        shares = (first + second) / np.maximum(first.sum(axis=1) + second.sum(axis=1), 1)[:, None]
+        return np.column_stack([observed, shares])
+    return observed
+
+
+def _table_interval(table: np.ndarray, d: np.ndarray, chance: str, value: float,
+                    options: IntervalOptions) -> tuple[float, tuple[float, float], int, bool]:
+    r"""The analytic (or asymptotic) standard error and interval from the table: with s_c
+    the statistics of cell c (:func:`_cell_statistics`), N_c its items, T = Σ_c N_c s_c and
+    n = Σ N_c the items with statistics (the spine's units), the influence of an item of
+    cell c is IF_c = n ∇f(T)·(s_c − T/n) and SE² = Σ_c N_c IF_c²/(n(n − 1)) (divisor n² and
+    a normal interval for ``"asymptotic"``), θ̂ ± t_{n−1} SE capped at 1 — the spine's
+    :func:`~kappalab.uncertainty.analytic_interval` over items, summed by cell. Returns
+    (se, (low, high), n, normal); raises :class:`_Fallback` for another ``ci``."""
+    method = options.method[0] if options.method is not None else None
+    if method not in ("analytic", "asymptotic"):
+        raise _Fallback
+    K = d.shape[0]
+    rows = _cell_statistics(K, d, chance)
+    counts = table.ravel().astype(float)
+    used = rows.any(axis=1) & (counts > 0)  # items without statistics are no units
+    rows, counts = rows[used], counts[used]
+    n = int(counts.sum())
+    if n < 2:
+        raise _Fallback  # the general path refuses in its words
+    totals = counts @ rows
+    gradient = complex_step_gradient(_TableTotals(d, chance), totals)  # type: ignore[arg-type]
+    contributions = rows @ gradient
+    influence = n * (contributions - (counts @ contributions) / n)
+    squares = float(counts @ influence**2)
+    if method == "asymptotic":
+        se = float(np.sqrt(squares)) / n
+        quantile = float(ndtri(0.5 + options.confidence / 2))
+    else:
+        from scipy.stats import t as student_t  # imported where used: scipy.stats is slow
+
+        se = float(np.sqrt(squares / (n * (n - 1))))
+        quantile = float(student_t.ppf(0.5 + options.confidence / 2, n - 1))
+    if not np.isfinite(se):
+        raise _Fallback
+    half = quantile * se
+    return se, (float(value - half), float(min(value + half, 1.0))), n, method == "asymptotic"
