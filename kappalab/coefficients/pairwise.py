@@ -14,6 +14,12 @@ coefficients, Light's κ included, refuse one.
 With missing annotations P_o uses the items both raters annotated and each rater's marginal
 p_g uses every annotation of that rater (Gwet 2014, ch. 2), which reduces to the table form on
 complete data.
+
+Given as two label sequences, the three coefficients are computed from that table itself: one
+bincount of the two raters' codes into a (K + 1) × (K + 1) table whose last row and column
+count the items one rater left out, which hold every marginal, count and (summed by cell)
+influence the per-item sums would give; the options the table does not serve take the
+general path.
 """
 
 from __future__ import annotations
@@ -174,7 +180,11 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
                P_e = \sum_{kl} w_{kl}\, p_{1k}\, p_{2l}
 
     Give either one items × 2 table (or Annotations) or the two raters' labels as ``x`` and
-    ``y``.
+    ``y``. Two label sequences are counted into their contingency table T in one pass (one
+    row and one column more for the items one rater left out), and κ, P_o, P_e and the
+    analytic or asymptotic standard error (Fleiss, Cohen & Everitt 1969) come from T alone,
+    in memory O(K²) beside the labels; ``categories=``, ``sample_weight=`` and the other
+    intervals go through the per-item sums, with the same numbers.
 
     Missing annotations: T and P_o count the items both raters annotated; each rater's
     marginal p_{rk} is the share of category k among *all* that rater's annotations, items
@@ -247,6 +257,9 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
     disagreement or partial credit. *Psychological Bulletin* 70(4), 213–220.
     doi:10.1037/h0026256
 
+    Fleiss, J. L., Cohen, J. & Everitt, B. S. (1969). Large sample standard errors of kappa
+    and weighted kappa. *Psychological Bulletin* 72(5), 323–327. doi:10.1037/h0028106
+
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 3. Advanced
     Analytics.
 
@@ -260,7 +273,7 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
     >>> round(float(kl.cohen_kappa(x, y, weights="quadratic")), 4)  # sklearn quadratic: 0.6875
     0.6875
     """
-    if y is not None and ci in TABLE_CI and categories is None and sample_weight is None:
+    if y is not None and ci in _TABLE_CI and categories is None and sample_weight is None:
         try:  # two label sequences: from their contingency table
             return _table_estimate(x, y, weights, "Cohen's kappa", "Cohen's weighted kappa",
                                    "rater_marginal", _table_options(ci, n_resamples,
@@ -347,7 +360,7 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
     >>> round(float(kl.scott_pi(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.4667
     """
-    if y is not None and ci in TABLE_CI and categories is None and sample_weight is None:
+    if y is not None and ci in _TABLE_CI and categories is None and sample_weight is None:
         try:  # two label sequences: from their contingency table
             return _table_estimate(x, y, weights, "Scott's pi", "Scott's pi (weighted)",
                                    "item_marginal", _table_options(ci, n_resamples, confidence,
@@ -432,7 +445,7 @@ def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None
     >>> round(float(kl.bennett_s(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.5
     """
-    if y is not None and ci in TABLE_CI and categories is None and sample_weight is None:
+    if y is not None and ci in _TABLE_CI and categories is None and sample_weight is None:
         try:  # two label sequences: from their contingency table
             return _table_estimate(x, y, weights, "Bennett's S", "Bennett's S (weighted)",
                                    "uniform", _table_options(ci, n_resamples, confidence,
@@ -751,7 +764,7 @@ SPARSE_PAIR_ITEMS = 10
 # ---------------------------------------------------------------------- the contingency table
 #: the largest K × K table (cells) the two-rater table path builds besides the data; with more
 #: categories (continuous labels) the general path's per-item sums are smaller
-TABLE_CELLS = 1 << 20
+_TABLE_CELLS = 1 << 20
 
 
 class _Fallback(Exception):
@@ -759,7 +772,7 @@ class _Fallback(Exception):
 
 
 #: the ``ci=`` the table path serves (None: no interval): the linearisation's
-TABLE_CI = (None, "analytic", "asymptotic")
+_TABLE_CI = (None, "analytic", "asymptotic")
 
 
 def _table_options(ci: str | None, n_resamples: Any, confidence: Any, seed: SeedLike,
@@ -840,7 +853,7 @@ def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     if kinds <= set("iu"):
         lo, hi = min(int(a.min()), int(b.min())), max(int(a.max()), int(b.max()))
         width = hi - lo + 1
-        if width * width <= max(TABLE_CELLS, 4 * a.size) and -2**62 < lo <= hi < 2**62:
+        if width * width <= max(_TABLE_CELLS, 4 * a.size) and -2**62 < lo <= hi < 2**62:
             key = a.astype(np.intp, copy=False) * width
             key += b.astype(np.intp, copy=False)
             if lo:
@@ -875,7 +888,7 @@ def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
         uniques = uniques.astype(object)
     categories = np.unique(uniques)
     K = categories.size
-    if (K + 1) * (K + 1) > max(TABLE_CELLS, 4 * a.size):
+    if (K + 1) * (K + 1) > max(_TABLE_CELLS, 4 * a.size):
         raise _Fallback
     # one bincount of the two raters' own codes (−1 missing: shifted to 0), then each
     # rater's uniques put in their place among the K categories (K: missing)
