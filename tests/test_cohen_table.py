@@ -55,8 +55,9 @@ def general(x, y, weights=None, coefficient="cohen", **kwargs):
     return TWO_RATER[coefficient][1](x, y, weights=weights, **kwargs).estimate()
 
 
-def table(x, y, weights=None, coefficient="cohen"):
-    return pairwise._table_estimate(x, y, weights, *TWO_RATER[coefficient][2])
+def table(x, y, weights=None, coefficient="cohen", sample_weight=None):
+    return pairwise._table_estimate(x, y, weights, *TWO_RATER[coefficient][2],
+                                    sample_weight=sample_weight)
 
 
 def assert_same(fast, slow):
@@ -211,7 +212,7 @@ def test_table_path_equals_scikit_learn(weights):
             assert got == pytest.approx(cohen_kappa_score(labels[a], labels[b]), abs=TOL)
 
 
-def test_all_raters_agreeing_and_sklearn_sample_weight_fallback():
+def test_all_raters_agreeing_and_scikit_learn_sample_weight():
     a = np.array([0, 1, 2, 2, 1, 0])
     assert float(kl.cohen_kappa(a, a.copy())) == 1.0
     w = np.array([1.0, 2.0, 0.5, 1.0, 3.0, 1.0])
@@ -280,8 +281,9 @@ def test_options_the_table_does_not_serve_give_the_general_path():
     assert_same(kl.cohen_kappa(x, y, categories=[0.0, 0.25, 0.5, 0.75, 1.0]),
                 general(x, y, categories=[0.0, 0.25, 0.5, 0.75, 1.0]))
     w = rng.random(60)
-    assert_same(kl.cohen_kappa(x, y, sample_weight=w),
-                pairwise.cohen_kappa_core(x, y, sample_weight=w).estimate())
+    fast = kl.cohen_kappa(x, y, sample_weight=w, ci="asymptotic")
+    slow = pairwise.cohen_kappa_core(x, y, sample_weight=w).estimate("asymptotic")
+    assert fast.se == slow.se and fast.ci == slow.ci
 
 
 # ---------------------------------------------------------------------- the analytic SE
@@ -341,3 +343,76 @@ def test_resampling_intervals_and_gwet_stay_on_the_general_path():
         assert fast.se == slow.se and fast.ci == slow.ci
     with pytest.raises(InvalidParameterError, match="confidence"):
         kl.cohen_kappa(x, y, ci="analytic", confidence=1.5)
+
+
+# ---------------------------------------------------------------------- sample weights
+@pytest.mark.parametrize("coefficient", sorted(TWO_RATER))
+@pytest.mark.parametrize("kind", ["ints", "float_missing", "objects_none", "wide_range"])
+def test_weighted_table_equals_the_general_path(coefficient, kind, monkeypatch):
+    public, factory, _ = TWO_RATER[coefficient]
+    rng = np.random.default_rng(zlib.crc32(f"w{coefficient}{kind}".encode()))
+    cases = []
+    for trial in range(10):
+        n, K = int(rng.integers(20, 200)), int(rng.integers(2, 6))
+        x, y = _data(rng, kind, n, K)
+        w = rng.random(n) * 3
+        w[rng.random(n) < 0.2] = 0.0  # items of weight 0 drop out, their labels stay categories
+        if trial == 0:
+            w = rng.integers(0, 4, n).astype(float)  # whole weights: repeated items
+        for weights in ((None, "linear", "quadratic") if kind != "objects_none" else (None,)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                slow = factory(x, y, weights=weights, sample_weight=w).estimate()
+            if np.isfinite(slow.value):
+                assert_same(table(x, y, weights, coefficient, w), slow)
+                cases.append((x, y, weights, w, slow))
+    assert len(cases) >= 5
+    monkeypatch.setattr(pairwise, factory.__name__, None)  # the table path only
+    for x, y, weights, w, slow in cases:
+        assert_same(public(x, y, weights=weights, sample_weight=w), slow)
+
+
+def test_weighted_table_equals_scikit_learn_and_repetition():
+    rng = np.random.default_rng(29)
+    for _ in range(20):
+        n, K = int(rng.integers(10, 200)), int(rng.integers(2, 6))
+        a = rng.integers(0, K, n)
+        b = np.where(rng.random(n) < 0.6, a, rng.integers(0, K, n))
+        a[:K], b[-K:] = np.arange(K), np.arange(K)
+        w = rng.integers(1, 4, n).astype(float)
+        for weights in (None, "linear", "quadratic"):
+            got = float(kl.cohen_kappa(a, b, weights=weights, sample_weight=w))
+            peer = cohen_kappa_score(a, b, weights=weights, sample_weight=w)
+            assert got == pytest.approx(peer, abs=TOL)
+            repeated = float(kl.cohen_kappa(np.repeat(a, w.astype(int)),
+                                            np.repeat(b, w.astype(int)), weights=weights))
+            assert got == pytest.approx(repeated, abs=TOL)
+
+
+def test_weighted_refusals_and_intervals_are_the_general_paths():
+    x, y = [0, 1, 2, 1], [0, 1, 1, 2]
+    for bad, fragment in (([1.0, 2.0], "sample_weight"), ([1.0, -1.0, 1.0, 1.0], "sample_weight"),
+                          ([0.0, 0.0, 0.0, 0.0], "sample_weight")):
+        with pytest.raises(InvalidParameterError, match=fragment):
+            kl.cohen_kappa(x, y, sample_weight=bad)
+    w = np.array([1.0, 2.0, 0.5, 1.0])
+    fast = kl.cohen_kappa(x + [2], y + [2], sample_weight=list(w) + [1.0], ci="analytic")
+    slow = pairwise.cohen_kappa_core(x + [2], y + [2], sample_weight=list(w) + [1.0]
+                                     ).estimate("analytic")
+    assert fast.se == slow.se and fast.ci == slow.ci
+    # a rater whose labels all sit on items of weight 0: the general path's refusal or NaN
+    with warnings.catch_warnings(record=True) as fast_record:
+        warnings.simplefilter("always")
+        try:
+            fast = kl.cohen_kappa([0, 1, np.nan], [np.nan, np.nan, 1], sample_weight=[1, 0, 0])
+        except Exception as error:  # noqa: BLE001
+            fast = error
+    with warnings.catch_warnings(record=True) as slow_record:
+        warnings.simplefilter("always")
+        try:
+            slow = pairwise.cohen_kappa_core([0, 1, np.nan], [np.nan, np.nan, 1],
+                                             sample_weight=[1, 0, 0]).estimate()
+        except Exception as error:  # noqa: BLE001
+            slow = error
+    assert type(fast) is type(slow)
+    assert [str(w.message) for w in fast_record] == [str(w.message) for w in slow_record]

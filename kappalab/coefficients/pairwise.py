@@ -42,7 +42,7 @@ from ..uncertainty import BLOCK_CELLS, IntervalOptions
 from .base import (Components, ItemSumCoefficient, complex_step_gradient, distance_product,
                    interval_scores, numeric_array, safe_divide, within_group_pairs)
 from .multirater import ChanceCorrectedAgreement, active_raters, weights_for
-from ..validation import SampleWeightLike, SeedLike
+from ..validation import SampleWeightLike, SeedLike, check_sample_weight
 
 __all__ = ["cohen_kappa", "scott_pi", "bennett_s", "light_kappa", "two_raters"]
 
@@ -182,9 +182,10 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
     Give either one items × 2 table (or Annotations) or the two raters' labels as ``x`` and
     ``y``. Two label sequences are counted into their contingency table T in one pass (one
     row and one column more for the items one rater left out), and κ, P_o, P_e and the
-    analytic or asymptotic standard error (Fleiss, Cohen & Everitt 1969) come from T alone,
-    in memory O(K²) beside the labels; ``categories=``, ``sample_weight=`` and the other
-    intervals go through the per-item sums, with the same numbers.
+    analytic or asymptotic standard error (Fleiss, Cohen & Everitt 1969) come from T alone
+    (with ``sample_weight=``, T of the weights), in memory O(K²) beside the labels;
+    ``categories=``, the other intervals and intervals with sample weights go through the
+    per-item sums, with the same numbers.
 
     Missing annotations: T and P_o count the items both raters annotated; each rater's
     marginal p_{rk} is the share of category k among *all* that rater's annotations, items
@@ -273,11 +274,12 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
     >>> round(float(kl.cohen_kappa(x, y, weights="quadratic")), 4)  # sklearn quadratic: 0.6875
     0.6875
     """
-    if y is not None and ci in _TABLE_CI and categories is None and sample_weight is None:
+    if y is not None and ci in _TABLE_CI and categories is None:
         try:  # two label sequences: from their contingency table
             return _table_estimate(x, y, weights, "Cohen's kappa", "Cohen's weighted kappa",
                                    "rater_marginal", _table_options(ci, n_resamples,
-                                                                    confidence, seed, progress))
+                                                                    confidence, seed, progress),
+                                   sample_weight)
         except _Fallback:
             pass
     core = cohen_kappa_core(x, y, weights=weights, categories=categories,
@@ -360,11 +362,12 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
     >>> round(float(kl.scott_pi(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.4667
     """
-    if y is not None and ci in _TABLE_CI and categories is None and sample_weight is None:
+    if y is not None and ci in _TABLE_CI and categories is None:
         try:  # two label sequences: from their contingency table
             return _table_estimate(x, y, weights, "Scott's pi", "Scott's pi (weighted)",
                                    "item_marginal", _table_options(ci, n_resamples, confidence,
-                                                              seed, progress))
+                                                              seed, progress),
+                                   sample_weight)
         except _Fallback:
             pass
     core = scott_pi_core(x, y, weights=weights, categories=categories,
@@ -445,11 +448,12 @@ def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None
     >>> round(float(kl.bennett_s(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.5
     """
-    if y is not None and ci in _TABLE_CI and categories is None and sample_weight is None:
+    if y is not None and ci in _TABLE_CI and categories is None:
         try:  # two label sequences: from their contingency table
             return _table_estimate(x, y, weights, "Bennett's S", "Bennett's S (weighted)",
                                    "uniform", _table_options(ci, n_resamples, confidence,
-                                                              seed, progress))
+                                                              seed, progress),
+                                   sample_weight)
         except _Fallback:
             pass
     core = bennett_s_core(x, y, weights=weights, categories=categories,
@@ -830,7 +834,8 @@ def _digits(text: str) -> bool:
     return any(ch.isdigit() for ch in text)
 
 
-def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+def _joint_table(x: Any, y: Any, item_weights: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     r"""The (K + 1) × (K + 1) contingency table of two raters' labels and their K categories
     (sorted, as :class:`~kappalab.Annotations` sorts them): T_kl counts the items rater 1 put
     in k and rater 2 in l, row and column K the items one of them left out (NaN/None).
@@ -840,6 +845,10 @@ def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     :class:`_Fallback` for what the general path reads differently or refuses: booleans,
     bytes, mixed types, pandas extension types, texts that may read as numbers, infinite
     values, too many categories, empty or misshapen input.
+
+    With ``item_weights`` (one w_i ≥ 0 per item) also the tables of Σ w_i and of the items
+    of positive weight, in the same cells (the categories are those of every item, weight 0
+    or not, as the general path's).
     """
     for labels in (x, y):  # numpy arrays, pandas texts, unordered Categoricals: read as
         dtype = getattr(labels, "dtype", None)  # numpy arrays, as the general path does
@@ -849,6 +858,13 @@ def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     a, b = np.asarray(x), np.asarray(y)
     if a.ndim != 1 or b.ndim != 1 or a.size != b.size or a.size == 0:
         raise _Fallback
+
+    def weighted(key: np.ndarray, size: int) -> list[np.ndarray]:
+        if item_weights is None:
+            return []
+        return [np.bincount(key, weights=item_weights, minlength=size),
+                np.bincount(key, weights=item_weights > 0, minlength=size)]
+
     kinds = set(a.dtype.kind + b.dtype.kind)
     if kinds <= set("iu"):
         lo, hi = min(int(a.min()), int(b.min())), max(int(a.max()), int(b.max()))
@@ -860,9 +876,15 @@ def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
                 key -= lo * (width + 1)
             full = np.bincount(key, minlength=width * width).reshape(width, width)
             seen = np.flatnonzero(full.any(axis=1) | full.any(axis=0))
-            table = np.zeros((seen.size + 1, seen.size + 1), dtype=np.int64)
-            table[:-1, :-1] = full if seen.size == width else full[np.ix_(seen, seen)]
-            return table, (seen + lo).astype(np.int64)
+
+            def place_direct(cells: np.ndarray) -> np.ndarray:
+                cells = cells.reshape(width, width)
+                table = np.zeros((seen.size + 1, seen.size + 1), dtype=cells.dtype)
+                table[:-1, :-1] = cells if seen.size == width else cells[np.ix_(seen, seen)]
+                return table
+
+            return place_direct(full), (seen + lo).astype(np.int64), [
+                place_direct(cells) for cells in weighted(key, width * width)]
     elif kinds <= set("iuf"):  # numbers as floats (as the items × 2 table holds them)
         for v in (a, b):
             if v.dtype.kind in "iu" and max(abs(int(v.min())), abs(int(v.max()))) > 2**53:
@@ -900,12 +922,17 @@ def _joint_table(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     key += codes_b
     key += 1
     del codes_b
-    local = np.bincount(key, minlength=(len(uniques_a) + 1) * width).reshape(-1, width)
+    size = (len(uniques_a) + 1) * width
     rank_a = np.concatenate([[K], np.searchsorted(categories, uniques_a)]).astype(np.intp)
     rank_b = np.concatenate([[K], np.searchsorted(categories, uniques_b)]).astype(np.intp)
-    table = np.zeros((K + 1, K + 1), dtype=np.int64)
-    table[np.ix_(rank_a, rank_b)] = local  # one place per unique of each rater
-    return table, categories
+
+    def place(cells: np.ndarray) -> np.ndarray:
+        table = np.zeros((K + 1, K + 1), dtype=cells.dtype)
+        table[np.ix_(rank_a, rank_b)] = cells.reshape(-1, width)  # one cell per pair of uniques
+        return table
+
+    return place(np.bincount(key, minlength=size)), categories, [
+        place(cells) for cells in weighted(key, size)]
 
 
 def _disagreements(weights: Any, found: np.ndarray) -> tuple[Any, np.ndarray | None]:
@@ -939,7 +966,8 @@ def _disagreements(weights: Any, found: np.ndarray) -> tuple[Any, np.ndarray | N
 
 def _table_estimate(x: Any, y: Any, weights: Any, name: str, weighted_name: str,
                     chance: str = "rater_marginal",
-                    options: IntervalOptions | None = None) -> Estimate:
+                    options: IntervalOptions | None = None,
+                    sample_weight: SampleWeightLike = None) -> Estimate:
     r"""A two-rater coefficient from the raters' contingency table (Cohen 1960, 1968).
 
     With n_kl the items rater 1 put in k and rater 2 in l (n of them with both labels) and
@@ -962,29 +990,43 @@ def _table_estimate(x: Any, y: Any, weights: Any, name: str, weighted_name: str,
     item's statistics depend only on its cell of the table, so the sum over items of the
     squared influences is a sum over the (K + 1)² − 1 cells (:func:`_table_interval`).
     """
-    table, found = _joint_table(x, y)
+    item_weights = None
+    if sample_weight is not None:
+        if options is not None and options.ci is not None:
+            raise _Fallback  # weighted items as units: the general path
+        try:
+            item_weights = check_sample_weight(sample_weight, np.asarray(x).shape[0])
+        except Exception:
+            raise _Fallback from None  # the general path says it, after the data's checks
+        if item_weights is not None and np.all(item_weights == 1.0):
+            item_weights = None  # all ones: no weighting at all
+    table, found, tables = _joint_table(x, y, item_weights)
     K = found.size
+    counted = table
+    if tables:  # Σ w_i per cell for the values, the items of positive weight for the counts
+        table, counted = tables
     both = table[:K, :K]
-    n = int(both.sum())
+    n = int(counted[:K, :K].sum())
     first, second = table[:K].sum(axis=1), table[:, :K].sum(axis=0)
-    n_first, n_second = int(first.sum()), int(second.sum())
+    n_first, n_second = int(counted[:K].sum()), int(counted[:, :K].sum())
     if K < 2 or n == 0 or n_first == 0 or n_second == 0:
         raise _Fallback
+    n_both = float(both.sum())  # n, or Σ w_i over the items with both labels
     dis, d = _disagreements(weights, found)
     level = "nominal" if dis is None else dis.name
     scale = 1.0 if dis is None else dis.scale
     only_first, only_second = table[:K, K], table[K, :K]  # items one rater left out
-    n_single = int(only_first.sum()) + int(only_second.sum())
+    n_single = int(counted[:K, K].sum()) + int(counted[K, :K].sum())
     if chance == "rater_marginal":
-        p, q = first / n_first, second / n_second
+        p, q = first / first.sum(), second / second.sum()
     else:  # item_marginal: each item's shares (1/2 per label of an item with two)
         p = q = (0.5 * (both.sum(axis=1) + both.sum(axis=0)) + only_first + only_second) / (
-            n + n_single)
+            n_both + float(only_first.sum()) + float(only_second.sum()))
     if d is None:
-        d_o = 1.0 - np.trace(both) / n
+        d_o = 1.0 - np.trace(both) / n_both
         d_e = 1.0 - 1.0 / K if chance == "uniform" else 1.0 - float(p @ q)
     else:
-        d_o = float((d * both).sum()) / n
+        d_o = float((d * both).sum()) / n_both
         d_e = float(d.sum()) / K**2 if chance == "uniform" else float(p @ d @ q)
     if not (np.isfinite(d_e) and d_e > 0 and np.isfinite(d_o)):
         raise _Fallback
