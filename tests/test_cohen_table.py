@@ -416,3 +416,15 @@ def test_weighted_refusals_and_intervals_are_the_general_paths():
             slow = error
     assert type(fast) is type(slow)
     assert [str(w.message) for w in fast_record] == [str(w.message) for w in slow_record]
+
+
+def test_continuous_labels_take_the_per_item_path():
+    # more categories than the table may hold (K² above 4N and 2**20): the per-item sums
+    rng = np.random.default_rng(31)
+    x = rng.normal(size=3000)
+    y = x + rng.normal(scale=0.1, size=3000)
+    with pytest.raises(pairwise._Fallback):
+        pairwise._joint_table(x, y)
+    est = kl.cohen_kappa(x, y, weights="quadratic")
+    assert_same(est, general(x, y, "quadratic"))
+    assert est.details["moment_path"] and est.details["n_categories"] == 6000

@@ -892,7 +892,10 @@ def _joint_table(x: Any, y: Any, item_weights: np.ndarray | None = None
         a, b = a.astype(float, copy=False), b.astype(float, copy=False)
     elif not kinds <= set("UO"):
         raise _Fallback
+    most = max(_TABLE_CELLS, 4 * a.size)
     codes_a, uniques_a = _factorized(a)
+    if len(uniques_a) ** 2 > most:  # continuous labels: the per-item sums are smaller
+        raise _Fallback
     codes_b, uniques_b = _factorized(b)
     uniques = np.concatenate([uniques_a, uniques_b])
     if uniques.size == 0:
@@ -910,7 +913,7 @@ def _joint_table(x: Any, y: Any, item_weights: np.ndarray | None = None
         uniques = uniques.astype(object)
     categories = np.unique(uniques)
     K = categories.size
-    if (K + 1) * (K + 1) > max(_TABLE_CELLS, 4 * a.size):
+    if (K + 1) * (K + 1) > most:
         raise _Fallback
     # one bincount of the two raters' own codes (−1 missing: shifted to 0), then each
     # rater's uniques put in their place among the K categories (K: missing)
