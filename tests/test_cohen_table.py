@@ -256,7 +256,7 @@ def test_refusals_are_the_general_paths(x, y, error, fragment):
 
 @pytest.mark.parametrize("x, y", [
     ([True, False, True, True], [True, True, False, True]),  # booleans
-    ([1, "1", 2, 2], [1, 2, "1", 2]),  # numbers and texts kept apart
+    (np.array([1, "1", 2, 2], dtype=object), np.array([1, 2, "1", 2], dtype=object)),
     (np.array(["1", "1.0", "2", "2"]), np.array(["1", "2", "1.0", "2"])),  # texts as numbers
     (pd.Categorical(["b", "a", "b"], categories=["b", "a"], ordered=True),
      pd.Categorical(["b", "a", "a"], categories=["b", "a"], ordered=True)),
@@ -428,3 +428,11 @@ def test_continuous_labels_take_the_per_item_path():
     est = kl.cohen_kappa(x, y, weights="quadratic")
     assert_same(est, general(x, y, "quadratic"))
     assert est.details["moment_path"] and est.details["n_categories"] == 6000
+
+
+def test_texts_of_numbers_that_read_apart_stay_on_the_table_path(monkeypatch):
+    x, y = np.array(["1", "2", "3", "2", "10"]), np.array(["1", "3", "3", "2", "10"])
+    slow = general(x, y)
+    monkeypatch.setattr(pairwise, "cohen_kappa_core", None)  # the table path only
+    assert_same(kl.cohen_kappa(x, y), slow)
+    assert slow.details["n_categories"] == 4

@@ -834,6 +834,16 @@ def _digits(text: str) -> bool:
     return any(ch.isdigit() for ch in text)
 
 
+def _read_alike(texts: np.ndarray) -> bool:
+    """Whether two distinct texts read as one number (as pandas reads them), which the
+    general path warns about."""
+    distinct = pd.unique(pd.Series(texts, dtype=object))
+    read = pd.to_numeric(pd.Series(distinct, dtype=object), errors="coerce").to_numpy(
+        dtype=float, na_value=np.nan)
+    read = read[~np.isnan(read)]
+    return bool(np.unique(read).size < read.size)
+
+
 def _joint_table(x: Any, y: Any, item_weights: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     r"""The (K + 1) × (K + 1) contingency table of two raters' labels and their K categories
@@ -908,8 +918,8 @@ def _joint_table(x: Any, y: Any, item_weights: np.ndarray | None = None
     else:  # texts only (a number, a boolean or a set among them: the general path)
         if not all(type(u) is str for u in uniques.tolist()):
             raise _Fallback
-        if sum(map(_digits, set(uniques.tolist()))) > 1:  # "1" and "1.0": the general path
-            raise _Fallback  # warns that they read as one number
+        if sum(map(_digits, set(uniques.tolist()))) > 1 and _read_alike(uniques):
+            raise _Fallback  # "1" and "1.0": the general path warns that they read alike
         uniques = uniques.astype(object)
     categories = np.unique(uniques)
     K = categories.size
