@@ -281,8 +281,9 @@ def test_options_the_table_does_not_serve_give_the_general_path():
     assert_same(kl.cohen_kappa(x, y, categories=[0.0, 0.25, 0.5, 0.75, 1.0]),
                 general(x, y, categories=[0.0, 0.25, 0.5, 0.75, 1.0]))
     w = rng.random(60)
-    fast = kl.cohen_kappa(x, y, sample_weight=w, ci="asymptotic")
-    slow = pairwise.cohen_kappa_core(x, y, sample_weight=w).estimate("asymptotic")
+    fast = kl.cohen_kappa(x, y, sample_weight=w, ci="bayesian-bootstrap", n_resamples=20, seed=2)
+    slow = pairwise.cohen_kappa_core(x, y, sample_weight=w).estimate(
+        "bayesian-bootstrap", n_resamples=20, seed=2)
     assert fast.se == slow.se and fast.ci == slow.ci
 
 
@@ -367,9 +368,21 @@ def test_weighted_table_equals_the_general_path(coefficient, kind, monkeypatch):
                 assert_same(table(x, y, weights, coefficient, w), slow)
                 cases.append((x, y, weights, w, slow))
     assert len(cases) >= 5
+    intervals = []
+    for x, y, weights, w, _ in cases:  # the weighted items as units of the linearisation
+        for ci in ("analytic", "asymptotic"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                intervals.append((x, y, weights, w, ci, factory(
+                    x, y, weights=weights, sample_weight=w).estimate(ci, confidence=0.8)))
     monkeypatch.setattr(pairwise, factory.__name__, None)  # the table path only
     for x, y, weights, w, slow in cases:
         assert_same(public(x, y, weights=weights, sample_weight=w), slow)
+    for x, y, weights, w, ci, slow in intervals:
+        fast = public(x, y, weights=weights, sample_weight=w, ci=ci, confidence=0.8)
+        assert_same(fast, dataclass_replace(slow, se=fast.se, ci=fast.ci))
+        assert fast.se == pytest.approx(slow.se, rel=TOL)
+        assert fast.ci == pytest.approx(slow.ci, rel=TOL, abs=TOL)
 
 
 def test_weighted_table_equals_scikit_learn_and_repetition():
@@ -396,9 +409,9 @@ def test_weighted_refusals_and_intervals_are_the_general_paths():
         with pytest.raises(InvalidParameterError, match=fragment):
             kl.cohen_kappa(x, y, sample_weight=bad)
     w = np.array([1.0, 2.0, 0.5, 1.0])
-    fast = kl.cohen_kappa(x + [2], y + [2], sample_weight=list(w) + [1.0], ci="analytic")
+    fast = kl.cohen_kappa(x + [2], y + [2], sample_weight=list(w) + [1.0], ci="jackknife")
     slow = pairwise.cohen_kappa_core(x + [2], y + [2], sample_weight=list(w) + [1.0]
-                                     ).estimate("analytic")
+                                     ).estimate("jackknife")
     assert fast.se == slow.se and fast.ci == slow.ci
     # a rater whose labels all sit on items of weight 0: the general path's refusal or NaN
     with warnings.catch_warnings(record=True) as fast_record:

@@ -184,8 +184,8 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
     row and one column more for the items one rater left out), and κ, P_o, P_e and the
     analytic or asymptotic standard error (Fleiss, Cohen & Everitt 1969) come from T alone
     (with ``sample_weight=``, T of the weights), in memory O(K²) beside the labels;
-    ``categories=``, the other intervals and intervals with sample weights go through the
-    per-item sums, with the same numbers.
+    ``categories=`` and the other intervals go through the per-item sums, with the same
+    numbers.
 
     Missing annotations: T and P_o count the items both raters annotated; each rater's
     marginal p_{rk} is the share of category k among *all* that rater's annotations, items
@@ -856,9 +856,9 @@ def _joint_table(x: Any, y: Any, item_weights: np.ndarray | None = None
     bytes, mixed types, pandas extension types, texts that may read as numbers, infinite
     values, too many categories, empty or misshapen input.
 
-    With ``item_weights`` (one w_i ≥ 0 per item) also the tables of Σ w_i and of the items
-    of positive weight, in the same cells (the categories are those of every item, weight 0
-    or not, as the general path's).
+    With ``item_weights`` (one w_i ≥ 0 per item) also the tables of Σ w_i, of the items of
+    positive weight and of Σ w_i², in the same cells (the categories are those of every item,
+    weight 0 or not, as the general path's).
     """
     for labels in (x, y):  # numpy arrays, pandas texts, unordered Categoricals: read as
         dtype = getattr(labels, "dtype", None)  # numpy arrays, as the general path does
@@ -873,7 +873,8 @@ def _joint_table(x: Any, y: Any, item_weights: np.ndarray | None = None
         if item_weights is None:
             return []
         return [np.bincount(key, weights=item_weights, minlength=size),
-                np.bincount(key, weights=item_weights > 0, minlength=size)]
+                np.bincount(key, weights=item_weights > 0, minlength=size),
+                np.bincount(key, weights=item_weights * item_weights, minlength=size)]
 
     kinds = set(a.dtype.kind + b.dtype.kind)
     if kinds <= set("iu"):
@@ -1005,8 +1006,6 @@ def _table_estimate(x: Any, y: Any, weights: Any, name: str, weighted_name: str,
     """
     item_weights = None
     if sample_weight is not None:
-        if options is not None and options.ci is not None:
-            raise _Fallback  # weighted items as units: the general path
         try:
             item_weights = check_sample_weight(sample_weight, np.asarray(x).shape[0])
         except Exception:
@@ -1015,9 +1014,9 @@ def _table_estimate(x: Any, y: Any, weights: Any, name: str, weighted_name: str,
             item_weights = None  # all ones: no weighting at all
     table, found, tables = _joint_table(x, y, item_weights)
     K = found.size
-    counted = table
+    counted, squared = table, None
     if tables:  # Σ w_i per cell for the values, the items of positive weight for the counts
-        table, counted = tables
+        table, counted, squared = tables
     both = table[:K, :K]
     n = int(counted[:K, :K].sum())
     first, second = table[:K].sum(axis=1), table[:, :K].sum(axis=0)
@@ -1051,7 +1050,8 @@ def _table_estimate(x: Any, y: Any, weights: Any, name: str, weighted_name: str,
     value, se, bounds = 1.0 - d_o / d_e, None, None
     if options is not None and options.ci is not None:
         se, bounds, units, normal = _table_interval(
-            table, np.ones((K, K)) - np.eye(K) if d is None else d, chance, value, options)
+            table, np.ones((K, K)) - np.eye(K) if d is None else d, chance, value, options,
+            counted, squared)
         if normal:
             details["reference"] = "normal"
         elif units != n:  # a t interval over more units than the items with both labels
@@ -1107,30 +1107,44 @@ def _cell_statistics(K: int, d: np.ndarray, chance: str) -> np.ndarray:
 
 
 def _table_interval(table: np.ndarray, d: np.ndarray, chance: str, value: float,
-                    options: IntervalOptions) -> tuple[float, tuple[float, float], int, bool]:
+                    options: IntervalOptions, counted: np.ndarray | None = None,
+                    squared: np.ndarray | None = None
+                    ) -> tuple[float, tuple[float, float], int, bool]:
     r"""The analytic (or asymptotic) standard error and interval from the table: with s_c
-    the statistics of cell c (:func:`_cell_statistics`), N_c its items, T = Σ_c N_c s_c and
-    n = Σ N_c the items with statistics (the spine's units), the influence of an item of
-    cell c is IF_c = n ∇f(T)·(s_c − T/n) and SE² = Σ_c N_c IF_c²/(n(n − 1)) (divisor n² and
-    a normal interval for ``"asymptotic"``), θ̂ ± t_{n−1} SE capped at 1 — the spine's
-    :func:`~kappalab.uncertainty.analytic_interval` over items, summed by cell. Returns
-    (se, (low, high), n, normal); raises :class:`_Fallback` for another ``ci``."""
+    the statistics of cell c (:func:`_cell_statistics`), W_c = Σ w_i, Q_c = Σ w_i² and N_c
+    the items of cell c (of positive weight; all three N_c without sample weights),
+    T = Σ_c W_c s_c, n = Σ N_c the items with statistics (the spine's units), a_c = ∇f(T)·s_c
+    and G = ∇f(T)·T, an item's influence is IF_i = n w_i a_c − G and
+
+    .. math::  \sum_i IF_i^2 = \sum_c \Big(N_c (n a_c \bar w_c - G)^2
+               + n^2 a_c^2 \big(Q_c - W_c^2/N_c\big)\Big), \qquad \bar w_c = W_c/N_c,
+
+    SE² = Σ IF²/(n(n − 1)) (divisor n² and a normal interval for ``"asymptotic"``),
+    θ̂ ± t_{n−1} SE capped at 1 — the spine's :func:`~kappalab.uncertainty.analytic_interval`
+    over items, summed by cell. Returns (se, (low, high), n, normal); raises
+    :class:`_Fallback` for another ``ci``."""
     method = options.method[0] if options.method is not None else None
     if method not in ("analytic", "asymptotic"):
         raise _Fallback
     K = d.shape[0]
     rows = _cell_statistics(K, d, chance)
-    counts = table.ravel().astype(float)
+    sums = table.ravel().astype(float)
+    counts = sums if counted is None else counted.ravel().astype(float)
+    square_sums = sums if squared is None else squared.ravel().astype(float)
     used = rows.any(axis=1) & (counts > 0)  # items without statistics are no units
-    rows, counts = rows[used], counts[used]
-    n = int(counts.sum())
+    rows, sums, counts, square_sums = rows[used], sums[used], counts[used], square_sums[used]
+    n = int(round(float(counts.sum())))
     if n < 2:
         raise _Fallback  # the general path refuses in its words
-    totals = counts @ rows
+    totals = sums @ rows
     gradient = complex_step_gradient(_TableTotals(d, chance), totals)  # type: ignore[arg-type]
-    contributions = rows @ gradient
-    influence = n * (contributions - (counts @ contributions) / n)
-    squares = float(counts @ influence**2)
+    a = rows @ gradient
+    G = float(sums @ a)
+    # per cell: N_c (n a_c w̄_c − G)² + (n a_c)² Σ(w_i − w̄_c)², w̄_c = W_c/N_c (no cancellation
+    # without sample weights, where w̄_c = 1 and the spread is 0)
+    mean_weight = sums / counts
+    spread = np.maximum(square_sums - sums * mean_weight, 0.0)
+    squares = float(counts @ (n * a * mean_weight - G) ** 2 + (n * a) ** 2 @ spread)
     if method == "asymptotic":
         se = float(np.sqrt(squares)) / n
         quantile = float(ndtri(0.5 + options.confidence / 2))
