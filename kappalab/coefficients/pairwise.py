@@ -14,6 +14,12 @@ coefficients, Light's κ included, refuse one.
 With missing annotations P_o uses the items both raters annotated and each rater's marginal
 p_g uses every annotation of that rater (Gwet 2014, ch. 2), which reduces to the table form on
 complete data.
+
+Given as two label sequences, the three coefficients are computed from that table itself: one
+bincount of the two raters' codes into a (K + 1) × (K + 1) table whose last row and column
+count the items one rater left out, which hold every marginal, count and (summed by cell)
+influence the per-item sums would give; the options the table does not serve take the
+general path.
 """
 
 from __future__ import annotations
@@ -21,19 +27,22 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
+from scipy.special import ndtri
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
-from ..distances import DistanceSpec
+from ..distances import DistanceSpec, category_distance
+from ..encoding import numeric_positions
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
 from ..kernels import rater_marginal_entries
-from ..uncertainty import BLOCK_CELLS
-from .base import (Components, ItemSumCoefficient, distance_product, interval_scores,
-                   numeric_array, safe_divide, within_group_pairs)
+from ..uncertainty import BLOCK_CELLS, IntervalOptions
+from .base import (Components, ItemSumCoefficient, complex_step_gradient, distance_product,
+                   interval_scores, numeric_array, safe_divide, within_group_pairs)
 from .multirater import ChanceCorrectedAgreement, active_raters, weights_for
-from ..validation import SampleWeightLike, SeedLike
+from ..validation import SampleWeightLike, SeedLike, check_sample_weight
 
 __all__ = ["cohen_kappa", "scott_pi", "bennett_s", "light_kappa", "two_raters"]
 
@@ -80,8 +89,6 @@ def two_raters(x: AnnotationsLike, y: Any = None, *, categories: Sequence[Any] |
     (3, 2, ['a', 'b'])
     """
     if y is not None:
-        import pandas as pd
-
         first, second = (getattr(v, "dtype", None) for v in (x, y))
         if categories is None and isinstance(first, pd.CategoricalDtype) and first.ordered \
                 and isinstance(second, pd.CategoricalDtype) and second.ordered \
@@ -173,7 +180,12 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
                P_e = \sum_{kl} w_{kl}\, p_{1k}\, p_{2l}
 
     Give either one items × 2 table (or Annotations) or the two raters' labels as ``x`` and
-    ``y``.
+    ``y``. Two label sequences are counted into their contingency table T in one pass (one
+    row and one column more for the items one rater left out), and κ, P_o, P_e and the
+    analytic or asymptotic standard error (Fleiss, Cohen & Everitt 1969) come from T alone
+    (with ``sample_weight=``, T of the weights), in memory O(K²) beside the labels;
+    ``categories=`` and the other intervals go through the per-item sums, with the same
+    numbers.
 
     Missing annotations: T and P_o count the items both raters annotated; each rater's
     marginal p_{rk} is the share of category k among *all* that rater's annotations, items
@@ -246,6 +258,9 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
     disagreement or partial credit. *Psychological Bulletin* 70(4), 213–220.
     doi:10.1037/h0026256
 
+    Fleiss, J. L., Cohen, J. & Everitt, B. S. (1969). Large sample standard errors of kappa
+    and weighted kappa. *Psychological Bulletin* 72(5), 323–327. doi:10.1037/h0028106
+
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 3. Advanced
     Analytics.
 
@@ -259,6 +274,14 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
     >>> round(float(kl.cohen_kappa(x, y, weights="quadratic")), 4)  # sklearn quadratic: 0.6875
     0.6875
     """
+    if y is not None and ci in _TABLE_CI and categories is None:
+        try:  # two label sequences: from their contingency table
+            return _table_estimate(x, y, weights, "Cohen's kappa", "Cohen's weighted kappa",
+                                   "rater_marginal", _table_options(ci, n_resamples,
+                                                                    confidence, seed, progress),
+                                   sample_weight)
+        except _Fallback:
+            pass
     core = cohen_kappa_core(x, y, weights=weights, categories=categories,
                             sample_weight=sample_weight)
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
@@ -339,6 +362,14 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
     >>> round(float(kl.scott_pi(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.4667
     """
+    if y is not None and ci in _TABLE_CI and categories is None:
+        try:  # two label sequences: from their contingency table
+            return _table_estimate(x, y, weights, "Scott's pi", "Scott's pi (weighted)",
+                                   "item_marginal", _table_options(ci, n_resamples, confidence,
+                                                              seed, progress),
+                                   sample_weight)
+        except _Fallback:
+            pass
     core = scott_pi_core(x, y, weights=weights, categories=categories,
                          sample_weight=sample_weight)
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
@@ -417,6 +448,14 @@ def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None
     >>> round(float(kl.bennett_s(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.5
     """
+    if y is not None and ci in _TABLE_CI and categories is None:
+        try:  # two label sequences: from their contingency table
+            return _table_estimate(x, y, weights, "Bennett's S", "Bennett's S (weighted)",
+                                   "uniform", _table_options(ci, n_resamples, confidence,
+                                                              seed, progress),
+                                   sample_weight)
+        except _Fallback:
+            pass
     core = bennett_s_core(x, y, weights=weights, categories=categories,
                           sample_weight=sample_weight)
     return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
@@ -724,3 +763,397 @@ def light_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
 #: Light's κ warns when half the rater pairs share fewer items than this (and than half
 #: the items)
 SPARSE_PAIR_ITEMS = 10
+
+
+# ---------------------------------------------------------------------- the contingency table
+#: the largest K × K table (cells) the two-rater table path builds besides the data; with more
+#: categories (continuous labels) the general path's per-item sums are smaller
+_TABLE_CELLS = 1 << 20
+
+
+class _Fallback(Exception):
+    """The table path cannot serve these data or options: the general path will."""
+
+
+#: the ``ci=`` the table path serves (None: no interval): the linearisation's
+_TABLE_CI = (None, "analytic", "asymptotic")
+
+
+def _table_options(ci: str | None, n_resamples: Any, confidence: Any, seed: SeedLike,
+                   progress: bool | None) -> IntervalOptions | None:
+    """The interval options checked as the general path checks them (a refusal: the general
+    path, which checks the data first, says it)."""
+    if ci is None:
+        return None
+    try:
+        return IntervalOptions.of(ci, n_resamples=n_resamples, confidence=confidence,
+                                  seed=seed, progress=progress, methods=())
+    except Exception:
+        raise _Fallback from None
+
+
+def _factorized(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """pd.factorize of one rater's labels (codes −1 for NaN/None) and its uniques as a numpy
+    array."""
+    if labels.dtype.kind == "U":
+        return _factorized_texts(labels)
+    codes, uniques = pd.factorize(labels, use_na_sentinel=True)
+    return codes, np.asarray(uniques)
+
+
+def _factorized_texts(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and uniques of fixed-width texts without a Python string per label: the code
+    points, two to a 64-bit word, factorized word by word (the codes so far and the next
+    word's code combined and factorized again), exactly — no hashing, no collision."""
+    n, width = labels.size, labels.dtype.itemsize // 4
+    if width == 0:  # only empty texts
+        return np.zeros(n, dtype=np.intp), labels[:1]
+    points = np.ascontiguousarray(labels).view(np.uint32).reshape(n, width)
+    word = np.empty(n, dtype=np.uint64)
+    codes: np.ndarray | None = None
+    for j in range(0, width, 2):
+        word[:] = points[:, j]
+        if j + 1 < width:
+            word <<= np.uint64(32)
+            word |= points[:, j + 1]
+        part, seen = pd.factorize(word)
+        if codes is None:
+            codes = part
+        else:
+            codes *= len(seen)
+            codes += part
+            del part
+            codes, _ = pd.factorize(codes)
+    assert codes is not None, "a text of width ≥ 1 has a first word"
+    first = np.empty(int(codes.max()) + 1, dtype=np.intp)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1)  # the first label with each code
+    return codes, labels[first]
+
+
+def _digits(text: str) -> bool:
+    return any(ch.isdigit() for ch in text)
+
+
+def _read_alike(texts: np.ndarray) -> bool:
+    """Whether two distinct texts read as one number (as pandas reads them), which the
+    general path warns about."""
+    distinct = pd.unique(pd.Series(texts, dtype=object))
+    read = pd.to_numeric(pd.Series(distinct, dtype=object), errors="coerce").to_numpy(
+        dtype=float, na_value=np.nan)
+    read = read[~np.isnan(read)]
+    return bool(np.unique(read).size < read.size)
+
+
+def _joint_table(x: Any, y: Any, item_weights: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    r"""The (K + 1) × (K + 1) contingency table of two raters' labels and their K categories
+    (sorted, as :class:`~kappalab.Annotations` sorts them): T_kl counts the items rater 1 put
+    in k and rater 2 in l, row and column K the items one of them left out (NaN/None).
+
+    Small whole numbers are their own codes (one bincount, no hashing); other numbers and
+    strings are factorized once per rater and the two sets of uniques merged. Raises
+    :class:`_Fallback` for what the general path reads differently or refuses: booleans,
+    bytes, mixed types, pandas extension types, texts that may read as numbers, infinite
+    values, too many categories, empty or misshapen input.
+
+    With ``item_weights`` (one w_i ≥ 0 per item) also the tables of Σ w_i, of the items of
+    positive weight and of Σ w_i², in the same cells (the categories are those of every item,
+    weight 0 or not, as the general path's).
+    """
+    for labels in (x, y):  # numpy arrays, pandas texts, unordered Categoricals: read as
+        dtype = getattr(labels, "dtype", None)  # numpy arrays, as the general path does
+        if not (dtype is None or isinstance(dtype, (np.dtype, pd.StringDtype)) or (
+                isinstance(dtype, pd.CategoricalDtype) and not dtype.ordered)):
+            raise _Fallback  # ordered Categoricals fix the categories; nullable numbers
+    a, b = np.asarray(x), np.asarray(y)
+    if a.ndim != 1 or b.ndim != 1 or a.size != b.size or a.size == 0:
+        raise _Fallback
+
+    def weighted(key: np.ndarray, size: int) -> list[np.ndarray]:
+        if item_weights is None:
+            return []
+        return [np.bincount(key, weights=item_weights, minlength=size),
+                np.bincount(key, weights=item_weights > 0, minlength=size),
+                np.bincount(key, weights=item_weights * item_weights, minlength=size)]
+
+    kinds = set(a.dtype.kind + b.dtype.kind)
+    if kinds <= set("iu"):
+        lo, hi = min(int(a.min()), int(b.min())), max(int(a.max()), int(b.max()))
+        width = hi - lo + 1
+        if width * width <= max(_TABLE_CELLS, 4 * a.size) and -2**62 < lo <= hi < 2**62:
+            key = a.astype(np.intp, copy=False) * width
+            key += b.astype(np.intp, copy=False)
+            if lo:
+                key -= lo * (width + 1)
+            full = np.bincount(key, minlength=width * width).reshape(width, width)
+            seen = np.flatnonzero(full.any(axis=1) | full.any(axis=0))
+
+            def place_direct(cells: np.ndarray) -> np.ndarray:
+                cells = cells.reshape(width, width)
+                table = np.zeros((seen.size + 1, seen.size + 1), dtype=cells.dtype)
+                table[:-1, :-1] = cells if seen.size == width else cells[np.ix_(seen, seen)]
+                return table
+
+            return place_direct(full), (seen + lo).astype(np.int64), [
+                place_direct(cells) for cells in weighted(key, width * width)]
+    elif kinds <= set("iuf"):  # numbers as floats (as the items × 2 table holds them)
+        for v in (a, b):
+            if v.dtype.kind in "iu" and max(abs(int(v.min())), abs(int(v.max()))) > 2**53:
+                raise _Fallback  # integers beyond 2**53 are not their float
+        a, b = a.astype(float, copy=False), b.astype(float, copy=False)
+    elif not kinds <= set("UO"):
+        raise _Fallback
+    most = max(_TABLE_CELLS, 4 * a.size)
+    codes_a, uniques_a = _factorized(a)
+    if len(uniques_a) ** 2 > most:  # continuous labels: the per-item sums are smaller
+        raise _Fallback
+    codes_b, uniques_b = _factorized(b)
+    uniques = np.concatenate([uniques_a, uniques_b])
+    if uniques.size == 0:
+        raise _Fallback
+    if uniques.dtype.kind in "iu":
+        pass
+    elif uniques.dtype.kind == "f":
+        if not np.isfinite(uniques).all():
+            raise _Fallback  # the general path refuses infinite values
+    else:  # texts only (a number, a boolean or a set among them: the general path)
+        if not all(type(u) is str for u in uniques.tolist()):
+            raise _Fallback
+        if sum(map(_digits, set(uniques.tolist()))) > 1 and _read_alike(uniques):
+            raise _Fallback  # "1" and "1.0": the general path warns that they read alike
+        uniques = uniques.astype(object)
+    categories = np.unique(uniques)
+    K = categories.size
+    if (K + 1) * (K + 1) > most:
+        raise _Fallback
+    # one bincount of the two raters' own codes (−1 missing: shifted to 0), then each
+    # rater's uniques put in their place among the K categories (K: missing)
+    width = len(uniques_b) + 1
+    key = codes_a.astype(np.intp, copy=False)  # the factorized codes are ours to change
+    del codes_a
+    key += 1
+    key *= width
+    key += codes_b
+    key += 1
+    del codes_b
+    size = (len(uniques_a) + 1) * width
+    rank_a = np.concatenate([[K], np.searchsorted(categories, uniques_a)]).astype(np.intp)
+    rank_b = np.concatenate([[K], np.searchsorted(categories, uniques_b)]).astype(np.intp)
+
+    def place(cells: np.ndarray) -> np.ndarray:
+        table = np.zeros((K + 1, K + 1), dtype=cells.dtype)
+        table[np.ix_(rank_a, rank_b)] = cells.reshape(-1, width)  # one cell per pair of uniques
+        return table
+
+    return place(np.bincount(key, minlength=size)), categories, [
+        place(cells) for cells in weighted(key, size)]
+
+
+def _disagreements(weights: Any, found: np.ndarray) -> tuple[Any, np.ndarray | None]:
+    """The resolved ``weights=`` on the K categories found, and the K × K disagreements
+    d_kl = δ_kl/scale = 1 − w_kl (None for the unweighted κ, whose d is 1 − I)."""
+    if weights is None:
+        return None, None
+    categories = pd.Index(found, name="category")
+    positions = numeric_positions(categories) if found.dtype.kind in "iuf" else None
+
+    def values(purpose: str) -> np.ndarray:
+        if positions is None:
+            raise _Fallback  # the general path says the labels are not numbers
+        return positions.require(purpose)
+
+    try:
+        dis = category_distance(weights, categories, kind="weights", values=values,
+                                origin=0 if positions is None else positions.origin)
+        if dis.name == "nominal":
+            return dis, None
+        if dis.scores is not None:  # (x_k − x_l)² on the normalised scores: no overflow
+            scores = interval_scores(dis)
+            z = (dis.scores - scores.shift) * scores.factor
+            return dis, (z[:, None] - z[None, :]) ** 2 / scores.scale
+        return dis, dis.matrix / dis.scale
+    except _Fallback:
+        raise
+    except Exception:  # the general path raises its own error
+        raise _Fallback from None
+
+
+def _table_estimate(x: Any, y: Any, weights: Any, name: str, weighted_name: str,
+                    chance: str = "rater_marginal",
+                    options: IntervalOptions | None = None,
+                    sample_weight: SampleWeightLike = None) -> Estimate:
+    r"""A two-rater coefficient from the raters' contingency table (Cohen 1960, 1968).
+
+    With n_kl the items rater 1 put in k and rater 2 in l (n of them with both labels) and
+    the disagreement weights d_kl = δ_kl/scale = 1 − w_kl,
+
+    .. math::  κ = 1 - \frac{D_o}{D_e}, \qquad D_o = \frac{1}{n}\sum_{kl} d_{kl}\, n_{kl},
+
+    and D_e by the chance model: Cohen's κ ``"rater_marginal"``, Σ_kl d_kl p_1k p_2l with
+    p_1k, p_2l each rater's share of category k among all its labels (items the other rater
+    left out included); Scott's π ``"item_marginal"``, Σ_kl d_kl π_k π_l with π the mean over
+    the items with a label of each item's shares; Bennett's S ``"uniform"``, Σ_kl d_kl/K².
+    Row and column K of the table, the items one rater left out, give the marginals and the
+    counts. The general path's value, observed and expected agreement and counts, from the
+    table alone. Raises :class:`_Fallback` where the general path decides (one category, no
+    item with both labels, a rater without labels, a zero expected disagreement: its
+    warnings and errors), or for weights the table path cannot resolve.
+
+    With ``options`` of ``ci="analytic"`` or ``"asymptotic"`` also the linearised standard
+    error and interval (Fleiss, Cohen & Everitt 1969; :mod:`kappalab.uncertainty`): an
+    item's statistics depend only on its cell of the table, so the sum over items of the
+    squared influences is a sum over the (K + 1)² − 1 cells (:func:`_table_interval`).
+    """
+    item_weights = None
+    if sample_weight is not None:
+        try:
+            item_weights = check_sample_weight(sample_weight, np.asarray(x).shape[0])
+        except Exception:
+            raise _Fallback from None  # the general path says it, after the data's checks
+        if item_weights is not None and np.all(item_weights == 1.0):
+            item_weights = None  # all ones: no weighting at all
+    table, found, tables = _joint_table(x, y, item_weights)
+    K = found.size
+    counted, squared = table, None
+    if tables:  # Σ w_i per cell for the values, the items of positive weight for the counts
+        table, counted, squared = tables
+    both = table[:K, :K]
+    n = int(counted[:K, :K].sum())
+    first, second = table[:K].sum(axis=1), table[:, :K].sum(axis=0)
+    n_first, n_second = int(counted[:K].sum()), int(counted[:, :K].sum())
+    if K < 2 or n == 0 or n_first == 0 or n_second == 0:
+        raise _Fallback
+    n_both = float(both.sum())  # n, or Σ w_i over the items with both labels
+    dis, d = _disagreements(weights, found)
+    level = "nominal" if dis is None else dis.name
+    scale = 1.0 if dis is None else dis.scale
+    only_first, only_second = table[:K, K], table[K, :K]  # items one rater left out
+    n_single = int(counted[:K, K].sum()) + int(counted[K, :K].sum())
+    if chance == "rater_marginal":
+        p, q = first / first.sum(), second / second.sum()
+    else:  # item_marginal: each item's shares (1/2 per label of an item with two)
+        p = q = (0.5 * (both.sum(axis=1) + both.sum(axis=0)) + only_first + only_second) / (
+            n_both + float(only_first.sum()) + float(only_second.sum()))
+    if d is None:
+        d_o = 1.0 - np.trace(both) / n_both
+        d_e = 1.0 - 1.0 / K if chance == "uniform" else 1.0 - float(p @ q)
+    else:
+        d_o = float((d * both).sum()) / n_both
+        d_e = float(d.sum()) / K**2 if chance == "uniform" else float(p @ d @ q)
+    if not (np.isfinite(d_e) and d_e > 0 and np.isfinite(d_o)):
+        raise _Fallback
+    moments = dis is not None and dis.interval_factor is not None and chance != "uniform"
+    details: dict[str, Any] = {
+        "chance_model": chance, "item_weighting": "item", "n_categories": K,
+        "n_items_unpairable": n_single, "moment_path": moments}
+    d_o, d_e = float(d_o), float(d_e)
+    value, se, bounds = 1.0 - d_o / d_e, None, None
+    if options is not None and options.ci is not None:
+        se, bounds, units, normal = _table_interval(
+            table, np.ones((K, K)) - np.eye(K) if d is None else d, chance, value, options,
+            counted, squared)
+        if normal:
+            details["reference"] = "normal"
+        elif units != n:  # a t interval over more units than the items with both labels
+            details["df"] = units - 1
+    return Estimate(
+        coefficient=weighted_name if level != "nominal" else name,
+        value=value, observed=1.0 - d_o, expected=1.0 - d_e,
+        observed_disagreement=d_o * scale, expected_disagreement=d_e * scale,
+        level=level, se=se, ci=bounds, details=details,
+        n_items=n, n_annotations=n_first + n_second, n_raters=2)
+
+
+class _TableTotals:
+    """The closed form of a two-rater coefficient in the totals of its per-cell statistics
+    [Σ d, n, chance block] (rows of :func:`_cell_statistics`), for the complex-step
+    gradient (:func:`~kappalab.coefficients.base.complex_step_gradient`)."""
+
+    def __init__(self, d: np.ndarray, chance: str):
+        self.d, self.chance, self.K = d, chance, d.shape[0]
+
+    def combine(self, totals: np.ndarray) -> dict[str, np.ndarray]:
+        t, K, d = np.asarray(totals), self.K, self.d
+        d_o = t[..., 0] / t[..., 1]
+        if self.chance == "uniform":
+            d_e = np.full(t.shape[:-1], d.sum() / K**2)
+        else:
+            if self.chance == "rater_marginal":
+                p, q = t[..., 2:2 + K], t[..., 2 + K:]
+            else:
+                p = q = t[..., 2:2 + K]
+            p = p / p.sum(axis=-1, keepdims=True)
+            q = q / q.sum(axis=-1, keepdims=True)
+            d_e = np.einsum("...k,kl,...l->...", p, d, q)
+        return {"value": 1.0 - d_o / d_e}
+
+
+def _cell_statistics(K: int, d: np.ndarray, chance: str) -> np.ndarray:
+    """The item statistics of each cell (k, l) of the (K + 1) × (K + 1) table, K missing, in
+    the table's flat order: [d_kl, 1] for both labels (0 otherwise), then the chance model's
+    rater-1 and rater-2 indicators (Cohen), the item's shares (Scott) or nothing
+    (Bennett)."""
+    k, l = np.divmod(np.arange((K + 1) ** 2), K + 1)
+    both = (k < K) & (l < K)
+    first, second = np.eye(K + 1)[k][:, :K], np.eye(K + 1)[l][:, :K]
+    observed = np.column_stack([np.where(both, d[np.minimum(k, K - 1), np.minimum(l, K - 1)],
+                                         0.0), both.astype(float)])
+    if chance == "rater_marginal":
+        return np.column_stack([observed, first, second])
+    if chance == "item_marginal":
+        shares = (first + second) / np.maximum(first.sum(axis=1) + second.sum(axis=1), 1)[:, None]
+        return np.column_stack([observed, shares])
+    return observed
+
+
+def _table_interval(table: np.ndarray, d: np.ndarray, chance: str, value: float,
+                    options: IntervalOptions, counted: np.ndarray | None = None,
+                    squared: np.ndarray | None = None
+                    ) -> tuple[float, tuple[float, float], int, bool]:
+    r"""The analytic (or asymptotic) standard error and interval from the table: with s_c
+    the statistics of cell c (:func:`_cell_statistics`), W_c = Σ w_i, Q_c = Σ w_i² and N_c
+    the items of cell c (of positive weight; all three N_c without sample weights),
+    T = Σ_c W_c s_c, n = Σ N_c the items with statistics (the spine's units), a_c = ∇f(T)·s_c
+    and G = ∇f(T)·T, an item's influence is IF_i = n w_i a_c − G and
+
+    .. math::  \sum_i IF_i^2 = \sum_c \Big(N_c (n a_c \bar w_c - G)^2
+               + n^2 a_c^2 \big(Q_c - W_c^2/N_c\big)\Big), \qquad \bar w_c = W_c/N_c,
+
+    SE² = Σ IF²/(n(n − 1)) (divisor n² and a normal interval for ``"asymptotic"``),
+    θ̂ ± t_{n−1} SE capped at 1 — the spine's :func:`~kappalab.uncertainty.analytic_interval`
+    over items, summed by cell. Returns (se, (low, high), n, normal); raises
+    :class:`_Fallback` for another ``ci``."""
+    method = options.method[0] if options.method is not None else None
+    if method not in ("analytic", "asymptotic"):
+        raise _Fallback
+    K = d.shape[0]
+    rows = _cell_statistics(K, d, chance)
+    sums = table.ravel().astype(float)
+    counts = sums if counted is None else counted.ravel().astype(float)
+    square_sums = sums if squared is None else squared.ravel().astype(float)
+    used = rows.any(axis=1) & (counts > 0)  # items without statistics are no units
+    rows, sums, counts, square_sums = rows[used], sums[used], counts[used], square_sums[used]
+    n = int(round(float(counts.sum())))
+    if n < 2:
+        raise _Fallback  # the general path refuses in its words
+    totals = sums @ rows
+    gradient = complex_step_gradient(_TableTotals(d, chance), totals)  # type: ignore[arg-type]
+    a = rows @ gradient
+    G = float(sums @ a)
+    # per cell: N_c (n a_c w̄_c − G)² + (n a_c)² Σ(w_i − w̄_c)², w̄_c = W_c/N_c (no cancellation
+    # without sample weights, where w̄_c = 1 and the spread is 0)
+    mean_weight = sums / counts
+    spread = np.maximum(square_sums - sums * mean_weight, 0.0)
+    squares = float(counts @ (n * a * mean_weight - G) ** 2 + (n * a) ** 2 @ spread)
+    if method == "asymptotic":
+        se = float(np.sqrt(squares)) / n
+        quantile = float(ndtri(0.5 + options.confidence / 2))
+    else:
+        from scipy.stats import t as student_t  # imported where used: scipy.stats is slow
+
+        se = float(np.sqrt(squares / (n * (n - 1))))
+        quantile = float(student_t.ppf(0.5 + options.confidence / 2, n - 1))
+    if not np.isfinite(se):
+        raise _Fallback
+    half = quantile * se
+    return se, (float(value - half), float(min(value + half, 1.0))), n, method == "asymptotic"
