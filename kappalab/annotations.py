@@ -782,7 +782,7 @@ class Annotations:
         s1, s2, ones = np.empty(n), np.empty(n), np.ones(R)
         missing = self.n_annotations < wide.size
         step = max(1, _MOMENT_BLOCK_CELLS // max(R, 1))
-        with single_blas_thread():
+        with single_blas_thread(wide.size):
             for start in range(0, n, step):
                 x = wide[start:start + step] - shift
                 x *= factor
@@ -1206,7 +1206,7 @@ def _row_sums(table: np.ndarray) -> np.ndarray:
     """Σ over the columns of each row, as a matrix-vector product (numpy's axis-1 reduction
     is several times slower on tables with few columns), on one BLAS thread (a skinny
     product: ``kernels.single_blas_thread``)."""
-    with single_blas_thread():
+    with single_blas_thread(table.size):
         return table.astype(float, copy=False) @ np.ones(table.shape[1])
 
 

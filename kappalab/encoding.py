@@ -19,6 +19,7 @@ Nothing here knows the ``Annotations`` store.
 from __future__ import annotations
 
 import numbers
+import sys
 from typing import Any, Callable, NamedTuple, Sequence, cast
 
 import numpy as np
@@ -159,12 +160,10 @@ def wide_to_matrix(x: Any, ordered_categories: bool = True) -> WideTable:
     array([[ 1.,  2.],
            [nan,  2.]])
     """
-    data_array: Any
-    try:
-        from xarray import DataArray as data_array
-    except ImportError:  # pragma: no cover - xarray is a dependency
-        data_array = None
-    if data_array is not None and isinstance(x, data_array):
+    # a DataArray exists only once xarray is imported: not imported here (a first call would
+    # pay for importing it, tens of milliseconds, to find that the table is an array)
+    xarray = sys.modules.get("xarray")
+    if xarray is not None and isinstance(x, xarray.DataArray):
         if set(x.dims) != {"item", "rater"}:
             raise InvalidParameterError(
                 f"a DataArray needs dims ('item', 'rater'), got {tuple(x.dims)}"

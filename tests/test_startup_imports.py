@@ -38,3 +38,21 @@ def test_an_interval_imports_scipy_stats_when_it_needs_it():
         "import kappalab as kl\n"
         "kl.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2], [1, 1]], ci='analytic')")
     assert "scipy.stats" in loaded
+
+
+def test_a_first_small_estimate_imports_nothing_more():
+    """The first estimate on a small wide table imports nothing: not xarray (an array is
+    not a DataArray when xarray was never imported) and not threadpoolctl (a product below
+    ``kernels.SMALL_BLAS_CELLS`` cells needs no BLAS thread limit), so a first call costs
+    about what a later one does (issue: first call)."""
+    code = ("import sys\nimport numpy as np\nimport pandas as pd\nimport kappalab as kl\n"
+            "before = set(sys.modules)\n"
+            "x = np.array([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2], [1, 2, 1]], float)\n"
+            "kl.krippendorff_alpha(x)\nkl.fleiss_kappa(x)\n"
+            "kl.krippendorff_alpha(pd.DataFrame(x, columns=['a', 'b', 'c']), level='interval')\n"
+            "print('\\n'.join(sorted(set(sys.modules) - before)))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True).stdout
+    assert sorted(name for name in out.split() if name.split(".")[0] in
+                  ("xarray", "threadpoolctl", "scipy")) == []
+

@@ -789,6 +789,12 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         v_h = theta * (1.0 - theta) - 2.0 * v_g
         return float(np.sqrt(max(4.0 * v_g * linear + 2.0 * v_h * degenerate, 0.0)) / theta)
 
+    def blas_cells(self) -> int:
+        """items × (K + 3): the dense blocks of the item statistics are at most the counts
+        and three columns (``[d_i, 1]`` and ``m_i``, or the moments), the rater blocks are
+        bincounts or sparse."""
+        return self.ann.n_items * (self.K + 3)
+
     def undefined_reason(self, parts: Components) -> str | None:
         n_pairable = int(np.count_nonzero(self.pairable if self.sample_weight is None
                                           else self.pairable & self._weighted()))
