@@ -69,6 +69,8 @@ DUPLICATE_POLICIES = ("raise", "first", "last", "separate")
 DENSE_COUNT_CELLS = 1 << 24
 #: cells of the wide value table turned into scores at a time (:meth:`Annotations.item_moments`)
 _MOMENT_BLOCK_CELLS = 1 << 16
+#: up to this many item or rater labels, a repeated label is found with a Python set
+_FEW_LABELS = 64
 
 # crowd-kit's long schema, accepted by from_long when the default column names are absent
 _CROWDKIT_COLUMNS = {"item": "task", "rater": "worker", "value": "label"}
@@ -454,10 +456,17 @@ class Annotations:
         n_raters = matrix.shape[1]
 
         for labels, role in ((items, "item"), (raters, "rater")):
-            if labels.inferred_type in ("mixed", "mixed-integer"):  # by the label identity
+            if isinstance(labels, pd.RangeIndex):  # positions: never repeated
+                repeated = None
+            elif labels.inferred_type in ("mixed", "mixed-integer"):  # by the label identity
                 # rule: True is not 1, 14 is not "14"
                 codes, _ = label_identity(labels.to_numpy(), what=f"{role} label", sort=False)
                 repeated = pd.Index(codes).duplicated()
+            elif len(labels) <= _FEW_LABELS and labels.inferred_type in ("string", "integer"):
+                # a few text or integer labels: a set of them tells whether one repeats,
+                # without the hash table pandas builds for a new index
+                repeated = None if len(set(labels.tolist())) == len(labels) else \
+                    labels.duplicated()
             else:
                 repeated = labels.duplicated() if labels.has_duplicates else None
             if repeated is not None and repeated.any():
@@ -500,7 +509,7 @@ class Annotations:
             counted = None if categories is not None else count_small_integers(matrix, lo, hi)
             if counted is not None:  # the common case: counts in a few passes, codes on demand
                 ann = cls(items=items, raters=raters,
-                          categories=pd.Index(counted.categories, name="category"),
+                          categories=_integer_category_index(counted.categories),
                           wide_codes=counted.wide_codes, counts=counted.counts)
                 ann.__dict__["annotations_per_item_array"] = counted.per_item
                 ann.__dict__["n_active_raters"] = counted.n_active_raters
@@ -1202,6 +1211,29 @@ def _long_schema(df: pd.DataFrame, item: str | None, rater: str | None,
 
 
 # ---------------------------------------------------------------------- helpers
+#: the category indexes of consecutive integers (1..K, 0..K − 1: the usual codes), built once
+#: each: a pandas Index built from an array costs more than counting a small table
+_CONSECUTIVE_CATEGORIES: dict[tuple[int, int], pd.Index] = {}
+
+
+def _integer_category_index(values: np.ndarray) -> pd.Index:
+    """``pd.Index(values, name="category")`` of sorted int64 categories. Up to 64 consecutive
+    integers are a new view of an index kept from an earlier call (its values read-only, so
+    no Annotations can change another's), anything else a new index."""
+    n = values.size
+    if not (0 < n <= 64 and int(values[-1]) - int(values[0]) == n - 1):
+        return pd.Index(values, name="category")
+    key = (int(values[0]), n)
+    index = _CONSECUTIVE_CATEGORIES.get(key)
+    if index is None:
+        if len(_CONSECUTIVE_CATEGORIES) >= 256:
+            _CONSECUTIVE_CATEGORIES.clear()
+        index = pd.Index(values, name="category")
+        np.asarray(index).flags.writeable = False
+        _CONSECUTIVE_CATEGORIES[key] = index
+    return index[:]
+
+
 def _row_sums(table: np.ndarray) -> np.ndarray:
     """Σ over the columns of each row, as a matrix-vector product (numpy's axis-1 reduction
     is several times slower on tables with few columns), on one BLAS thread (a skinny

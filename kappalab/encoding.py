@@ -18,6 +18,7 @@ Nothing here knows the ``Annotations`` store.
 
 from __future__ import annotations
 
+import functools
 import numbers
 import sys
 from typing import Any, Callable, NamedTuple, Sequence, cast
@@ -315,6 +316,8 @@ def _frame_to_matrix(df: pd.DataFrame, ordered_categories: bool
     """A wide DataFrame's cells as one matrix: numbers as float (or exact integers), ordered
     Categorical columns as their codes (with the categories), anything else as objects."""
     dtypes = list(df.dtypes)
+    if dtypes and all(isinstance(d, np.dtype) and d.kind == "f" for d in dtypes):
+        return df.to_numpy(dtype=float), None  # the common case: float columns, NaN missing
     ordered = [isinstance(d, pd.CategoricalDtype) and d.ordered for d in dtypes]
     if ordered_categories and dtypes and all(ordered):
         first = dtypes[0].categories
@@ -339,7 +342,10 @@ def _frame_to_matrix(df: pd.DataFrame, ordered_categories: bool
         if all(isinstance(d, np.dtype) and d.kind in "iu" for d in dtypes) and len(
                 {d.kind for d in dtypes}) == 1:
             return _as_object_or_float(df.to_numpy()), None  # exact integers kept exact
-        if any(_beyond_float(df[column]) for column in df.columns):
+        # only nullable integer columns can hold integers a float rounds: the others are not
+        # looked at (a column of a DataFrame is a Series built on each access)
+        if any(_beyond_float(df.iloc[:, j]) for j, d in enumerate(dtypes)
+               if pd.api.types.is_integer_dtype(d) and not isinstance(d, np.dtype)):
             # nullable integers beyond 2**53: as Python integers (None missing), not rounded
             # (pandas-stubs leave None out of to_numpy's na_value; pandas takes it)
             return _as_object_or_float(
@@ -662,6 +668,12 @@ def _role_of(name: Any) -> tuple[str, int] | None:
     id suffix); None for other names."""
     if not isinstance(name, str):
         return None
+    return _role_of_text(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _role_of_text(name: str) -> tuple[str, int] | None:
+    """:func:`_role_of` of a text name (remembered: the same rater names come again)."""
     key = "_".join(filter(None, name.strip().lower().replace("-", " ").replace(".", " ")
                           .replace("_", " ").split()))
     for role, word in LONG_SCHEMAS[0].items():
@@ -1789,35 +1801,55 @@ def count_small_integers(table: np.ndarray, lo: float, hi: float) -> SmallIntege
     n_items, n_raters = table.shape
     missing = int(span) + 1  # NaN cells get this code: an extra column, dropped below
     dtype = np.int8 if missing < 2**7 else np.int16 if missing < 2**15 else np.int32
-    codes = np.empty(table.shape, dtype=dtype)
-    counts = np.empty((missing + 1, n_items), dtype=np.int64)  # category-major
+    floating = table.dtype.kind == "f"
     # blocks of rows small enough for the temporaries to stay in cache; one bincount each
     block = max(1, _BLOCK_CELLS // max(n_raters, 1))
+    if n_items <= block:  # one block (a small table): no arrays to fill block by block
+        offsets = table - lo
+        if floating:
+            np.fmin(offsets, missing, out=offsets)  # the number where a cell is NaN
+        codes = offsets.astype(dtype)
+        if floating and not (codes == offsets).all():  # not whole numbers
+            return None
+        key = np.multiply(codes, n_items, dtype=np.intp)
+        key += np.arange(n_items, dtype=np.intp)[:, None]
+        counts = np.bincount(key.ravel(), minlength=n_items * (missing + 1)).reshape(
+            missing + 1, n_items)  # category-major
+        return _small_integer_table(codes, counts, missing, n_raters, lo, dtype)
+    codes = np.empty(table.shape, dtype=dtype)
+    counts = np.empty((missing + 1, n_items), dtype=np.int64)  # category-major
     for start in range(0, n_items, block):
         rows = slice(start, min(start + block, n_items))
         offsets = table[rows] - lo
-        if table.dtype.kind == "f":
+        if floating:
             np.fmin(offsets, missing, out=offsets)  # fmin returns the number where a cell is NaN
         codes[rows] = offsets
-        if table.dtype.kind == "f" and not (codes[rows] == offsets).all():  # not whole numbers
+        if floating and not (codes[rows] == offsets).all():  # not whole numbers
             return None
         size = offsets.shape[0]
         key = np.multiply(codes[rows], size, dtype=np.intp)
         key += np.arange(size, dtype=np.intp)[:, None]
         counts[:, rows] = np.bincount(key.ravel(), minlength=size * (missing + 1)).reshape(
             missing + 1, size)
+    return _small_integer_table(codes, counts, missing, n_raters, lo, dtype)
+
+
+def _small_integer_table(codes: np.ndarray, counts: np.ndarray, missing: int, n_raters: int,
+                         lo: float, dtype: Any) -> SmallIntegerTable:
+    """:func:`count_small_integers`' result from the value offsets (``missing`` for NaN) and
+    the category-major counts (the last row: the missing cells)."""
     per_item = n_raters - counts[missing]
-    seen = counts[:missing].sum(axis=1) > 0
+    seen = np.flatnonzero(counts[:missing].sum(axis=1))  # the offsets of the values that occur
     # most raters show up in the first rows; scan the rest only for those that do not
     active = (codes[:1024] != missing).any(axis=0)
     if not active.all():
         active[~active] = (codes[:, ~active] != missing).any(axis=0)
     lookup = np.full(missing + 1, -1, dtype=dtype)  # value offset -> category code; NaN -> -1
-    lookup[np.flatnonzero(seen)] = np.arange(int(seen.sum()), dtype=dtype)
+    lookup[seen] = np.arange(seen.size, dtype=dtype)
     return SmallIntegerTable(
         # items × categories (column-major; a view when every value in the range occurs)
-        counts=(counts[:missing] if seen.all() else counts[:missing][seen]).T,
-        categories=(np.flatnonzero(seen) + int(lo)).astype(np.int64),
+        counts=(counts[:missing] if seen.size == missing else counts[seen]).T,
+        categories=(seen + int(lo)).astype(np.int64),
         per_item=per_item,
         n_active_raters=int(active.sum()),
         wide_codes=lambda: lookup[codes],

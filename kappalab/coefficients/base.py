@@ -696,6 +696,9 @@ def complex_step_gradient(core: "ItemSumCoefficient", totals: np.ndarray) -> np.
     return gradient
 
 
+_FLOAT = np.dtype(float)
+
+
 def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """numerator / denominator, NaN where the denominator is 0 (no RuntimeWarning).
 
@@ -719,6 +722,9 @@ def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     array([0.25,  nan])
     """
     numerator, denominator = numeric_array(numerator), numeric_array(denominator)
+    if numerator.dtype == _FLOAT and denominator.dtype == _FLOAT and \
+            not (denominator == 0).any():  # the common case: floats, no zero divisor
+        return np.asarray(np.true_divide(numerator, denominator))
     out = np.full(np.broadcast(numerator, denominator).shape, np.nan,
                   dtype=np.result_type(numerator, denominator))
     np.divide(numerator, denominator, out=out, where=np.real(denominator) != 0)
