@@ -174,8 +174,7 @@ def wide_to_matrix(x: Any, ordered_categories: bool = True) -> WideTable:
         raters = pd.Index(x["rater"].to_numpy(), name="rater")
         return WideTable(items, raters, _as_object_or_float(x.to_numpy()), None, True)
     if isinstance(x, pd.DataFrame):
-        items = pd.Index(x.index, name="item")
-        raters = pd.Index(x.columns, name="rater")
+        items, raters = _renamed(x.index, "item"), _renamed(x.columns, "rater")
         matrix, cats = _frame_to_matrix(x, ordered_categories)
         return WideTable(items, raters, matrix, cats, False)
     matrix = _as_2d(x)
@@ -311,11 +310,55 @@ def transposed(x: Any) -> Any:
     return _as_2d(x).T
 
 
+def _frame_dtypes(df: pd.DataFrame) -> list[Any]:
+    """The dtypes of the columns of ``df``, ``list(df.dtypes)``, without the Series of them
+    (which costs more than reading a small table): from pandas' block manager when it has
+    them, else ``df.dtypes``.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+
+    Returns
+    -------
+    list
+        One dtype per column, in column order.
+
+    Examples
+    --------
+    >>> _frame_dtypes(pd.DataFrame({"a": [1, 2], "b": [0.5, None], "c": ["x", "y"]}))[:2]
+    [dtype('int64'), dtype('float64')]
+    """
+    get_dtypes = getattr(getattr(df, "_mgr", None), "get_dtypes", None)
+    if get_dtypes is not None:
+        try:
+            dtypes = list(get_dtypes())
+        except Exception:  # pragma: no cover - another pandas
+            pass
+        else:
+            if len(dtypes) == df.shape[1]:
+                return dtypes
+    return list(df.dtypes)  # pragma: no cover - another pandas
+
+
+def _renamed(index: pd.Index, name: str) -> pd.Index:
+    """``pd.Index(index, name=name)``; a plain or range index renamed (a view sharing what
+    pandas has found about it, such as whether its labels are unique)."""
+    if type(index) is pd.RangeIndex:  # a slice of all of it is a new range, cheaply
+        view = index[:]
+        view.name = name
+        return view
+    if type(index) is pd.Index:
+        return index.rename(name)
+    return pd.Index(index, name=name)
+
+
 def _frame_to_matrix(df: pd.DataFrame, ordered_categories: bool
                      ) -> tuple[np.ndarray, pd.Index | None]:
     """A wide DataFrame's cells as one matrix: numbers as float (or exact integers), ordered
     Categorical columns as their codes (with the categories), anything else as objects."""
-    dtypes = list(df.dtypes)
+    dtypes = _frame_dtypes(df)
     if dtypes and all(isinstance(d, np.dtype) and d.kind == "f" for d in dtypes):
         return df.to_numpy(dtype=float), None  # the common case: float columns, NaN missing
     ordered = [isinstance(d, pd.CategoricalDtype) and d.ordered for d in dtypes]
@@ -800,7 +843,7 @@ def check_plainly_wide(df: pd.DataFrame, sep: str | None = None) -> None:
     """
     if df.shape[1] < 3:
         return
-    dtypes = list(df.dtypes)
+    dtypes = _frame_dtypes(df)
     if all(isinstance(d, np.dtype) and d.kind in "iuf" for d in dtypes):
         return  # numbers only: numeric codes of raters
     sample = df.iloc[:1000]

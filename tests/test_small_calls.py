@@ -131,3 +131,26 @@ def test_alpha_of_a_small_wide_table_is_krippendorffs(level, name):
     for data in (x, pd.DataFrame(x, columns=[f"r{j}" for j in range(x.shape[1])])):
         assert float(kl.krippendorff_alpha(data, level=level)) == pytest.approx(expected,
                                                                                 abs=1e-12)
+
+
+@pytest.mark.parametrize("frame", [
+    pd.DataFrame({"a": [1, 2], "b": [0.5, None], "c": ["x", "y"]}),
+    pd.DataFrame({"a": pd.array([1, None], dtype="Int64"), "b": pd.Categorical(["x", "y"]),
+                  "c": [True, False], "d": pd.to_datetime(["2020-01-01", "2021-01-01"])}),
+    pd.DataFrame(np.zeros((3, 0))),
+    pd.DataFrame(np.zeros((2, 3)), columns=pd.MultiIndex.from_tuples([(1, "a"), (1, "b"),
+                                                                       (2, "a")])),
+])
+def test_the_column_dtypes_are_those_of_df_dtypes(frame):
+    assert encoding._frame_dtypes(frame) == list(frame.dtypes)
+
+
+@pytest.mark.parametrize("index", [
+    pd.RangeIndex(2, 9, 3), pd.Index(["x", "y", "x"]), pd.Index([3, 1]),
+    pd.Index([1.5, np.nan]), pd.DatetimeIndex(["2020-01-01", "2021-01-01"]),
+    pd.Index(["a", "b"], name="old"),
+])
+def test_a_renamed_index_equals_a_new_index_of_that_name(index):
+    renamed, new = encoding._renamed(index, "rater"), pd.Index(index, name="rater")
+    assert renamed.equals(new) and renamed.name == "rater" and type(renamed) is type(new)
+    assert renamed.dtype == new.dtype and index.name != "rater"
