@@ -1,8 +1,10 @@
-"""``import kappalab`` loads only what every call needs: numpy, pandas, scipy.sparse and
-scipy.special. The slow-to-import parts of scipy (``stats``, ``optimize``, ``integrate``),
-the plotting, labelled-array, out-of-core and Bayesian stacks are imported by the functions
-that use them, on first use (issue: start-up). Checked in a fresh interpreter, since this
-test process has imported them already."""
+"""``import kappalab`` loads only what every estimate needs: numpy, pandas, scipy.sparse and
+kappalab's estimators. The slow-to-import parts of scipy (``special``, ``stats``,
+``optimize``, ``integrate``), the reports, comparisons, sample-size plans, plots, the
+simulator, the datasets, the labelled-array, out-of-core and Bayesian stacks are imported by
+the functions that use them, on first use (issue: start-up): ``kl.plan``, ``kl.plots``,
+``from kappalab import compare`` import their module then. Checked in a fresh interpreter,
+since this test process has imported them already."""
 
 from __future__ import annotations
 
@@ -10,8 +12,11 @@ import subprocess
 import sys
 
 #: imported on first use only, never by ``import kappalab``
-LAZY = ("scipy.stats", "scipy.optimize", "scipy.integrate", "matplotlib", "xarray", "dask",
-        "pymc", "arviz", "numba")
+LAZY = ("scipy.special", "scipy.stats", "scipy.optimize", "scipy.integrate", "matplotlib",
+        "xarray", "dask", "pymc", "arviz", "numba", "kappalab.reports", "kappalab.comparison",
+        "kappalab.planning", "kappalab.plots", "kappalab.simulate", "kappalab.datasets",
+        "kappalab.out_of_core", "kappalab.interpretation", "kappalab.population",
+        "kappalab.bayes", "kappalab.cli")
 
 
 def loaded_by_import(statement: str) -> set[str]:
@@ -56,3 +61,22 @@ def test_a_first_small_estimate_imports_nothing_more():
     assert sorted(name for name in out.split() if name.split(".")[0] in
                   ("xarray", "threadpoolctl", "scipy")) == []
 
+
+def test_the_names_imported_on_first_use_are_the_same_objects():
+    """Every public name reads as before: ``kl.<name>``, ``from kappalab import <name>`` and
+    ``dir(kl)`` give the objects of the modules that define them."""
+    code = ("import kappalab as kl\n"
+            "from kappalab import compare, plan, plots\n"
+            "from kappalab.comparison import compare as c\n"
+            "from kappalab.planning import plan as p\n"
+            "import kappalab.plots as pl\n"
+            "from kappalab.out_of_core import estimate as e\n"
+            "from kappalab.reports.agreement import agreement_report as a\n"
+            "assert compare is c and plan is p and plots is pl and kl.dask_estimate is e\n"
+            "assert kl.agreement_report is a and set(kl.__all__) <= set(dir(kl))\n"
+            "assert all(getattr(kl, name) is not None for name in kl.__all__)\n"
+            "print(kl.__version__)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True).stdout
+    from importlib import metadata
+    assert out.strip() == metadata.version("kappalab")
