@@ -673,10 +673,11 @@ class Annotations:
     def annotations_per_item(self) -> pd.Series:
         return pd.Series(self.annotations_per_item_array, index=self.items, name="annotations")
 
-    @property
+    @cached_property
     def is_numeric(self) -> bool:
         """Whether the categories are numbers (needed by numeric distances): a numeric dtype
-        other than booleans, or Python integers held as objects."""
+        other than booleans, or Python integers held as objects (found once: the categories
+        do not change)."""
         dtype = self.categories.dtype
         return (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
                 ) or integer_categories(self.categories)
