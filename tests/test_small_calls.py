@@ -154,3 +154,24 @@ def test_a_renamed_index_equals_a_new_index_of_that_name(index):
     renamed, new = encoding._renamed(index, "rater"), pd.Index(index, name="rater")
     assert renamed.equals(new) and renamed.name == "rater" and type(renamed) is type(new)
     assert renamed.dtype == new.dtype and index.name != "rater"
+
+
+@pytest.mark.parametrize("kind", ["level", "weights"])
+def test_only_the_ratio_metric_needs_the_origin_of_the_values(kind):
+    """``distance_for`` passes the categories' origin (their smallest value, for integers
+    beyond 2**53) to the ratio metric only: every other name resolves to the same distance
+    with the origin as without it."""
+    from kappalab.coefficients.multirater import distance_for
+    from kappalab.distances import LEVELS, WEIGHTS, category_distance
+
+    big = 2**60
+    ann = Annotations.from_wide([[big + 1, big + 3], [big + 3, big + 7], [big + 1, big + 1]])
+    assert ann.value_origin == big + 1
+    for name in (LEVELS if kind == "level" else (None,) + tuple(WEIGHTS)):
+        with_origin = category_distance(name, ann.categories, kind=kind,
+                                        values=ann.category_values,
+                                        marginals=lambda: np.array([3.0, 2.0, 1.0]),
+                                        origin=ann.value_origin)
+        resolved = distance_for(ann, name, kind=kind)
+        np.testing.assert_array_equal(resolved.matrix, with_origin.matrix)
+        assert resolved.scale == with_origin.scale

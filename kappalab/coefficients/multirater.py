@@ -906,10 +906,9 @@ def distance_for(ann: Annotations, spec: DistanceSpec, sample_weight: np.ndarray
     """``level=``/``distance=`` (or, with ``kind="weights"``, ``weights=``) resolved on ``ann``
     by :func:`~kappalab.distances.category_distance` (Krippendorff's ordinal metric on the
     sample-weighted pairable marginals)."""
-    # the origin serves the ratio metric only: the defaults (nominal, unweighted) do not
-    # look at the numbers behind the categories
-    origin = 0 if spec is None or (isinstance(spec, str) and spec == "nominal") else \
-        ann.value_origin
+    # the origin serves the ratio metric only (the others depend on differences, or on no
+    # number at all): the categories' positions are not looked for unless it is asked for
+    origin = ann.value_origin if isinstance(spec, str) and spec.lower() == "ratio" else 0
     return category_distance(spec, ann.categories, kind=kind, values=ann.category_values,
                              marginals=lambda: pairable_marginals(ann, sample_weight),
                              origin=origin)
