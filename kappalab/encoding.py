@@ -920,6 +920,8 @@ def _looks_like_id_column(matrix: np.ndarray) -> bool:
     if n < 5 or r < 3:
         return False
     first = sample[:, 0]
+    if first.dtype.kind in "fiu" and _few_whole_numbers(first, n):
+        return False  # whole numbers in fewer than n values cannot all differ (no hashing)
     try:
         if pd.isna(first).any() or len(pd.unique(first)) < n:
             return False
@@ -928,6 +930,14 @@ def _looks_like_id_column(matrix: np.ndarray) -> bool:
         return len(pd.unique(rest)) <= n / 2
     except TypeError:  # unhashable cells (lists of labels): set-valued annotations, no ids
         return False
+
+
+def _few_whole_numbers(x: np.ndarray, n: int) -> bool:
+    """Whether ``x`` holds whole numbers only (no NaN) spanning fewer than ``n`` values."""
+    if x.dtype.kind in "iu":  # Python integers: no wrap-around of the span
+        return int(x.max()) - int(x.min()) + 1 < n
+    lo, hi = x.min(), x.max()  # NaN for a missing value: the comparison below fails
+    return bool(hi - lo + 1 < n) and bool((x == np.floor(x)).all())
 
 
 def reject_infinite(values: Any, where) -> None:

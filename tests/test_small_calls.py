@@ -175,3 +175,20 @@ def test_only_the_ratio_metric_needs_the_origin_of_the_values(kind):
         resolved = distance_for(ann, name, kind=kind)
         np.testing.assert_array_equal(resolved.matrix, with_origin.matrix)
         assert resolved.scale == with_origin.scale
+
+
+@pytest.mark.parametrize("first, expected", [
+    (np.arange(10.0), True),  # every value distinct: an item id column
+    (np.arange(10, dtype=np.uint8) * 25, True),  # 0..225 spanning more than 10 rows
+    (np.array([1.0, 2.0, 3.0, 1.0, 2.0, 3.0, 1.0, 2.0, 3.0, 4.0]), False),
+    (np.arange(10.0) / 2, True),  # halves: not whole numbers, every value distinct
+    (np.array([np.nan] + list(range(9)), dtype=float), False),
+])
+def test_the_item_id_heuristic_is_unchanged_by_its_shortcut(first, expected):
+    """A first column of whole numbers spanning fewer values than rows cannot be an id
+    column (found without hashing it); the other columns repeat two labels."""
+    table = np.column_stack([first.astype(float), np.tile([1.0, 2.0], 5),
+                             np.tile([2.0, 1.0], 5)])
+    if first.dtype.kind in "iu":
+        table = np.column_stack([first, np.tile([1, 2], 5), np.tile([2, 1], 5)])
+    assert encoding._looks_like_id_column(table) is expected
