@@ -1893,8 +1893,9 @@ def _small_integer_table(codes: np.ndarray, counts: np.ndarray, missing: int, n_
     the category-major counts (the last row: the missing cells)."""
     per_item = n_raters - counts[missing]
     seen = np.flatnonzero(counts[:missing].sum(axis=1))  # the offsets of the values that occur
-    # most raters show up in the first rows; scan the rest only for those that do not
-    active = (codes[:1024] != missing).any(axis=0)
+    # most raters show up in the first rows; scan the rest only for those that do not (the
+    # head rater-major: numpy's reduction across the rows of a few columns is slow)
+    active = (np.ascontiguousarray(codes[:1024].T) != missing).any(axis=1)
     if not active.all():
         active[~active] = (codes[:, ~active] != missing).any(axis=0)
     lookup = np.full(missing + 1, -1, dtype=dtype)  # value offset -> category code; NaN -> -1

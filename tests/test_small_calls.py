@@ -54,6 +54,7 @@ def test_counting_a_small_table_in_one_block_equals_counting_it_by_blocks(name, 
     by_hand = np.array([[np.sum(row == v) for v in values] for row in table])
     np.testing.assert_array_equal(one.counts, by_hand)
     np.testing.assert_array_equal(one.categories, values)
+    assert one.n_active_raters == int((~np.isnan(table.astype(float))).any(axis=0).sum())
 
 
 def test_a_table_with_a_fraction_is_not_counted_in_one_block_either():
