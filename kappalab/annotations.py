@@ -765,11 +765,15 @@ class Annotations:
         metric).
         """
         if values is not None and not self._are_category_values(values):
+            if self._counted_without_codes:
+                return self._count_moments((np.asarray(values, dtype=float) - shift) * factor)
             return self._moments_of(self._item_codes, self.n_items, factor, shift, values,
                                     per_item=True)
         if self._wide_values is not None:
             return self._wide_moments(factor, shift)
         scores = (self.category_values("interval moments") - shift) * factor
+        if self._counted_without_codes:
+            return self._count_moments(scores)
         if self._has_annotation_codes:
             item_codes, _, category_codes = self._stored_codes
             x = scores[category_codes]
@@ -779,6 +783,22 @@ class Annotations:
             return m, s1, s2
         counts = self.count_matrix.astype(float)
         return counts.sum(axis=1), counts @ scores, counts @ (scores * scores)
+
+    @property
+    def _counted_without_codes(self) -> bool:
+        """A wide table counted as small integers (:func:`~kappalab.encoding.count_small_integers`)
+        whose per-annotation codes are not built yet, over a few categories: its item moments
+        come from the items × categories counts, two matrix-vector products, instead of
+        building the codes for two bincounts."""
+        return ("count_matrix" in self.__dict__ and "_long_codes" not in self.__dict__
+                and self._is_wide and self.raters is not None
+                and self.n_categories <= 4 * len(self.raters) + 16)
+
+    def _count_moments(self, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(m_i, Σx, Σx²) per item from the count table and the per-category scores x."""
+        counts = self.count_matrix.astype(float)
+        return (self.annotations_per_item_array.astype(float), counts @ scores,
+                counts @ (scores * scores))
 
     def _wide_moments(self, factor: float, shift: float
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
