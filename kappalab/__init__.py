@@ -8,7 +8,6 @@
 
 # first of all: Ctrl-C while the console command starts is one line and exit code 130
 from . import startup as _startup
-from importlib import metadata as _metadata
 
 from .annotations import Annotations
 from .coefficients.multirater import (
@@ -30,7 +29,6 @@ from .coefficients.disattenuation import (
 )
 from .coefficients.correlation import InterAnnotatorCorrelation, inter_annotator_correlation
 from .coefficients.icc import icc, icc_table
-from .reports.raters import rater_report
 from .coefficients.sparse import (
     item_agreement,
     item_agreement_variance,
@@ -38,20 +36,34 @@ from .coefficients.sparse import (
     spa_kappa,
     spa_weights,
 )
-from .reports.items import item_report
-from .reports.judge import JudgeReport, judge_report
-from .comparison import Comparison, compare
-from .out_of_core import cross_kappa as dask_cross_kappa, estimate as dask_estimate
 from .estimate import Estimate
-from .interpretation import Interpretation, interpret
 from .kernels import spearman_brown
-from .planning import SampleSizePlan, plan
-from .reports.agreement import agreement_report, xrr_report
 from .uncertainty import bootstrap
-from . import (alignment, datasets, distances, errors, kernels, out_of_core, plots, simulate,
-               uncertainty)
+from . import alignment, distances, errors, kernels, uncertainty
 
-__version__ = _metadata.version("kappalab")
+#: the names that ``import kappalab`` does not import: each is imported on first use
+#: (``kl.compare``, ``kl.plots``, ``from kappalab import plan``), so that the start-up loads
+#: only the estimators (issue: start-up). Name -> (module, attribute; None: the module).
+_ON_FIRST_USE = {
+    "rater_report": ("reports.raters", "rater_report"),
+    "item_report": ("reports.items", "item_report"),
+    "JudgeReport": ("reports.judge", "JudgeReport"),
+    "judge_report": ("reports.judge", "judge_report"),
+    "agreement_report": ("reports.agreement", "agreement_report"),
+    "xrr_report": ("reports.agreement", "xrr_report"),
+    "Comparison": ("comparison", "Comparison"),
+    "compare": ("comparison", "compare"),
+    "dask_cross_kappa": ("out_of_core", "cross_kappa"),
+    "dask_estimate": ("out_of_core", "estimate"),
+    "Interpretation": ("interpretation", "Interpretation"),
+    "interpret": ("interpretation", "interpret"),
+    "SampleSizePlan": ("planning", "SampleSizePlan"),
+    "plan": ("planning", "plan"),
+    "datasets": ("datasets", None),
+    "out_of_core": ("out_of_core", None),
+    "plots": ("plots", None),
+    "simulate": ("simulate", None),
+}
 
 __all__ = [
     "Annotations",
@@ -119,21 +131,39 @@ _ALIAS_MODULES = ("distributed", "report", "diagnostics")
 
 
 def __getattr__(name: str):
-    """``kl.benchmark`` and ``kl.Benchmark``, the old names of :func:`interpret` and
+    """The names of ``_ON_FIRST_USE`` and ``__version__``, imported (or read) on first use;
+    ``kl.benchmark`` and ``kl.Benchmark``, the old names of :func:`interpret` and
     :class:`Interpretation`, with a :class:`DeprecationWarning`; ``kl.distributed``, the
     deprecated alias of :mod:`kappalab.out_of_core`, and ``kl.report`` and ``kl.diagnostics``,
     those of :mod:`kappalab.reports`, imported (and warned about, once) on first use."""
+    import importlib
+
+    if name in _ON_FIRST_USE:
+        module_name, attribute = _ON_FIRST_USE[name]
+        module = importlib.import_module(f"{__name__}.{module_name}")
+        value = module if attribute is None else getattr(module, attribute)
+        globals()[name] = value
+        return value
+    if name == "__version__":
+        from importlib import metadata
+
+        version = globals()["__version__"] = metadata.version("kappalab")
+        return version
     if name in _RENAMED:
         import warnings
 
         warnings.warn(f"kappalab.{name} is deprecated and will be removed in the next "
                       f"release; use kappalab.{_RENAMED[name]}", DeprecationWarning,
                       stacklevel=2)
-        return globals()[_RENAMED[name]]
+        return globals().get(_RENAMED[name]) or __getattr__(_RENAMED[name])
     if name in _ALIAS_MODULES:
-        import importlib
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names, those imported on first use included."""
+    return sorted(set(globals()) | set(__all__) | {"__version__"})
 
 if _startup.holding():  # the console command: its module is the rest of its start-up
     from . import cli  # noqa: F401

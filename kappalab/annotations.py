@@ -72,6 +72,8 @@ DUPLICATE_POLICIES = ("raise", "first", "last", "separate")
 DENSE_COUNT_CELLS = 1 << 24
 #: cells of the wide value table turned into scores at a time (:meth:`Annotations.item_moments`)
 _MOMENT_BLOCK_CELLS = 1 << 16
+#: up to this many item or rater labels, a repeated label is found with a Python set
+_FEW_LABELS = 64
 
 # crowd-kit's long schema, accepted by from_long when the default column names are absent
 _CROWDKIT_COLUMNS = {"item": "task", "rater": "worker", "value": "label"}
@@ -508,10 +510,17 @@ class Annotations:
         n_raters = matrix.shape[1]
 
         for labels, role in ((items, "item"), (raters, "rater")):
-            if labels.inferred_type in ("mixed", "mixed-integer"):  # by the label identity
+            if isinstance(labels, pd.RangeIndex):  # positions: never repeated
+                repeated = None
+            elif labels.inferred_type in ("mixed", "mixed-integer"):  # by the label identity
                 # rule: True is not 1, 14 is not "14"
                 codes, _ = label_identity(labels.to_numpy(), what=f"{role} label", sort=False)
                 repeated = pd.Index(codes).duplicated()
+            elif len(labels) <= _FEW_LABELS and labels.inferred_type in ("string", "integer"):
+                # a few text or integer labels: a set of them tells whether one repeats,
+                # without the hash table pandas builds for a new index
+                repeated = None if len(set(labels.tolist())) == len(labels) else \
+                    labels.duplicated()
             else:
                 repeated = labels.duplicated() if labels.has_duplicates else None
             if repeated is not None and repeated.any():
@@ -554,7 +563,7 @@ class Annotations:
             counted = None if categories is not None else count_small_integers(matrix, lo, hi)
             if counted is not None:  # the common case: counts in a few passes, codes on demand
                 ann = cls(items=items, raters=raters,
-                          categories=pd.Index(counted.categories, name="category"),
+                          categories=_integer_category_index(counted.categories),
                           wide_codes=counted.wide_codes, counts=counted.counts)
                 ann.__dict__["annotations_per_item_array"] = counted.per_item
                 ann.__dict__["n_active_raters"] = counted.n_active_raters
@@ -718,10 +727,11 @@ class Annotations:
     def annotations_per_item(self) -> pd.Series:
         return pd.Series(self.annotations_per_item_array, index=self.items, name="annotations")
 
-    @property
+    @cached_property
     def is_numeric(self) -> bool:
         """Whether the categories are numbers (needed by numeric distances): a numeric dtype
-        other than booleans, or Python integers held as objects."""
+        other than booleans, or Python integers held as objects (found once: the categories
+        do not change)."""
         dtype = self.categories.dtype
         return (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
                 ) or integer_categories(self.categories)
@@ -840,6 +850,8 @@ class Annotations:
         metric).
         """
         if values is not None and not self._are_category_values(values):
+            if self._counted_without_codes:
+                return self._count_moments((np.asarray(values, dtype=float) - shift) * factor)
             return self._moments_of(self._item_codes, self.n_items, factor, shift, values,
                                     per_item=True)
         if self._wide_values is not None:
@@ -850,6 +862,8 @@ class Annotations:
                     np.bincount(self._keys[0], weights=x, minlength=self.n_items),
                     np.bincount(self._keys[0], weights=x * x, minlength=self.n_items))
         scores = (self.category_values("interval moments") - shift) * factor
+        if self._counted_without_codes:
+            return self._count_moments(scores)
         if self._has_annotation_codes:
             item_codes, _, category_codes = self._stored_codes
             x = scores[category_codes]
@@ -859,6 +873,22 @@ class Annotations:
             return m, s1, s2
         counts = self.count_matrix.astype(float)
         return counts.sum(axis=1), counts @ scores, counts @ (scores * scores)
+
+    @property
+    def _counted_without_codes(self) -> bool:
+        """A wide table counted as small integers (:func:`~kappalab.encoding.count_small_integers`)
+        whose per-annotation codes are not built yet, over a few categories: its item moments
+        come from the items × categories counts, two matrix-vector products, instead of
+        building the codes for two bincounts."""
+        return ("count_matrix" in self.__dict__ and "_long_codes" not in self.__dict__
+                and self._is_wide and self.raters is not None
+                and self.n_categories <= 4 * len(self.raters) + 16)
+
+    def _count_moments(self, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(m_i, Σx, Σx²) per item from the count table and the per-category scores x."""
+        counts = self.count_matrix.astype(float)
+        return (self.annotations_per_item_array.astype(float), counts @ scores,
+                counts @ (scores * scores))
 
     def _wide_moments(self, factor: float, shift: float
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -872,7 +902,7 @@ class Annotations:
         s1, s2, ones = np.empty(n), np.empty(n), np.ones(R)
         missing = self.n_annotations < wide.size
         step = max(1, _MOMENT_BLOCK_CELLS // max(R, 1))
-        with single_blas_thread():
+        with single_blas_thread(wide.size):
             for start in range(0, n, step):
                 x = wide[start:start + step] - shift
                 x *= factor
@@ -1345,11 +1375,34 @@ def _count_categories(cats: pd.Index | Sequence[Any] | None, n_columns: int) -> 
     return cats
 
 
+#: the category indexes of consecutive integers (1..K, 0..K − 1: the usual codes), built once
+#: each: a pandas Index built from an array costs more than counting a small table
+_CONSECUTIVE_CATEGORIES: dict[tuple[int, int], pd.Index] = {}
+
+
+def _integer_category_index(values: np.ndarray) -> pd.Index:
+    """``pd.Index(values, name="category")`` of sorted int64 categories. Up to 64 consecutive
+    integers are a new view of an index kept from an earlier call (its values read-only, so
+    no Annotations can change another's), anything else a new index."""
+    n = values.size
+    if not (0 < n <= 64 and int(values[-1]) - int(values[0]) == n - 1):
+        return pd.Index(values, name="category")
+    key = (int(values[0]), n)
+    index = _CONSECUTIVE_CATEGORIES.get(key)
+    if index is None:
+        if len(_CONSECUTIVE_CATEGORIES) >= 256:
+            _CONSECUTIVE_CATEGORIES.clear()
+        index = pd.Index(values, name="category")
+        np.asarray(index).flags.writeable = False
+        _CONSECUTIVE_CATEGORIES[key] = index
+    return index[:]
+
+
 def _row_sums(table: np.ndarray) -> np.ndarray:
     """Σ over the columns of each row, as a matrix-vector product (numpy's axis-1 reduction
     is several times slower on tables with few columns), on one BLAS thread (a skinny
     product: ``kernels.single_blas_thread``)."""
-    with single_blas_thread():
+    with single_blas_thread(table.size):
         return table.astype(float, copy=False) @ np.ones(table.shape[1])
 
 

@@ -18,7 +18,9 @@ Nothing here knows the ``Annotations`` store.
 
 from __future__ import annotations
 
+import functools
 import numbers
+import sys
 import warnings
 from typing import Any, Callable, NamedTuple, Sequence, cast
 
@@ -161,12 +163,10 @@ def wide_to_matrix(x: Any, ordered_categories: bool = True) -> WideTable:
     array([[ 1.,  2.],
            [nan,  2.]])
     """
-    data_array: Any
-    try:
-        from xarray import DataArray as data_array
-    except ImportError:  # pragma: no cover - xarray is a dependency
-        data_array = None
-    if data_array is not None and isinstance(x, data_array):
+    # a DataArray exists only once xarray is imported: not imported here (a first call would
+    # pay for importing it, tens of milliseconds, to find that the table is an array)
+    xarray = sys.modules.get("xarray")
+    if xarray is not None and isinstance(x, xarray.DataArray):
         if set(x.dims) != {"item", "rater"}:
             raise InvalidParameterError(
                 f"a DataArray needs dims ('item', 'rater'), got {tuple(x.dims)}"
@@ -176,8 +176,7 @@ def wide_to_matrix(x: Any, ordered_categories: bool = True) -> WideTable:
         raters = pd.Index(x["rater"].to_numpy(), name="rater")
         return WideTable(items, raters, _as_object_or_float(x.to_numpy()), None, True)
     if isinstance(x, pd.DataFrame):
-        items = pd.Index(x.index, name="item")
-        raters = pd.Index(x.columns, name="rater")
+        items, raters = _renamed(x.index, "item"), _renamed(x.columns, "rater")
         matrix, cats = _frame_to_matrix(x, ordered_categories)
         return WideTable(items, raters, matrix, cats, False)
     matrix = _as_2d(x)
@@ -313,11 +312,57 @@ def transposed(x: Any) -> Any:
     return _as_2d(x).T
 
 
+def _frame_dtypes(df: pd.DataFrame) -> list[Any]:
+    """The dtypes of the columns of ``df``, ``list(df.dtypes)``, without the Series of them
+    (which costs more than reading a small table): from pandas' block manager when it has
+    them, else ``df.dtypes``.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+
+    Returns
+    -------
+    list
+        One dtype per column, in column order.
+
+    Examples
+    --------
+    >>> _frame_dtypes(pd.DataFrame({"a": [1, 2], "b": [0.5, None], "c": ["x", "y"]}))[:2]
+    [dtype('int64'), dtype('float64')]
+    """
+    get_dtypes = getattr(getattr(df, "_mgr", None), "get_dtypes", None)
+    if get_dtypes is not None:
+        try:
+            dtypes = list(get_dtypes())
+        except Exception:  # pragma: no cover - another pandas
+            pass
+        else:
+            if len(dtypes) == df.shape[1]:
+                return dtypes
+    return list(df.dtypes)  # pragma: no cover - another pandas
+
+
+def _renamed(index: pd.Index, name: str) -> pd.Index:
+    """``pd.Index(index, name=name)``; a plain or range index renamed (a view sharing what
+    pandas has found about it, such as whether its labels are unique)."""
+    if type(index) is pd.RangeIndex:  # a slice of all of it is a new range, cheaply
+        view = index[:]
+        view.name = name
+        return view
+    if type(index) is pd.Index:
+        return index.rename(name)
+    return pd.Index(index, name=name)
+
+
 def _frame_to_matrix(df: pd.DataFrame, ordered_categories: bool
                      ) -> tuple[np.ndarray, pd.Index | None]:
     """A wide DataFrame's cells as one matrix: numbers as float (or exact integers), ordered
     Categorical columns as their codes (with the categories), anything else as objects."""
-    dtypes = list(df.dtypes)
+    dtypes = _frame_dtypes(df)
+    if dtypes and all(isinstance(d, np.dtype) and d.kind == "f" for d in dtypes):
+        return df.to_numpy(dtype=float), None  # the common case: float columns, NaN missing
     ordered = [isinstance(d, pd.CategoricalDtype) and d.ordered for d in dtypes]
     if ordered_categories and dtypes and all(ordered):
         first = dtypes[0].categories
@@ -342,7 +387,10 @@ def _frame_to_matrix(df: pd.DataFrame, ordered_categories: bool
         if all(isinstance(d, np.dtype) and d.kind in "iu" for d in dtypes) and len(
                 {d.kind for d in dtypes}) == 1:
             return _as_object_or_float(df.to_numpy()), None  # exact integers kept exact
-        if any(_beyond_float(df[column]) for column in df.columns):
+        # only nullable integer columns can hold integers a float rounds: the others are not
+        # looked at (a column of a DataFrame is a Series built on each access)
+        if any(_beyond_float(df.iloc[:, j]) for j, d in enumerate(dtypes)
+               if pd.api.types.is_integer_dtype(d) and not isinstance(d, np.dtype)):
             # nullable integers beyond 2**53: as Python integers (None missing), not rounded
             # (pandas-stubs leave None out of to_numpy's na_value; pandas takes it)
             return _as_object_or_float(
@@ -665,6 +713,12 @@ def _role_of(name: Any) -> tuple[str, int] | None:
     id suffix); None for other names."""
     if not isinstance(name, str):
         return None
+    return _role_of_text(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _role_of_text(name: str) -> tuple[str, int] | None:
+    """:func:`_role_of` of a text name (remembered: the same rater names come again)."""
     key = "_".join(filter(None, name.strip().lower().replace("-", " ").replace(".", " ")
                           .replace("_", " ").split()))
     for role, word in LONG_SCHEMAS[0].items():
@@ -791,7 +845,7 @@ def check_plainly_wide(df: pd.DataFrame, sep: str | None = None) -> None:
     """
     if df.shape[1] < 3:
         return
-    dtypes = list(df.dtypes)
+    dtypes = _frame_dtypes(df)
     if all(isinstance(d, np.dtype) and d.kind in "iuf" for d in dtypes):
         return  # numbers only: numeric codes of raters
     sample = df.iloc[:1000]
@@ -868,6 +922,8 @@ def _looks_like_id_column(matrix: np.ndarray) -> bool:
     if n < 5 or r < 3:
         return False
     first = sample[:, 0]
+    if first.dtype.kind in "fiu" and _few_whole_numbers(first, n):
+        return False  # whole numbers in fewer than n values cannot all differ (no hashing)
     try:
         if pd.isna(first).any() or len(pd.unique(first)) < n:
             return False
@@ -876,6 +932,14 @@ def _looks_like_id_column(matrix: np.ndarray) -> bool:
         return len(pd.unique(rest)) <= n / 2
     except TypeError:  # unhashable cells (lists of labels): set-valued annotations, no ids
         return False
+
+
+def _few_whole_numbers(x: np.ndarray, n: int) -> bool:
+    """Whether ``x`` holds whole numbers only (no NaN) spanning fewer than ``n`` values."""
+    if x.dtype.kind in "iu":  # Python integers: no wrap-around of the span
+        return int(x.max()) - int(x.min()) + 1 < n
+    lo, hi = x.min(), x.max()  # NaN for a missing value: the comparison below fails
+    return bool(hi - lo + 1 < n) and bool((x == np.floor(x)).all())
 
 
 def reject_infinite(values: Any, where) -> None:
@@ -1953,35 +2017,56 @@ def count_small_integers(table: np.ndarray, lo: float, hi: float) -> SmallIntege
     n_items, n_raters = table.shape
     missing = int(span) + 1  # NaN cells get this code: an extra column, dropped below
     dtype = np.int8 if missing < 2**7 else np.int16 if missing < 2**15 else np.int32
-    codes = np.empty(table.shape, dtype=dtype)
-    counts = np.empty((missing + 1, n_items), dtype=np.int64)  # category-major
+    floating = table.dtype.kind == "f"
     # blocks of rows small enough for the temporaries to stay in cache; one bincount each
     block = max(1, _BLOCK_CELLS // max(n_raters, 1))
+    if n_items <= block:  # one block (a small table): no arrays to fill block by block
+        offsets = table - lo
+        if floating:
+            np.fmin(offsets, missing, out=offsets)  # the number where a cell is NaN
+        codes = offsets.astype(dtype)
+        if floating and not (codes == offsets).all():  # not whole numbers
+            return None
+        key = np.multiply(codes, n_items, dtype=np.intp)
+        key += np.arange(n_items, dtype=np.intp)[:, None]
+        counts = np.bincount(key.ravel(), minlength=n_items * (missing + 1)).reshape(
+            missing + 1, n_items)  # category-major
+        return _small_integer_table(codes, counts, missing, n_raters, lo, dtype)
+    codes = np.empty(table.shape, dtype=dtype)
+    counts = np.empty((missing + 1, n_items), dtype=np.int64)  # category-major
     for start in range(0, n_items, block):
         rows = slice(start, min(start + block, n_items))
         offsets = table[rows] - lo
-        if table.dtype.kind == "f":
+        if floating:
             np.fmin(offsets, missing, out=offsets)  # fmin returns the number where a cell is NaN
         codes[rows] = offsets
-        if table.dtype.kind == "f" and not (codes[rows] == offsets).all():  # not whole numbers
+        if floating and not (codes[rows] == offsets).all():  # not whole numbers
             return None
         size = offsets.shape[0]
         key = np.multiply(codes[rows], size, dtype=np.intp)
         key += np.arange(size, dtype=np.intp)[:, None]
         counts[:, rows] = np.bincount(key.ravel(), minlength=size * (missing + 1)).reshape(
             missing + 1, size)
+    return _small_integer_table(codes, counts, missing, n_raters, lo, dtype)
+
+
+def _small_integer_table(codes: np.ndarray, counts: np.ndarray, missing: int, n_raters: int,
+                         lo: float, dtype: Any) -> SmallIntegerTable:
+    """:func:`count_small_integers`' result from the value offsets (``missing`` for NaN) and
+    the category-major counts (the last row: the missing cells)."""
     per_item = n_raters - counts[missing]
-    seen = counts[:missing].sum(axis=1) > 0
-    # most raters show up in the first rows; scan the rest only for those that do not
-    active = (codes[:1024] != missing).any(axis=0)
+    seen = np.flatnonzero(counts[:missing].sum(axis=1))  # the offsets of the values that occur
+    # most raters show up in the first rows; scan the rest only for those that do not (the
+    # head rater-major: numpy's reduction across the rows of a few columns is slow)
+    active = (np.ascontiguousarray(codes[:1024].T) != missing).any(axis=1)
     if not active.all():
         active[~active] = (codes[:, ~active] != missing).any(axis=0)
     lookup = np.full(missing + 1, -1, dtype=dtype)  # value offset -> category code; NaN -> -1
-    lookup[np.flatnonzero(seen)] = np.arange(int(seen.sum()), dtype=dtype)
+    lookup[seen] = np.arange(seen.size, dtype=dtype)
     return SmallIntegerTable(
         # items × categories (column-major; a view when every value in the range occurs)
-        counts=(counts[:missing] if seen.all() else counts[:missing][seen]).T,
-        categories=(np.flatnonzero(seen) + int(lo)).astype(np.int64),
+        counts=(counts[:missing] if seen.size == missing else counts[seen]).T,
+        categories=(seen + int(lo)).astype(np.int64),
         per_item=per_item,
         n_active_raters=int(active.sum()),
         wide_codes=lambda: lookup[codes],

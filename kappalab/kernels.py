@@ -39,7 +39,7 @@ import scipy.sparse as sp
 
 from .protocols import ItemStats
 
-__all__ = ["DistinctRows", "SUM_BLOCK_ROWS",
+__all__ = ["DistinctRows", "SMALL_BLAS_CELLS", "SUM_BLOCK_ROWS",
            "chance_corrected", "column_totals", "conger_chance_agreement", "count_square_sums",
            "distinct_rows",
            "fleiss_chance_agreement",
@@ -694,8 +694,16 @@ class _BlasLimit:
     limiter: Any = None
 
 
+#: below this many cells (rows × columns of the block's largest dense operand) a block needs
+#: no limit: OpenBLAS runs a matrix-vector product of fewer than 2304 × 4 = 9216 cells on
+#: the calling thread (``interface/gemv.c``), and the spine's smaller products are
+#: s-vectors; so a small estimate neither looks for the BLAS libraries (threadpoolctl's scan
+#: of the loaded libraries, milliseconds on the first call) nor sets and restores a limit
+SMALL_BLAS_CELLS = 8192
+
+
 @contextmanager
-def single_blas_thread() -> Iterator[None]:
+def single_blas_thread(cells: int | None = None) -> Iterator[None]:
     """Run the block with the BLAS libraries limited to one thread.
 
     The spine's matrix products are skinny: an items × s matrix times an s-vector or an
@@ -710,6 +718,13 @@ def single_blas_thread() -> Iterator[None]:
     unchanged (and while the main thread is inside a block, every BLAS call of the process
     is single-threaded). Without threadpoolctl the block also runs unchanged.
 
+    Parameters
+    ----------
+    cells : int, optional
+        The size of the block's largest dense operand, when the caller knows it: below
+        :data:`SMALL_BLAS_CELLS` the block runs unchanged (BLAS is single-threaded there
+        already). None: always limit.
+
     Yields
     ------
     None
@@ -720,8 +735,12 @@ def single_blas_thread() -> Iterator[None]:
     >>> with single_blas_thread():
     ...     (a @ np.ones(2)).tolist()
     [1.0, 5.0, 9.0, 13.0, 17.0, 21.0]
+    >>> with single_blas_thread(cells=a.size):  # 12 cells: no limit to set
+    ...     (a @ np.ones(2)).tolist()
+    [1.0, 5.0, 9.0, 13.0, 17.0, 21.0]
     """
-    if threading.current_thread() is not threading.main_thread():
+    if (cells is not None and cells < SMALL_BLAS_CELLS) or \
+            threading.current_thread() is not threading.main_thread():
         yield
         return
     if _BlasLimit.depth == 0:

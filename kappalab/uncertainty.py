@@ -123,7 +123,6 @@ from typing import Any, Callable, Collection, Mapping
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import ndtr, ndtri, stdtrit
 
 from .errors import InvalidParameterError
 from .estimate import Estimate
@@ -445,6 +444,7 @@ def _t_quantile(p: float, df: float) -> float:
     2.2622
     """
     if 0.0 < p < 1.0 and df > 0:
+        from scipy.special import stdtrit  # imported on first use (start-up)
         return float(stdtrit(df, p))
     from scipy.stats import t as student_t  # imported where used: scipy.stats is slow
     return float(student_t.ppf(p, df))
@@ -770,6 +770,8 @@ def analytic_interval(core: ItemSumCore, confidence: float = 0.95,
         squares = float(groups.counts @ influence ** 2)
     if method == "asymptotic":
         se = float(np.sqrt(squares)) / n
+        from scipy.special import ndtri  # imported on first use (start-up)
+
         quantile, kind = float(ndtri(0.5 + confidence / 2)), "normal"
     else:
         se = float(np.sqrt(squares / (n * (n - 1))))
@@ -993,6 +995,8 @@ def resampling_interval(core: ItemSumCore, method: str = "bootstrap", *,
 def _bca(core: ItemSumCore, groups: _Groups, estimate: float, replicates: np.ndarray,
          tail: float, progress: bool | None = None) -> tuple[float, float]:
     """Efron's (1987) bias-corrected and accelerated percentile interval."""
+    from scipy.special import ndtr, ndtri  # imported on first use (start-up)
+
     below = (replicates < estimate).mean() + 0.5 * (replicates == estimate).mean()
     z0 = float(ndtri(np.clip(below, 1e-12, 1 - 1e-12)))
     jack, counts = _jackknife(core, groups, progress), groups.counts

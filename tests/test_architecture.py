@@ -78,12 +78,19 @@ def import_targets():
 
 
 def exported_modules_of_init() -> set[str]:
-    """The public names ``kappalab/__init__.py`` binds to its submodules at its top level."""
+    """The public names ``kappalab/__init__.py`` binds to its submodules: at its top level,
+    and on first use (the entries of its ``_ON_FIRST_USE`` whose attribute is None: the
+    module itself)."""
     tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
     exported = set()
     for node in tree.body:  # top level only: `if ...: from . import cli` is not an export
         if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module is None:
             exported |= {alias.asname or alias.name for alias in node.names}
+        if isinstance(node, ast.Assign) and any(isinstance(target, ast.Name) and
+                                                target.id == "_ON_FIRST_USE"
+                                                for target in node.targets):
+            table = ast.literal_eval(node.value)
+            exported |= {name for name, (_, attribute) in table.items() if attribute is None}
     return {name for name in exported if not name.startswith("_")}
 
 

@@ -62,3 +62,31 @@ def test_an_estimate_leaves_the_blas_threads_as_they_were():
         est = kl.krippendorff_alpha(data, level="ordinal", ci="analytic")
         assert blas_threads() == before
     assert np.isfinite(est.value) and est.se > 0
+
+
+def test_a_large_estimate_still_limits_blas_threads(monkeypatch):
+    """Above ``SMALL_BLAS_CELLS`` cells the estimate sets the one-thread limit; below it
+    does not (the value is the same either way)."""
+    from kappalab import kernels
+
+    entered = []
+
+    class Limiter:
+        def restore_original_limits(self):
+            pass
+
+    class Controller:
+        def limit(self, limits, user_api):
+            entered.append((limits, user_api))
+            return Limiter()
+
+    monkeypatch.setattr(kernels._BlasLimit, "controller", Controller())
+    small = np.array([[1, 1, 2], [2, 2, 2], [1, 1, 1], [3, 3, 2]], float)
+    big = np.tile(small, (kernels.SMALL_BLAS_CELLS // 8, 1))  # items × (K + 3) above it
+    kl.fleiss_kappa(small)
+    assert entered == []
+    # Fleiss' κ of repeated items is that of the items: by hand P_o = (1/3 + 1 + 1 + 1/3)/4
+    # = 2/3, π = (5, 5, 2)/12, P_e = 54/144, κ = (2/3 − 3/8)/(1 − 3/8) = 7/15
+    assert float(kl.fleiss_kappa(big)) == pytest.approx(7 / 15, abs=1e-12)
+    assert float(kl.fleiss_kappa(small)) == pytest.approx(7 / 15, abs=1e-12)
+    assert entered and entered[0] == (1, "blas")

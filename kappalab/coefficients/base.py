@@ -199,6 +199,14 @@ class ItemSumCoefficient(ABC):
     def details(self) -> dict[str, Any]:
         return {}
 
+    def blas_cells(self) -> int | None:
+        """The size (rows × columns) of the largest dense operand of :meth:`totals` and
+        :meth:`combine`, when the core knows it before computing them; below
+        :data:`~kappalab.kernels.SMALL_BLAS_CELLS` :meth:`estimate` sets no BLAS thread limit
+        (:func:`~kappalab.kernels.single_blas_thread`). None (the default): unknown, the
+        limit is set."""
+        return None
+
     def gwet_design(self) -> tuple[int, np.ndarray] | None:
         """(column, units) for Gwet's (2014) variance (``ci="gwet"``,
         :func:`kappalab.uncertainty.gwet_design`): the column of the item statistics holding
@@ -241,7 +249,7 @@ class ItemSumCoefficient(ABC):
             parse_ci(ci)  # supplied by other cores: one line that says which
         if ci is not None:  # reject bad options before any work
             self.check_interval(options)
-        with single_blas_thread():  # the spine's products are skinny
+        with single_blas_thread(self.blas_cells()):  # the spine's products are skinny
             self.estimated_totals = self.totals()
             parts = self.combine(self.estimated_totals)
         reason = self.undefined_reason(parts)
@@ -688,6 +696,9 @@ def complex_step_gradient(core: "ItemSumCoefficient", totals: np.ndarray) -> np.
     return gradient
 
 
+_FLOAT = np.dtype(float)
+
+
 def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """numerator / denominator, NaN where the denominator is 0 (no RuntimeWarning).
 
@@ -711,6 +722,9 @@ def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     array([0.25,  nan])
     """
     numerator, denominator = numeric_array(numerator), numeric_array(denominator)
+    if numerator.dtype == _FLOAT and denominator.dtype == _FLOAT and \
+            not (denominator == 0).any():  # the common case: floats, no zero divisor
+        return np.asarray(np.true_divide(numerator, denominator))
     out = np.full(np.broadcast(numerator, denominator).shape, np.nan,
                   dtype=np.result_type(numerator, denominator))
     np.divide(numerator, denominator, out=out, where=np.real(denominator) != 0)

@@ -794,6 +794,12 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         v_h = theta * (1.0 - theta) - 2.0 * v_g
         return float(np.sqrt(max(4.0 * v_g * linear + 2.0 * v_h * degenerate, 0.0)) / theta)
 
+    def blas_cells(self) -> int:
+        """items × (K + 3): the dense blocks of the item statistics are at most the counts
+        and three columns (``[d_i, 1]`` and ``m_i``, or the moments), the rater blocks are
+        bincounts or sparse."""
+        return self.ann.n_items * (self.K + 3)
+
     def undefined_reason(self, parts: Components) -> str | None:
         n_pairable = int(np.count_nonzero(self.pairable if self.sample_weight is None
                                           else self.pairable & self._weighted()))
@@ -905,9 +911,12 @@ def distance_for(ann: Annotations, spec: DistanceSpec, sample_weight: np.ndarray
     """``level=``/``distance=`` (or, with ``kind="weights"``, ``weights=``) resolved on ``ann``
     by :func:`~kappalab.distances.category_distance` (Krippendorff's ordinal metric on the
     sample-weighted pairable marginals)."""
+    # the origin serves the ratio metric only (the others depend on differences, or on no
+    # number at all): the categories' positions are not looked for unless it is asked for
+    origin = ann.value_origin if isinstance(spec, str) and spec.lower() == "ratio" else 0
     return category_distance(spec, ann.categories, kind=kind, values=ann.category_values,
                              marginals=lambda: pairable_marginals(ann, sample_weight),
-                             origin=ann.value_origin)
+                             origin=origin)
 
 
 def weights_for(ann: Annotations, weights: DistanceSpec) -> CategoryDistance:
