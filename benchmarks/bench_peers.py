@@ -1,9 +1,14 @@
 """kappalab against every peer library, at 1 000 to 10 000 000 annotations, in one table.
 
 Every cell of the table is a time ratio **kappalab / peer** measured in this process, the two
-calls interleaved (kappalab, peer, kappalab, peer, …) after one untimed warm-up pair: the
-ratio of the two medians, with the spread (smallest and largest ratio of one kappalab call to
-the peer call after it). Below 1.0 kappalab is faster. Both sides get the same data in the
+calls interleaved (kappalab, peer, kappalab, peer, …, up to ``--repeat`` pairs within
+``--budget`` seconds) after one untimed warm-up pair; calls under 20 ms are timed in batches
+of about 20 ms (a batch of kappalab calls, then a batch of peer calls), each sample a batch's
+time per call; a pair over half the budget (at the largest sizes) is timed once, its warm-up
+being the sample. A cell is the ratio of the two medians, with the spread (smallest and
+largest ratio of one kappalab sample to the peer sample after it). Below 1.0 kappalab is
+faster. The inputs are built before the timers start (a check fails the run when one would
+be built inside). Both sides get the same data in the
 input shape their user passes (kappalab's from the same array, or a long DataFrame), and each
 call starts from that input: the conversions the user pays (``Annotations`` built from a
 DataFrame, a DataFrame built around an array for a peer that wants one) are inside the timer.
@@ -97,12 +102,22 @@ class Data:
     def __init__(self, size: int, seed: int = 20261204):
         self.size = size
         self.seed = seed
+        self.frozen = False  # set while timing: an input built then would be timed
         self._cache: dict[str, Any] = {}
 
     def get(self, name: str) -> Any:
         if name not in self._cache:
+            if self.frozen:
+                raise RuntimeError(f"input {name!r} would be built inside a timer")
             self._cache[name] = getattr(self, "_" + name)()
         return self._cache[name]
+
+    def prepare(self, *calls: Callable[..., Any]) -> None:
+        """Build every input the call factories name (string constants of their code)."""
+        for call in calls:
+            for name in names_in(call):
+                if hasattr(self, "_" + name):
+                    self.get(name)
 
     def _levels(self, items: int, rng: np.random.Generator) -> np.ndarray:
         truth = rng.integers(1, LEVELS + 1, size=(items, 1))
@@ -200,6 +215,20 @@ class Data:
         return frame
 
 
+def names_in(fn: Callable[..., Any]) -> set[str]:
+    """The string constants of a function, its nested functions and its default values."""
+    found = {v for v in (fn.__defaults__ or ()) if isinstance(v, str)}
+    stack = [fn.__code__]
+    while stack:
+        code = stack.pop()
+        for const in code.co_consts:
+            if isinstance(const, str):
+                found.add(const)
+            elif hasattr(const, "co_consts"):
+                stack.append(const)
+    return found
+
+
 def to_long(x: np.ndarray) -> pd.DataFrame:
     """The long DataFrame (item, string rater id, value) of an items × raters array."""
     items, raters = x.shape
@@ -238,7 +267,6 @@ class Cell:
     repeats: int = 0
     diff: float | None = None
     agree: bool = True
-    annotations: int | None = None
 
 
 @dataclass
@@ -398,26 +426,38 @@ def build_rows() -> list[Row]:
 
 # --------------------------------------------------------------------------- timing
 def paired(kl_fn: Callable[[], Any], peer_fn: Callable[[], Any], repeat: int,
-           budget: float) -> tuple[list[float], list[float], Any, Any]:
-    """One untimed warm-up pair, then kappalab and the peer alternately, within ``budget`` s."""
+           budget: float, batch: float = 0.02) -> tuple[list[float], list[float], Any, Any]:
+    """Per-call times of kappalab and the peer, alternately, within about ``budget`` s.
+
+    One untimed warm-up pair first (its results are the values compared). Calls shorter than
+    ``batch`` seconds are timed in batches of about ``batch`` s (a batch of kappalab calls,
+    then a batch of peer calls, …), so that the clock's resolution and a single interruption
+    weigh little; each sample is a batch's time per call. A pair slower than ``budget / 2``
+    is timed once more only when that fits the budget, else the warm-up pair is the sample.
+    """
     start = time.perf_counter()
     kl_result = kl_fn()
     t1 = time.perf_counter()
     peer_result = peer_fn()
     t2 = time.perf_counter()
-    first = (t2 - start)
-    if first > budget / 2:  # a slow pair: its warm-up is the measurement
-        return [t1 - start], [t2 - t1], kl_result, peer_result
-    n = int(max(1, min(repeat, budget // max(first, 1e-9))))
+    kl_first, peer_first = t1 - start, t2 - t1
+    if kl_first + peer_first > budget / 2:  # a slow pair: its warm-up is the measurement
+        return [kl_first], [peer_first], kl_result, peer_result
+    kl_k = max(1, int(batch / max(kl_first, 1e-7)))
+    peer_k = max(1, int(batch / max(peer_first, 1e-7)))
+    pair = kl_k * kl_first + peer_k * peer_first
+    n = int(max(1, min(repeat, budget // max(pair, 1e-9))))
     kl_times, peer_times = [], []
     for _ in range(n):
         a = time.perf_counter()
-        kl_fn()
+        for _ in range(kl_k):
+            kl_fn()
         b = time.perf_counter()
-        peer_fn()
+        for _ in range(peer_k):
+            peer_fn()
         c = time.perf_counter()
-        kl_times.append(b - a)
-        peer_times.append(c - b)
+        kl_times.append((b - a) / kl_k)
+        peer_times.append((c - b) / peer_k)
     return kl_times, peer_times, kl_result, peer_result
 
 
@@ -429,6 +469,7 @@ def measure(rows: list[Row], sizes: list[int], repeat: int, time_limit: float,
         data = Data(size)
         print(f"\n-- {size:,} annotations", flush=True)
         for index, (row, result) in enumerate(zip(rows, results)):
+            data.frozen = False
             cell = Cell(size)
             result.cells.append(cell)
             if row.max_size is not None and size > row.max_size:
@@ -446,6 +487,8 @@ def measure(rows: list[Row], sizes: list[int], repeat: int, time_limit: float,
                 if guess is not None:
                     last[index] = (size, guess)
                 try:  # kappalab alone, once: the ratio's upper bound when extrapolated
+                    data.prepare(row.kl_call)
+                    data.frozen = True
                     kl_fn = row.kl_call(data)
                     start = time.perf_counter()
                     kl_fn()
@@ -457,6 +500,8 @@ def measure(rows: list[Row], sizes: list[int], repeat: int, time_limit: float,
                 print(f"   {row.work:22s} {row.kl_input[:26]:26s} {row.peer:44s} not run: "
                       f"{cell.note} (kappalab {timing.fmt_time(cell.kl_s)})", flush=True)
                 continue
+            data.prepare(row.kl_call, row.peer_call)
+            data.frozen = True
             try:
                 kl_fn, peer_fn = row.kl_call(data), row.peer_call(data)
                 kl_t, peer_t, kl_v, peer_v = paired(kl_fn, peer_fn, repeat, budget)
@@ -464,6 +509,8 @@ def measure(rows: list[Row], sizes: list[int], repeat: int, time_limit: float,
                 cell.status, cell.note = "error", "out of memory"
                 continue
             except Exception as error:  # a peer that aborts at this size
+                if isinstance(error, RuntimeError) and "inside a timer" in str(error):
+                    raise
                 cell.status, cell.note = "error", f"{type(error).__name__}: {error}"[:120]
                 print(f"   {row.work:22s} {row.kl_input[:26]:26s} {row.peer:44s} ERROR {cell.note}")
                 continue
@@ -475,8 +522,6 @@ def measure(rows: list[Row], sizes: list[int], repeat: int, time_limit: float,
             compare = row.compare or (lambda k, p: abs(value_of(k) - value_of(p)))
             cell.diff = float(compare(kl_v, peer_v))
             cell.agree = bool(cell.diff <= TOLERANCE)
-            if hasattr(kl_v, "annotations"):
-                cell.annotations = int(kl_v.annotations)
             last[index] = (size, cell.peer_s)
             print(f"   {row.work:22s} {row.kl_input[:26]:26s} {row.peer:44s} "
                   f"{timing.fmt_time(cell.kl_s):>10s} / {timing.fmt_time(cell.peer_s):>10s} = "
@@ -560,6 +605,9 @@ def floor_cases(size: int) -> list[tuple[str, str, Callable[[], Any], Callable[[
     def cross_floor() -> Any:
         return [np.bincount(item * 2 + code) for item, code in cross[1]]
 
+    for name in ("long", "long_continuous", "pairs", "table", "complete_long"):
+        data.get(name)
+    data.frozen = True
     return [
         ("α nominal, long", "alpha",
          lambda: kl.krippendorff_alpha(data.get("long")), long_floor(data.get("long"), True)),
