@@ -8,10 +8,10 @@ time per call; a pair over half the budget (at the largest sizes) is timed once,
 being the sample. A cell is the ratio of the two medians, with the spread (smallest and
 largest ratio of one kappalab sample to the peer sample after it). Below 1.0 kappalab is
 faster. The inputs are built before the timers start (a check fails the run when one would
-be built inside). Both sides get the same data in the
-input shape their user passes (kappalab's from the same array, or a long DataFrame), and each
-call starts from that input: the conversions the user pays (``Annotations`` built from a
-DataFrame, a DataFrame built around an array for a peer that wants one) are inside the timer.
+be built inside). Both sides get the same data, each in the input its user passes (an
+array, a long DataFrame, a counts table, Python lists, nltk's triples), built beforehand; what
+a library then does with it — kappalab building its ``Annotations``, irrCAC its ``CAC``
+object, statsmodels' ``aggregate_raters`` — is inside the timer.
 
 Data (fixed seeds): 5 raters, 7 ordered levels (1..7 as floats), each rater reports the item's
 true level with probability 0.6 and otherwise a uniform level; 10 % of the cells missing for
@@ -729,7 +729,8 @@ print(tracemalloc.get_traced_memory()[1])
 
 def memory_rows() -> list[dict[str, Any]]:
     """Peak memory (``tracemalloc``, numpy's buffers included) of one call, each in a fresh
-    process, the inputs built before tracing starts."""
+    process, the inputs built before tracing starts. (evalica allocates in Rust, which
+    ``tracemalloc`` does not see: it has no row.)"""
     cases = [
         ("Cohen κ, 1 M int64 pairs", 2_000_000, "kappalab", "import kappalab as kl",
          "d.get('pairs')", "kl.cohen_kappa"),

@@ -128,9 +128,16 @@ def render(result: dict[str, Any]) -> str:
                 "(target ≤ 1.2×; fresh processes, interleaved, medians)."]
     if result.get("memory"):
         out += ["", "Peak memory of one call (`tracemalloc`, in a fresh process, inputs built "
-                "before it starts):", "", "| work | library | peak |", "|---|---|---|"]
+                "before it starts; target: kappalab ≤ 2× the best peer):", "",
+                "| work | library | peak | / best peer |", "|---|---|---|---|"]
         for m in result["memory"]:
-            out.append(f"| {m['work']} | {m['who']} | {mib(m['peak_bytes'])} |")
+            peers = [p["peak_bytes"] for p in result["memory"] if p["work"] == m["work"]
+                     and not p["who"].startswith("kappalab") and p["peak_bytes"]]
+            ratio = ""
+            if m["who"].startswith("kappalab") and peers and m["peak_bytes"]:
+                value = m["peak_bytes"] / min(peers)
+                ratio = f"**{value:.2f}**" if value > 2 else f"{value:.2f}"
+            out.append(f"| {m['work']} | {m['who']} | {mib(m['peak_bytes'])} | {ratio} |")
     return "\n".join(out)
 
 
