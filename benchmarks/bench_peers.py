@@ -472,11 +472,23 @@ def paired(kl_fn: Callable[[], Any], peer_fn: Callable[[], Any], repeat: int,
     return kl_times, peer_times, kl_result, peer_result
 
 
+def tagged(fn: Callable[[], Any], who: str) -> Callable[[], Any]:
+    """``fn`` whose exceptions carry ``raised_by = who``."""
+    def call() -> Any:
+        try:
+            return fn()
+        except Exception as error:
+            error.raised_by = who  # type: ignore[attr-defined]
+            raise
+    return call
+
+
 def measure(rows: list[Row], sizes: list[int], repeat: int, time_limit: float,
             memory_limit: float, budget: float) -> list[RowResult]:
     results = [RowResult(r.work, r.kl_input, r.peer) for r in rows]
     last: dict[int, tuple[int, float]] = {}  # row index -> (size, peer seconds)
     for size in sizes:
+        kl_fn = peer_fn = kl_v = peer_v = None  # the previous size's data is freed
         data = Data(size)
         print(f"\n-- {size:,} annotations", flush=True)
         for index, (row, result) in enumerate(zip(rows, results)):
@@ -506,23 +518,24 @@ def measure(rows: list[Row], sizes: list[int], repeat: int, time_limit: float,
                     cell.kl_s = time.perf_counter() - start
                     if guess is not None and need <= memory_limit:
                         cell.peer_s, cell.ratio_max = guess, cell.kl_s / guess
-                except Exception as error:  # noqa: BLE001 - reported, not raised
-                    cell.note += f"; kappalab: {type(error).__name__}"
+                except Exception as error:  # noqa: BLE001 - reported, fails the run
+                    cell.note += f"; kappalab: {type(error).__name__}: {error}"[:120]
+                    cell.agree = False
                 print(f"   {row.work:22s} {row.kl_input[:26]:26s} {row.peer:44s} not run: "
                       f"{cell.note} (kappalab {timing.fmt_time(cell.kl_s)})", flush=True)
                 continue
             data.prepare(row.kl_call, row.peer_call)
             data.frozen = True
             try:
-                kl_fn, peer_fn = row.kl_call(data), row.peer_call(data)
+                kl_fn, peer_fn = tagged(row.kl_call(data), "kappalab"), row.peer_call(data)
                 kl_t, peer_t, kl_v, peer_v = paired(kl_fn, peer_fn, repeat, budget)
-            except MemoryError:
-                cell.status, cell.note = "error", "out of memory"
-                continue
-            except Exception as error:  # a peer that aborts at this size
+            except Exception as error:  # a peer that aborts at this size, or kappalab failing
                 if isinstance(error, RuntimeError) and "inside a timer" in str(error):
                     raise
-                cell.status, cell.note = "error", f"{type(error).__name__}: {error}"[:120]
+                who = getattr(error, "raised_by", "peer")
+                cell.status = "error"
+                cell.note = f"{who}: {type(error).__name__}: {error}"[:120]
+                cell.agree = who != "kappalab"  # kappalab failing fails the run
                 print(f"   {row.work:22s} {row.kl_input[:26]:26s} {row.peer:44s} ERROR {cell.note}")
                 continue
             ratios = np.array(kl_t) / np.array(peer_t)
@@ -807,8 +820,8 @@ def main(argv: list[str] | None = None) -> int:
     extra = overheads(repeat)
     memory = memory_rows()
 
-    disagree = [(r.work, r.peer, c.size, c.diff) for r in table for c in r.cells
-                if c.status == "ok" and not c.agree]
+    disagree = [(r.work, r.peer, c.size, c.diff if c.status == "ok" else c.note)
+                for r in table for c in r.cells if not c.agree]
     slower = [(r.work, r.kl_input, r.peer, c.size, c.ratio) for r in table for c in r.cells
               if c.ratio is not None and c.ratio > 1.0]
     print()
@@ -816,7 +829,8 @@ def main(argv: list[str] | None = None) -> int:
     for work, kl_input, peer, size, ratio in slower:
         print(f"   {work} ({kl_input}) vs {peer} at {size:,}: {ratio:.2f}")
     for work, peer, size, diff in disagree:
-        print(f"DISAGREE: {work} vs {peer} at {size:,}: |Δ| = {diff:.3g}")
+        print(f"DISAGREE: {work} vs {peer} at {size:,}: "
+              + (f"|Δ| = {diff:.3g}" if isinstance(diff, float) else diff))
     wall = time.perf_counter() - started
     others = load.report()
     payload = {

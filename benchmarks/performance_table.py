@@ -58,12 +58,14 @@ def cell_text(cell: dict[str, Any]) -> str:
         text = f"{cell['ratio']:.2f} ({cell['ratio_min']:.2f}–{cell['ratio_max']:.2f})"
         if not cell["agree"]:
             text += f" DISAGREE {cell['diff']:.1e}"
-        return f"**{text}**" if cell["ratio"] > 1.0 else text
+        return f"**{text}**" if cell["ratio"] > 1.0 or not cell["agree"] else text
+    if not cell["agree"]:  # kappalab failed
+        return f"**FAILED: {cell['note']}**"
     if cell["status"] == "not run":
         if cell.get("ratio_max") is not None:  # the peer extrapolated, kappalab timed
             return f"< {cell['ratio_max']:.2g} (peer {cell['note']})"
         return f"not run: {cell['note']}"
-    return f"error: {cell['note'].split(':')[0]}"
+    return "error: " + ": ".join(cell["note"].split(": ")[:2])  # who failed, and how
 
 
 def render(result: dict[str, Any]) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from benchmarks import bench_peers, performance_table
@@ -89,3 +91,31 @@ def test_the_page_is_rewritten_between_its_markers_only():
     assert performance_table.rewrite(new, "NEW TABLE") == new
     run_all = {"results": {"bench_peers": payload(), "bench_cli": {"benchmark": "cli"}}}
     assert performance_table.peers_result(run_all)["benchmark"] == "peers"
+
+
+def test_a_failing_peer_is_recorded_and_a_failing_kappalab_fails_the_run():
+    def fail():
+        raise ValueError("no")
+
+    rows = [bench_peers.Row("w", "in", "peer", lambda d: fail, lambda d: lambda: 1.0),
+            bench_peers.Row("w", "in", "peer", lambda d: lambda: 1.0, lambda d: fail)]
+    kl_fails, peer_fails = (r.cells[0] for r in bench_peers.measure(
+        rows, [1_000], repeat=1, time_limit=60, memory_limit=2**30, budget=1))
+    assert kl_fails.status == peer_fails.status == "error"
+    assert kl_fails.note.startswith("kappalab: ValueError") and not kl_fails.agree
+    assert peer_fails.note.startswith("peer: ValueError") and peer_fails.agree
+
+
+def test_a_peer_too_slow_or_too_big_is_not_run_and_kappalab_is_timed_alone():
+    calls = []
+    rows = [bench_peers.Row("w", "in", "big", lambda d: lambda: 1.0,
+                            lambda d: lambda: calls.append("big") or 1.0, memory=lambda n: 2.0**40),
+            bench_peers.Row("w", "in", "slow", lambda d: lambda: 1.0,
+                            lambda d: lambda: (calls.append("slow"), time.sleep(0.002), 1.0)[-1])]
+    big, slow = bench_peers.measure(rows, [1_000, 10_000_000], repeat=1, time_limit=1.0,
+                                    memory_limit=2**30, budget=0.1)
+    assert big.cells[0].status == "not run" and big.cells[0].note == "needs 1024.0 GiB"
+    assert big.cells[0].kl_s is not None and "big" not in calls
+    assert slow.cells[0].status == "ok"
+    assert slow.cells[1].status == "not run" and "extrapolated" in slow.cells[1].note
+    assert slow.cells[1].ratio_max < 1e-3
