@@ -64,7 +64,8 @@ def cell_text(cell: dict[str, Any]) -> str:
     if cell["status"] == "not run":
         if cell.get("ratio_max") is not None:  # the peer extrapolated, kappalab timed
             return f"< {cell['ratio_max']:.2g} (peer {cell['note']})"
-        return f"not run: {cell['note']}"
+        alone = "" if cell.get("kl_s") is None else f" (kappalab {seconds(cell['kl_s'])})"
+        return f"not run: {cell['note']}{alone}"
     return "error: " + ": ".join(cell["note"].split(": ")[:2])  # who failed, and how
 
 
