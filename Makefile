@@ -62,9 +62,14 @@ docs: $(BIN)/python
 EXPERIMENTS := bayes_priors compare_power estimator_bias interval_coverage kappa_paradox planning se_conventions spa_bias
 REPRO       := spa_fig4 spa_fig5 spa_fig6 spa_fig7_table1 xrr_cases xrr_fig7 xrr_real spa_mbic snow2008
 
+# `make bench`: every benchmark (benchmarks/run_all.py), one thread for BLAS/OpenMP; the run's
+# results go to results/bench/latest.json, from which docs/performance.md's peer table is
+# rewritten (benchmarks/performance_table.py)
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
-	$(BIN)/python -m benchmarks.run_all
+	$(BIN)/python -m pip install --quiet --no-deps irrCAC
+	OMP_NUM_THREADS=1 $(BIN)/python -m benchmarks.run_all
+	$(BIN)/python -m benchmarks.performance_table results/bench/latest.json
 
 # simulation studies: each writes a CSV and a PNG to results/experiments/
 experiments: $(BIN)/python

@@ -5,7 +5,12 @@ as ``python -m benchmarks.<name>`` in its own process, from the repository root 
 memory and thread state do not leak into the next); its output is shown as it runs and its
 final ``RESULT {...}`` JSON line is collected for the summary. ``--quick`` runs a smaller smoke
 test (sizes ÷ 10, fewer repeats); for other sizes run a benchmark module directly (each takes
-``--items``, ``--repeat``).
+``--items``, ``--repeat``). ``--only bench_peers …`` runs only the benchmarks named.
+
+The RESULT of every benchmark of the run is written to ``results/bench/run_all-<time>.json``
+and ``results/bench/latest.json`` (untracked); ``python -m benchmarks.performance_table
+results/bench/latest.json`` rewrites the peer table of docs/performance.md from it (``make
+bench`` runs both).
 
 Exit status: non-zero when a benchmark fails its correctness checks (values disagreeing
 with the peer library or the reference formula) or crashes. Missing a speed target is
@@ -41,7 +46,9 @@ BENCHMARKS = [
     ("bench_bayes_compile", [], ["--items", "100", "--repeat", "2", "--draws", "200",
                                  "--models", "interval,nominal"]),
     ("bench_large_items", [], ["--items", "100000", "--repeat", "3"]),
+    ("bench_peers", [], ["--quick"]),
 ]
+RESULTS = ROOT / "results" / "bench"  # the JSON of each run (untracked)
 
 
 def run(module: str, extra: list[str]) -> tuple[int, dict | None, float]:
@@ -69,11 +76,17 @@ def ms(seconds) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    parser.add_argument("--only", nargs="+", metavar="BENCHMARK",
+                        help="run only these benchmarks (e.g. bench_peers)")
     args = parser.parse_args(argv)
 
     outcomes = []
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     for module, full, quick in BENCHMARKS:
+        if args.only and module not in args.only:
+            continue
         outcomes.append((module, *run(module, quick if args.quick else full)))
+    saved = save(outcomes, started, args.quick)
 
     rows = []
     failed = False
@@ -127,6 +140,15 @@ def main(argv: list[str] | None = None) -> int:
         elif result["benchmark"] == "normalized_cross_kappa":
             measured = "normalized / cross_kappa " + ", ".join(
                 f"{r['level']} ci={r['ci']} {r['ratio']:.2f}x" for r in result["rows"])
+        elif result["benchmark"] == "peers":
+            cells = [c for r in result["table"] for c in r["cells"] if c["status"] == "ok"]
+            floors = result["floors"]
+            overheads = result["overheads"]
+            measured = (f"{result['slower']} of {len(cells)} cells > 1.0 (worst "
+                        f"{max(c['ratio'] for c in cells):.2f}); floors met "
+                        f"{sum(f['met'] for f in floors)}/{len(floors)}; per call "
+                        f"{overheads['per_call_wide_s'] * 1e6:.0f} µs; import "
+                        f"{overheads['import_ratio']:.2f}× numpy+pandas")
         elif result["benchmark"] == "bayes_compile":
             measured = ", ".join(
                 f"{r['model']}: first {r['first_s']:.1f} s, later {r['cached_s']:.2f} s "
@@ -165,7 +187,24 @@ def main(argv: list[str] | None = None) -> int:
         print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip())
     print("('other load' = share of all CPUs used by other processes during the run; above a "
           "few % the times are inflated — rerun on a quiet machine.)")
+    print(f"results of this run: {saved} (docs/performance.md's peer table: "
+          f"python -m benchmarks.performance_table {saved.relative_to(ROOT)})")
     return 1 if failed else 0
+
+
+def save(outcomes: list, started: str, quick: bool) -> Path:
+    """Write every benchmark's RESULT of this run to results/bench/ (and latest.json)."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    payload = {"started": started, "quick": quick,
+               "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+               "results": {module: result for module, _, result, _ in outcomes},
+               "exit_codes": {module: code for module, code, _, _ in outcomes},
+               "wall_s": {module: wall for module, _, _, wall in outcomes}}
+    text = json.dumps(payload, indent=1, default=float)
+    path = RESULTS / f"run_all-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json"
+    path.write_text(text)
+    (RESULTS / "latest.json").write_text(text)
+    return path
 
 
 if __name__ == "__main__":
