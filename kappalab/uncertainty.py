@@ -768,6 +768,22 @@ def analytic_interval(core: ItemSumCore, confidence: float = 0.95,
         _require_items(groups)
         influence, n = _group_influence(core, groups), groups.n_items
         squares = float(groups.counts @ influence ** 2)
+    return influence_interval(estimate, squares, n, method, confidence)
+
+
+def influence_interval(estimate: float, squares: float, n: int, method: str,
+                       confidence: float) -> Interval:
+    r"""The linearised interval from the sum of squared influences Σ IF_i² over n units:
+    SE² = Σ IF²/(n(n − 1)) and θ̂ ± t_{n−1, (1+c)/2}·SE, or for ``method="asymptotic"``
+    SE² = Σ IF²/n² and θ̂ ± z_{(1+c)/2}·SE (:func:`analytic_interval`, which every analytic
+    interval computed from other sums shares, e.g. Cohen's κ summed by cell of its table).
+
+    Examples
+    --------
+    >>> result = influence_interval(0.5, 9.0, 10, "analytic", 0.95)  # SE = √(9/90)
+    >>> round(result.se, 4), round(result.low, 4), result.interval
+    (0.3162, -0.2154, 't')
+    """
     if method == "asymptotic":
         se = float(np.sqrt(squares)) / n
         from scipy.special import ndtri  # imported on first use (start-up)

@@ -58,7 +58,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.special import fdtrc, fdtri
 
 from ..annotations import AnnotationsLike, as_annotations
 from ..docstrings import shared_parameters
@@ -437,6 +436,8 @@ def _f_sf(x: float, df1: float, df2: float) -> float:
     work than the probability); called directly for finite x > 0 and finite df > 0 (the
     same number), through ``scipy.stats`` otherwise (its edges: x ≤ 0, ∞, NaN)."""
     if 0.0 < x < np.inf and _regular_df(df1, df2):
+        from scipy.special import fdtrc  # imported on first use (start-up)
+
         return float(fdtrc(df1, df2, x))
     from scipy.stats import f as f_dist  # imported where used: scipy.stats is slow
     return float(f_dist.sf(x, df1, df2))
@@ -446,6 +447,8 @@ def _f_ppf(q: float, df1: float, df2: float) -> np.float64:
     """The q-quantile of F(df1, df2): ``scipy.stats.f.ppf``, i.e. ``scipy.special.fdtri``,
     called directly for q in (0, 1) and finite df > 0, through ``scipy.stats`` otherwise."""
     if 0.0 < q < 1.0 and _regular_df(df1, df2):
+        from scipy.special import fdtri  # imported on first use (start-up)
+
         return np.float64(fdtri(df1, df2, q))
     from scipy.stats import f as f_dist  # imported where used: scipy.stats is slow
     return np.float64(f_dist.ppf(q, df1, df2))

@@ -29,7 +29,6 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy.special import ndtri
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
@@ -38,7 +37,7 @@ from ..encoding import numeric_positions
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
 from ..kernels import rater_marginal_entries
-from ..uncertainty import BLOCK_CELLS, IntervalOptions
+from ..uncertainty import BLOCK_CELLS, IntervalOptions, influence_interval
 from .base import (Components, ItemSumCoefficient, complex_step_gradient, distance_product,
                    interval_scores, numeric_array, safe_divide, within_group_pairs)
 from .multirater import ChanceCorrectedAgreement, active_raters, weights_for
@@ -1145,15 +1144,8 @@ def _table_interval(table: np.ndarray, d: np.ndarray, chance: str, value: float,
     mean_weight = sums / counts
     spread = np.maximum(square_sums - sums * mean_weight, 0.0)
     squares = float(counts @ (n * a * mean_weight - G) ** 2 + (n * a) ** 2 @ spread)
-    if method == "asymptotic":
-        se = float(np.sqrt(squares)) / n
-        quantile = float(ndtri(0.5 + options.confidence / 2))
-    else:
-        from scipy.stats import t as student_t  # imported where used: scipy.stats is slow
-
-        se = float(np.sqrt(squares / (n * (n - 1))))
-        quantile = float(student_t.ppf(0.5 + options.confidence / 2, n - 1))
-    if not np.isfinite(se):
+    interval = influence_interval(value, squares, n, method, options.confidence)
+    if not np.isfinite(interval.se):
         raise _Fallback
-    half = quantile * se
-    return se, (float(value - half), float(min(value + half, 1.0))), n, method == "asymptotic"
+    return (interval.se, (float(interval.low), float(min(interval.high, 1.0))), n,
+            method == "asymptotic")
