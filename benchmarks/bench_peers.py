@@ -66,7 +66,7 @@ against ``import numpy, pandas`` (subprocesses, interleaved), the peak memory
 the peers, and the **floors**: at 1 M and 10 M annotations, kappalab end to end against the
 least work any implementation must do — ``pd.factorize`` of the key columns (+ the value
 column when categorical) and one ``np.bincount`` (details in :func:`floor_rows`); the
-bounds are those of issue 26 (2× for α, 3× for the others).
+bounds are the project's targets (2× for α, 3× for the others).
 
 Run: ``python -m benchmarks.bench_peers [--max-annotations N] [--quick] [--repeat R]
 [--json PATH]``; ``--quick`` stops at 100 000 annotations with fewer repeats.

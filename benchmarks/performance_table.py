@@ -110,7 +110,7 @@ def render(result: dict[str, Any]) -> str:
     if result.get("floors"):
         out += ["", "Against the floor (the least work: `pd.factorize` of the key columns, and "
                 "of the value column when it is categorical, and one `np.bincount`; see "
-                "`benchmarks/bench_peers.py`), bounds of issue 26:", "",
+                "`benchmarks/bench_peers.py`), the project's targets:", "",
                 "| work | annotations | kappalab | floor | ratio (spread) | bound |",
                 "|---|---|---|---|---|---|"]
         for f in result["floors"]:
