@@ -24,7 +24,7 @@ general path.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -273,18 +273,9 @@ def cohen_kappa(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = No
     >>> round(float(kl.cohen_kappa(x, y, weights="quadratic")), 4)  # sklearn quadratic: 0.6875
     0.6875
     """
-    if y is not None and ci in _TABLE_CI and categories is None:
-        try:  # two label sequences: from their contingency table
-            return _table_estimate(x, y, weights, "Cohen's kappa", "Cohen's weighted kappa",
-                                   "rater_marginal", _table_options(ci, n_resamples,
-                                                                    confidence, seed, progress),
-                                   sample_weight)
-        except _Fallback:
-            pass
-    core = cohen_kappa_core(x, y, weights=weights, categories=categories,
-                            sample_weight=sample_weight)
-    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                         progress=progress)
+    return _table_or_core(x, y, cohen_kappa_core, "Cohen's kappa", "Cohen's weighted kappa",
+                          "rater_marginal", weights, categories, sample_weight, ci,
+                          n_resamples, confidence, seed, progress)
 
 
 @shared_parameters
@@ -361,18 +352,9 @@ def scott_pi(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None,
     >>> round(float(kl.scott_pi(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.4667
     """
-    if y is not None and ci in _TABLE_CI and categories is None:
-        try:  # two label sequences: from their contingency table
-            return _table_estimate(x, y, weights, "Scott's pi", "Scott's pi (weighted)",
-                                   "item_marginal", _table_options(ci, n_resamples, confidence,
-                                                              seed, progress),
-                                   sample_weight)
-        except _Fallback:
-            pass
-    core = scott_pi_core(x, y, weights=weights, categories=categories,
-                         sample_weight=sample_weight)
-    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                         progress=progress)
+    return _table_or_core(x, y, scott_pi_core, "Scott's pi", "Scott's pi (weighted)",
+                          "item_marginal", weights, categories, sample_weight, ci,
+                          n_resamples, confidence, seed, progress)
 
 
 @shared_parameters
@@ -447,18 +429,9 @@ def bennett_s(x: AnnotationsLike, y: Any = None, *, weights: DistanceSpec = None
     >>> round(float(kl.bennett_s(["a", "a", "b", "b"], ["a", "b", "b", "b"])), 4)
     0.5
     """
-    if y is not None and ci in _TABLE_CI and categories is None:
-        try:  # two label sequences: from their contingency table
-            return _table_estimate(x, y, weights, "Bennett's S", "Bennett's S (weighted)",
-                                   "uniform", _table_options(ci, n_resamples, confidence,
-                                                              seed, progress),
-                                   sample_weight)
-        except _Fallback:
-            pass
-    core = bennett_s_core(x, y, weights=weights, categories=categories,
-                          sample_weight=sample_weight)
-    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                         progress=progress)
+    return _table_or_core(x, y, bennett_s_core, "Bennett's S", "Bennett's S (weighted)", "uniform",
+                          weights, categories, sample_weight, ci, n_resamples, confidence,
+                          seed, progress)
 
 
 class PairwiseMeanKappa(ItemSumCoefficient):
@@ -776,6 +749,26 @@ class _Fallback(Exception):
 
 #: the ``ci=`` the table path serves (None: no interval): the linearisation's
 _TABLE_CI = (None, "analytic", "asymptotic")
+
+
+def _table_or_core(x: Any, y: Any, core_factory: Callable[..., Any], name: str,
+                   weighted_name: str, chance: str, weights: Any,
+                   categories: Sequence[Any] | None, sample_weight: SampleWeightLike,
+                   ci: str | None, n_resamples: Any, confidence: Any, seed: SeedLike,
+                   progress: bool | None) -> Estimate:
+    """A two-rater coefficient of two label sequences from their contingency table
+    (:func:`_table_estimate`) where the table serves the call, else from its core."""
+    if y is not None and ci in _TABLE_CI and categories is None:
+        try:
+            return _table_estimate(x, y, weights, name, weighted_name, chance,
+                                   _table_options(ci, n_resamples, confidence, seed, progress),
+                                   sample_weight)
+        except _Fallback:
+            pass
+    core = core_factory(x, y, weights=weights, categories=categories,
+                        sample_weight=sample_weight)
+    return core.estimate(ci, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                         progress=progress)
 
 
 def _table_options(ci: str | None, n_resamples: Any, confidence: Any, seed: SeedLike,
@@ -1145,7 +1138,7 @@ def _table_interval(table: np.ndarray, d: np.ndarray, chance: str, value: float,
     spread = np.maximum(square_sums - sums * mean_weight, 0.0)
     squares = float(counts @ (n * a * mean_weight - G) ** 2 + (n * a) ** 2 @ spread)
     interval = influence_interval(value, squares, n, method, options.confidence)
-    if not np.isfinite(interval.se):
+    se = interval.se
+    if se is None or not np.isfinite(se):
         raise _Fallback
-    return (interval.se, (float(interval.low), float(min(interval.high, 1.0))), n,
-            method == "asymptotic")
+    return se, (float(interval.low), float(min(interval.high, 1.0))), n, method == "asymptotic"
