@@ -680,6 +680,63 @@ class Annotations:
         return len(self.categories)
 
     @property
+    def _values_uncoded(self) -> bool:
+        """Whether this is a store of float values whose categories are not made yet."""
+        return self._long_values is not None and "categories" not in self.__dict__
+
+    def value_range(self, purpose: str = "a numeric distance") -> tuple[float, float]:
+        """The smallest and the largest of :meth:`category_values`.
+
+        On a store of float values (:meth:`from_long` keeps non-integer floats as they are)
+        they are read from the values, without sorting them or making the categories; the
+        interval metric and quadratic weights need nothing else of the categories.
+
+        Parameters
+        ----------
+        purpose : str, default "a numeric distance"
+            What needs them, for the message of a non-numeric refusal.
+
+        Returns
+        -------
+        tuple of float
+            (min, max).
+
+        Raises
+        ------
+        NonNumericError
+            As :meth:`category_values`.
+
+        Examples
+        --------
+        >>> long = pd.DataFrame({"item": [1, 1, 2], "rater": ["u", "v", "u"],
+        ...                      "value": [0.5, 2.25, 1.5]})
+        >>> Annotations.from_long(long).value_range()
+        (0.5, 2.25)
+        """
+        if self._values_uncoded:
+            values = self._long_values
+            assert values is not None, "a store of values"
+            return float(values.min()), float(values.max())
+        values = self.category_values(purpose)
+        return float(values.min()), float(values.max())
+
+    @property
+    def has_one_category(self) -> bool:
+        """Whether every annotation is in one category (``n_categories < 2``), found on a
+        store of float values from their extremes, without making the categories.
+
+        Examples
+        --------
+        >>> long = pd.DataFrame({"item": [1, 1], "rater": ["u", "v"], "value": [0.5, 0.5]})
+        >>> Annotations.from_long(long).has_one_category
+        True
+        """
+        if self._values_uncoded:
+            low, high = self.value_range()
+            return low == high
+        return self.n_categories < 2
+
+    @property
     def n_annotations(self) -> int:
         return int(self.annotations_per_item_array.sum())
 
@@ -732,6 +789,8 @@ class Annotations:
         """Whether the categories are numbers (needed by numeric distances): a numeric dtype
         other than booleans, or Python integers held as objects (found once: the categories
         do not change)."""
+        if self._values_uncoded:  # float values
+            return True
         dtype = self.categories.dtype
         return (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
                 ) or integer_categories(self.categories)
@@ -759,6 +818,8 @@ class Annotations:
     def value_origin(self) -> int:
         """The number :meth:`category_values` are measured from: 0, or for integer
         categories beyond 2**53 the smallest category (exact)."""
+        if self._values_uncoded:  # floats are their own positions
+            return 0
         return self._category_positions.origin if self.is_numeric else 0
 
     @cached_property
@@ -947,6 +1008,8 @@ class Annotations:
 
     def _are_category_values(self, values: np.ndarray) -> bool:
         """Whether per-category positions are the categories' own numeric values."""
+        if self._values_uncoded:  # other positions than the values have categories made
+            return False
         try:
             own = self.category_values()
             return values is own or np.array_equal(np.asarray(values, dtype=float), own)

@@ -155,14 +155,21 @@ class CategoryDistance:
     build : callable, optional
         ``build()`` returns δ, called once, the first time :attr:`matrix` is read (when no
         ``matrix`` is given).
-    n_categories : int, optional
-        K, given with ``build`` so that a matrix above ``MAX_MATRIX_CATEGORIES`` categories
-        is refused before it is built.
+    n_categories : int or callable, optional
+        K (or a function that counts them, called only when the matrix is built), given with
+        ``build`` so that a matrix above ``MAX_MATRIX_CATEGORIES`` categories is refused
+        before it is built.
     interval_factor : float, optional
         f, when δ = ``(f·(s_c − s_k))²``; given together with ``scores``.
-    scores : array-like, optional
-        The per-category positions s of the interval form; given together with
-        ``interval_factor``.
+    scores : array-like or callable, optional
+        The per-category positions s of the interval form (or a function that makes them,
+        called when they are first read); given together with ``interval_factor``.
+    score_range : tuple of float, optional
+        (min s, max s), when known without the scores (default: read from them).
+    scores_are_values : bool, default False
+        Whether the scores are the numeric category values themselves (the interval metric,
+        quadratic weights), so that moments can be read from the annotations' values
+        (:attr:`moment_scores` is then None).
     asymmetry : float, default 0.0
         max_kl \|δ_kl − δ_lk| / scale (0 for a symmetric δ).
     data_dependent : bool, default False
@@ -192,7 +199,14 @@ class CategoryDistance:
         category values for the interval metric and quadratic weights, the mid-ranks of the
         pairable marginals for Krippendorff's ordinal metric. Estimators then use O(N)
         per-item moments and products δv in O(K), and never build the K × K matrix, so
-        continuous data with every value distinct cost one pass.
+        continuous data with every value distinct cost one pass. (The scores of the interval
+        metric and quadratic weights are made only when read: the moments need only
+        :attr:`score_range` and the annotations' values.)
+    score_range : tuple of float or None
+        (min s, max s) of an interval form, None otherwise.
+    moment_scores : array or None
+        The positions to read per-item moments on: None when they are the category values
+        themselves (the annotations' own values then serve), else :attr:`scores`.
     asymmetry : float
         max_kl \|δ_kl − δ_lk| / scale = max_kl \|w_kl − w_lk| (0 for every named metric and
         weight; only a custom matrix or callable can be asymmetric).
@@ -215,8 +229,11 @@ class CategoryDistance:
 
     def __init__(self, name: str, scale: float, matrix: np.ndarray | None = None, *,
                  kind: str = "level", description: str | None = None,
-                 build: Callable[[], np.ndarray] | None = None, n_categories: int | None = None,
-                 interval_factor: float | None = None, scores: np.ndarray | None = None,
+                 build: Callable[[], np.ndarray] | None = None,
+                 n_categories: int | Callable[[], int] | None = None,
+                 interval_factor: float | None = None,
+                 scores: np.ndarray | Callable[[], np.ndarray] | None = None,
+                 score_range: tuple[float, float] | None = None, scores_are_values: bool = False,
                  asymmetry: float = 0.0, data_dependent: bool = False):
         if (interval_factor is None) != (scores is None):
             raise InvalidParameterError("an interval-form distance needs both its factor and "
@@ -229,7 +246,11 @@ class CategoryDistance:
         self.description = description if description is not None else f"{kind} {name!r}"
         self.scale = float(scale)
         self.interval_factor = interval_factor
-        self.scores = None if scores is None else np.asarray(scores, dtype=float)
+        if scores is None or not callable(scores):
+            self.__dict__["scores"] = None if scores is None else np.asarray(scores, dtype=float)
+        self._make_scores = scores if callable(scores) else None
+        self._score_range = score_range
+        self._scores_are_values = bool(scores_are_values) and scores is not None
         self.asymmetry = float(asymmetry)
         self._data_dependent = bool(data_dependent)
         self._build = build
@@ -238,9 +259,36 @@ class CategoryDistance:
             self.__dict__["matrix"] = matrix
 
     @cached_property
+    def scores(self) -> np.ndarray | None:
+        """The per-category positions s of an interval form (None otherwise), made when first
+        read."""
+        assert self._make_scores is not None, "scores are given or made"
+        return np.asarray(self._make_scores(), dtype=float)
+
+    @property
+    def score_range(self) -> tuple[float, float] | None:
+        """(min s, max s) of the scores of an interval form, without making the scores when
+        they were resolved with their extremes; None for other distances."""
+        if self.interval_factor is None:
+            return None
+        if self._score_range is None:
+            scores = self.scores
+            assert scores is not None, "an interval form has scores"
+            self._score_range = (float(scores.min()), float(scores.max()))
+        return self._score_range
+
+    @property
+    def moment_scores(self) -> np.ndarray | None:
+        """The positions to give ``Annotations.item_moments``: None when they are the category
+        values themselves (moments of a store of float values are then read from the values,
+        without categories), else :attr:`scores`."""
+        return None if self._scores_are_values else self.scores
+
+    @cached_property
     def matrix(self) -> np.ndarray:
         if self._n_categories is not None:
-            _refuse_large(self.name, self._n_categories)
+            _refuse_large(self.name, self._n_categories() if callable(self._n_categories)
+                          else self._n_categories)
         assert self._build is not None, "a CategoryDistance is built with a matrix or a build"
         return self._build()
 
@@ -867,16 +915,41 @@ class _Request(NamedTuple):
     kind: str
     name: str  # what the resolved distance reports (``CategoryDistance.name``)
     description: str
-    n_categories: int
+    category_list: Callable[[], Any]  # the K categories (sets of labels for set distances)
     category_values: Callable[[str], np.ndarray]
     marginals: Callable[[], np.ndarray] | None
-    categories: Any = None  # the K categories (sets of labels for the set distances)
     origin: int | float = 0  # what the values are measured from (the ratio metric adds it)
+    category_range: Callable[[str], tuple[float, float]] | None = None
+
+    @property
+    def categories(self) -> Any:
+        return self.category_list()
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.category_list())
+
+    @property
+    def purpose(self) -> str:
+        return f"the {self.name} metric" if self.kind == "level" else f"{self.name} weights"
 
     def values(self) -> np.ndarray:
         """The numeric category values, for the purpose this name says."""
-        purpose = f"the {self.name} metric" if self.kind == "level" else f"{self.name} weights"
-        return self.category_values(purpose)
+        return self.category_values(self.purpose)
+
+    def value_range(self) -> tuple[float, float]:
+        """(min, max) of the numeric category values, without them when the data know them
+        otherwise (a store of float values)."""
+        if self.category_range is not None:
+            return self.category_range(self.purpose)
+        v = self.values()
+        return (float(v.min()), float(v.max())) if v.size else (0.0, 0.0)
+
+    def lazy_values(self) -> Callable[[], np.ndarray]:
+        return lambda: self.values()
+
+    def counter(self) -> Callable[[], int]:
+        return lambda: self.n_categories
 
     def make(self, scale: float, matrix: np.ndarray | None = None, **options: Any
              ) -> CategoryDistance:
@@ -889,20 +962,31 @@ class _Request(NamedTuple):
 
 
 def _nominal(r: _Request) -> CategoryDistance:
-    K = r.n_categories
-    return r.make(1.0, build=lambda: nominal(K))
+    return r.make(1.0, build=lambda: nominal(r.n_categories))
 
 
-def _interval_form(r: _Request, v: np.ndarray, data_dependent: bool = False
+def _interval_form(r: _Request, v: np.ndarray | None, data_dependent: bool = False
                    ) -> CategoryDistance:
-    """δ = (s_c − s_k)² on the scores v, scaled by the squared span (Krippendorff's form);
+    """δ = (s_c − s_k)² on the scores v (None: the category values, made only when read; their
+    extremes are all the estimators need), scaled by the squared span (Krippendorff's form);
     the span² of values beyond 1e154 is infinite (the estimators work on normalised scores,
     ``kappalab.coefficients.base.interval_scores``, and never need it)."""
-    span = np.float64(v.max() - v.min()) if v.size else np.float64(0.0)
+    if v is None:
+        low, high = r.value_range()
+    else:
+        low, high = (float(v.min()), float(v.max())) if v.size else (0.0, 0.0)
+    span = np.float64(high) - np.float64(low)
     with np.errstate(over="ignore"):
         scale = float(span * span) if span > 0 else 1.0
-    return r.make(scale, build=lambda: interval(v), n_categories=r.n_categories,
-                  interval_factor=1.0, scores=v, data_dependent=data_dependent)
+    scores = r.lazy_values() if v is None else v
+    return r.make(scale, build=lambda: interval(_made(scores)), n_categories=r.counter(),
+                  interval_factor=1.0, scores=scores,
+                  score_range=(low, high) if v is None or v.size else None,
+                  scores_are_values=v is None, data_dependent=data_dependent)
+
+
+def _made(scores: np.ndarray | Callable[[], np.ndarray]) -> np.ndarray:
+    return scores() if callable(scores) else scores
 
 
 def _ordinal_metric(r: _Request) -> CategoryDistance:
@@ -912,7 +996,7 @@ def _ordinal_metric(r: _Request) -> CategoryDistance:
 
 
 def _interval_metric(r: _Request) -> CategoryDistance:
-    return _interval_form(r, r.values())
+    return _interval_form(r, None)
 
 
 def _scaled_metric(metric: Callable[[np.ndarray], np.ndarray]
@@ -928,10 +1012,12 @@ def _scaled_metric(metric: Callable[[np.ndarray], np.ndarray]
 
 
 def _quadratic_weights(r: _Request) -> CategoryDistance:
-    v = r.values()  # 1 − w = ((c − k)/span)²: an interval distance
-    span = v.max() - v.min()
-    return r.make(1.0, build=lambda: 1.0 - quadratic_weights(v), n_categories=r.n_categories,
-                  interval_factor=1.0 / span if span > 0 else 1.0, scores=v)
+    low, high = r.value_range()  # 1 − w = ((c − k)/span)²: an interval distance
+    span = np.float64(high) - np.float64(low)
+    values = r.lazy_values()
+    return r.make(1.0, build=lambda: 1.0 - quadratic_weights(values()), n_categories=r.counter(),
+                  interval_factor=1.0 / span if span > 0 else 1.0, scores=values,
+                  score_range=(low, high), scores_are_values=True)
 
 
 def _ordinal_weights(r: _Request) -> CategoryDistance:
@@ -1024,6 +1110,7 @@ def category_distance(
     values: Callable[[str], np.ndarray],
     marginals: Callable[[], np.ndarray] | None = None,
     origin: int | float = 0,
+    value_range: Callable[[str], tuple[float, float]] | None = None,
 ) -> CategoryDistance:
     r"""Resolve ``level=``, ``distance=`` or ``weights=`` into a :class:`CategoryDistance`.
 
@@ -1049,8 +1136,10 @@ def category_distance(
         matrix of agreement weights (diagonal 1, entries in [0, 1]; it may be asymmetric, see
         :meth:`CategoryDistance.require_symmetric`); or a callable ``w(a, b)`` evaluated
         element-wise on arrays of category values. Names are case-insensitive.
-    categories : sequence
-        The K categories, in order (sets of labels for ``"masi"`` and ``"jaccard"``).
+    categories : sequence or callable
+        The K categories, in order (sets of labels for ``"masi"`` and ``"jaccard"``), or a
+        function that returns them, called only by the names that need them (not the
+        interval metric and quadratic weights when ``value_range`` is given).
     kind : {"level", "weights"}
         The vocabulary ``spec`` is read in (:data:`KINDS`): ``"ordinal"`` is Krippendorff's
         data-dependent metric as a level and Gwet's rank-based weights as weights.
@@ -1066,6 +1155,12 @@ def category_distance(
         beyond 2**53 are given as their exact differences from the smallest). Every
         distance but the ratio metric depends on differences only; the ratio metric adds
         it back.
+    value_range : callable, optional
+        ``value_range(purpose)`` returns (min, max) of the numeric category values (raising
+        as ``values`` does); given when the data know them without the categories (a store
+        of float values, ``Annotations.value_range``). The interval metric and quadratic
+        weights then resolve from them alone, and make their per-category scores and matrix
+        only if these are read.
 
     Returns
     -------
@@ -1108,7 +1203,7 @@ def category_distance(
     """
     if kind not in KINDS:
         raise InvalidParameterError(f"unknown kind {kind!r}; choose one of {', '.join(KINDS)}")
-    K = len(categories)
+    category_list = categories if callable(categories) else lambda: categories
     if spec is None:
         if kind == "level":
             raise InvalidParameterError(
@@ -1132,8 +1227,10 @@ def category_distance(
                 "weight matrix or a callable"
             )
         name, description, build = _VOCABULARY[kind, key]
-        return build(_Request(kind, name, description, K, values, marginals, categories,
-                              origin))
+        return build(_Request(kind, name, description, category_list, values, marginals,
+                              origin, value_range))
+    categories = category_list()
+    K = len(categories)
     _refuse_large("custom", K)
     if kind == "level":
         return _custom_distance(spec, categories, K)

@@ -626,7 +626,7 @@ def interval_scores(dis: Any) -> IntervalScores:
     >>> scores.shift, scores.units, scores.scale
     (2.5, 2.25, 4.0)
     """
-    low, high = float(dis.scores.min()), float(dis.scores.max())
+    low, high = dis.score_range  # without the scores where the data give the extremes
     shift, half_span = low / 2 + high / 2, high / 2 - low / 2  # no overflow at ±1.7e308
     if half_span > 0:
         factor, scale = 1.0 / half_span, 4.0

@@ -35,7 +35,9 @@ value distinct cost one pass over the annotations.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Sequence, TypeAlias
 
 import numpy as np
@@ -183,8 +185,13 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             )
         self.m = ann.annotations_per_item_array.astype(float)
         self.pairable = self.m >= 2
-        self.K = ann.n_categories
         self.rater_pair = None if disagreement.symmetric else self._ordered_raters(rater_order)
+
+    @cached_property
+    def K(self) -> int:
+        """The number of categories, counted when first needed: the moment path on a store of
+        float values never needs it (nor their sort)."""
+        return self.ann.n_categories
 
     # ------------------------------------------------------------------ per-item pieces
     def _item_sums(self) -> _ItemSums:
@@ -192,16 +199,18 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         else the category counts (dense or sparse) and None."""
         if self.use_moments:
             scores = self._scores()
-            m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift, self.dis.scores)
+            m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift,
+                                              self.dis.moment_scores)
             return m, self._moment_within(m, s1, s2), s1, s2
         counts = self.ann.category_counts()  # scipy sparse when items × K is large
         if self.rater_pair is not None:
             within = self._ordered_within()
         elif self.dis.name == "nominal":  # n_iᵀ(11ᵀ − I)n_i = m_i² − Σ_k n_ik²
             within = self.m * self.m - count_square_sums(counts)
-        elif self.dis.scores is not None:  # interval form: 2u(m Σx² − (Σx)²) on the scores
+        elif self.dis.interval_factor is not None:  # interval form: 2u(m Σx² − (Σx)²) on the scores
             scores = self._scores()
-            m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift, self.dis.scores)
+            m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift,
+                                              self.dis.moment_scores)
             within = np.maximum(2.0 * scores.units * (m * s2 - s1 * s1), 0.0)
         elif sp.issparse(counts) or (self.K > PAIR_FORM_CATEGORIES  # O(Σ m_i²), not items·K²
                                      and (np.minimum(self.m, self.K) ** 2).sum() <= counts.size):
@@ -340,7 +349,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             if self.use_moments:
                 scores = self._scores()
                 parts += list(self.ann.rater_moments(scores.factor, scores.shift,
-                                                     self.dis.scores))
+                                                     self.dis.moment_scores))
             else:
                 parts.append(self.ann.rater_count_matrix.astype(float).ravel())
         return np.concatenate(parts)
@@ -351,11 +360,12 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         return disagreement_components(d_o, self._expected(t[..., 2:]), *self._units())
 
     def _expected(self, t: np.ndarray) -> np.ndarray:
-        scale, K = self._units()[0], self.K
+        scale = self._units()[0]
         lead = t.shape[:-1]
         if self.chance == "none":
             return np.full(lead, scale)
         if self.chance == "uniform":
+            K = self.K
             return np.full(lead, self._delta_times(np.ones(K)).sum() / K**2)
         if self.chance == "pooled":
             if self.use_moments:
@@ -368,9 +378,11 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
                 n_present, mean_x, mean_x2 = t[..., 0], t[..., 1], t[..., 2]
                 mu, mu2 = safe_divide(mean_x, n_present), safe_divide(mean_x2, n_present)
                 return 2.0 * (mu2 - mu * mu)
+            K = self.K
             pi = safe_divide(t[..., :K], t[..., K:K + 1])
             return self._quadratic(pi, pi)
         if self.chance == "gwet":
+            K = self.K
             pi = safe_divide(t[..., :K], t[..., K:K + 1])
             p_e = self._gwet_weight() * (pi * (1.0 - pi)).sum(axis=-1)
             return scale * (1.0 - p_e)
@@ -541,7 +553,6 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
 
     def _expected_gradient(self, t: np.ndarray, d_e: float) -> np.ndarray:
         """∇ D_e in the chance block of the totals (see :meth:`_expected`)."""
-        K = self.K
         if self.chance in ("none", "uniform"):
             return np.zeros(t.size)
         if self.chance == "pooled":
@@ -557,10 +568,12 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
                 c, a1, a2 = t
                 mu, mu2 = a1 / c, a2 / c
                 return np.array([-2 * (mu2 - 2 * mu * mu) / c, -4 * mu / c, 2 / c])
+            K = self.K
             c = t[K]  # D_e = πᵀδπ, π = A/c
             pi = t[:K] / c
             return np.append(2 * self._delta_times(pi) / c, -2 * d_e / c)
         if self.chance == "gwet":  # D_e = scale(1 − w Σπ(1 − π)), π = A/c
+            K = self.K
             c = t[K]
             pi = t[:K] / c
             slope = -self.dis.scale * self._gwet_weight() * (1 - 2 * pi)  # ∂D_e/∂π
@@ -803,7 +816,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     def undefined_reason(self, parts: Components) -> str | None:
         n_pairable = int(np.count_nonzero(self.pairable if self.sample_weight is None
                                           else self.pairable & self._weighted()))
-        if self.K < 2 and self.chance != "none":
+        if self.chance != "none" and self.ann.has_one_category:
             return f"there is only one category ({self.ann.categories[0]!r})"
         if n_pairable == 0:
             if self.pairable.any():
@@ -873,15 +886,43 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         if options.ci == KRIPPENDORFF and self.sample_weight is not None:
             self.pairable_values()  # refuses sample weights before any work
 
-    def details(self) -> dict[str, Any]:
+    def details(self) -> Mapping[str, Any]:  # type: ignore[override]  # read when asked
         m = self._annotations_of_weighted_items()
-        return {
+        return _CountedWhenRead({
             "chance_model": self.chance,
             "item_weighting": self.item_weighting,
-            "n_categories": self.K,
+            "n_categories": lambda: self.K,  # the distinct values of floats: sorted if read
             "n_items_unpairable": int(((m >= 1) & (m < 2)).sum()),
             "moment_path": self.use_moments,
-        }
+        }, deferred=("n_categories",))
+
+
+class _CountedWhenRead(Mapping):
+    """Details whose ``deferred`` entries are computed when first read (then kept): the
+    number of categories of a store of float values is a sort of the values, which the
+    moment path does not need. A pickled copy is a plain dict."""
+
+    def __init__(self, entries: dict[str, Any], deferred: tuple[str, ...]):
+        self._entries, self._deferred = entries, set(deferred)
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._entries[key]
+        if key in self._deferred:
+            value = self._entries[key] = value()
+            self._deferred.discard(key)
+        return value
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+    def __reduce__(self):
+        return dict, (dict(self),)
 
 
 # ---------------------------------------------------------------------- shared resolution
@@ -914,9 +955,10 @@ def distance_for(ann: Annotations, spec: DistanceSpec, sample_weight: np.ndarray
     # the origin serves the ratio metric only (the others depend on differences, or on no
     # number at all): the categories' positions are not looked for unless it is asked for
     origin = ann.value_origin if isinstance(spec, str) and spec.lower() == "ratio" else 0
-    return category_distance(spec, ann.categories, kind=kind, values=ann.category_values,
+    return category_distance(spec, lambda: ann.categories, kind=kind,
+                             values=ann.category_values,
                              marginals=lambda: pairable_marginals(ann, sample_weight),
-                             origin=origin)
+                             origin=origin, value_range=ann.value_range)
 
 
 def weights_for(ann: Annotations, weights: DistanceSpec) -> CategoryDistance:
