@@ -30,6 +30,7 @@ others) still work for one release, with a :class:`DeprecationWarning`.
 
 from __future__ import annotations
 
+import sys
 import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, NamedTuple, overload
@@ -687,10 +688,13 @@ def distinct_rows(rows: np.ndarray, *, lexicographic: bool = False,
 # ====================================================================== BLAS threads
 class _BlasLimit:
     """The state of :func:`single_blas_thread` in the main thread: how deep in nested blocks
-    it is, threadpoolctl's controller (found once) and the limit to undo on leaving."""
+    it is, threadpoolctl's controller and the limit to undo on leaving. The controller is
+    found again when modules were imported since it was found (one may have brought a BLAS
+    library of its own, e.g. scipy's), else reused."""
 
     depth = 0
     controller: Any = None
+    modules_seen = 0
     limiter: Any = None
 
 
@@ -710,8 +714,9 @@ def single_blas_thread(cells: int | None = None) -> Iterator[None]:
     s × s matrix (s a handful of columns), or a vector of item weights times the items × s
     matrix. They are memory-bound, so a second BLAS thread gains little, and on a machine
     whose cores are busy a multi-threaded BLAS waiting for its threads can take many times
-    the single-threaded time. The limit is set through threadpoolctl's controller (found once
-    per process) when the outermost block enters and restored when it leaves.
+    the single-threaded time. The limit is set through threadpoolctl's controller (found again
+    only when modules were imported since) when the outermost block enters and restored when
+    it leaves.
 
     Only the main thread sets the limit: OpenBLAS takes a new thread count from the thread
     that started it, and the count is process-wide, so a block in another thread runs
@@ -744,13 +749,15 @@ def single_blas_thread(cells: int | None = None) -> Iterator[None]:
         yield
         return
     if _BlasLimit.depth == 0:
-        if _BlasLimit.controller is None:
+        if _BlasLimit.controller is None or (
+                _BlasLimit.controller and len(sys.modules) != _BlasLimit.modules_seen):
             try:
                 from threadpoolctl import ThreadpoolController
             except ImportError:  # pragma: no cover - threadpoolctl is a dependency
                 _BlasLimit.controller = False
             else:
                 _BlasLimit.controller = ThreadpoolController()
+                _BlasLimit.modules_seen = len(sys.modules)
         if _BlasLimit.controller:
             _BlasLimit.limiter = _BlasLimit.controller.limit(limits=1, user_api="blas")
     _BlasLimit.depth += 1

@@ -810,8 +810,9 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     def blas_cells(self) -> int:
         """items × (K + 3): the dense blocks of the item statistics are at most the counts
         and three columns (``[d_i, 1]`` and ``m_i``, or the moments), the rater blocks are
-        bincounts or sparse."""
-        return self.ann.n_items * (self.K + 3)
+        bincounts or sparse; items × 6 for the moment form, which reads no category count
+        (a store of float values has none until one is asked for)."""
+        return self.ann.n_items * (6 if self.use_moments else self.K + 3)
 
     def undefined_reason(self, parts: Components) -> str | None:
         n_pairable = int(np.count_nonzero(self.pairable if self.sample_weight is None
