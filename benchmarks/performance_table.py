@@ -128,7 +128,8 @@ def render(result: dict[str, Any]) -> str:
                 f"one {seconds(o['later_call_s'])}: {o['first_call_ratio']:.1f}× (target ≤ 5×);",
                 f"- `import kappalab` {seconds(o['import_kappalab_s'])} against `import numpy, "
                 f"pandas` {seconds(o['import_numpy_pandas_s'])}: {o['import_ratio']:.2f}× "
-                "(target ≤ 1.2×; fresh processes, interleaved, medians)."]
+                "(target ≤ 1.2×; fresh processes, interleaved, medians; with Python's bytecode "
+                "cache, as an installed package is imported)."]
     if result.get("memory"):
         out += ["", "Peak memory of one call (`tracemalloc`, in a fresh process, inputs built "
                 "before it starts; target: kappalab ≤ 2× the best peer):", "",
