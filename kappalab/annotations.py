@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeAlias, Union
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 if TYPE_CHECKING:
     import xarray
@@ -61,6 +60,11 @@ from .errors import (
     warn,
 )
 from .kernels import single_blas_thread
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from .kernels import sp
 
 __all__ = ["Annotations", "AnnotationsLike", "DENSE_COUNT_CELLS", "DUPLICATE_POLICIES",
            "as_annotations", "separate_submissions", "submission_numbers"]

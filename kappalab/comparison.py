@@ -41,11 +41,10 @@ import inspect
 import math
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from .coefficients import registry
 from .errors import InvalidParameterError, UndefinedCoefficientWarning, warn
@@ -54,6 +53,12 @@ from .protocols import ItemStats
 from .uncertainty import (BLOCK_CELLS, CORE_METHODS, influence_values, replicate_values,
                           rows_with_statistics)
 from .validation import SeedLike, check_confidence, check_count, check_flag, make_rng
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from .kernels import sp
+from .kernels import issparse
 
 __all__ = ["COMPARISON_CI", "Comparison", "compare"]
 
@@ -695,14 +700,14 @@ def _bootstrap(side_a: _Side, side_b: _Side, common: pd.Index | None, n_resample
 
 def _used_rows(side: _Side) -> np.ndarray | sp.csr_matrix:
     stats: ItemStats = side.core.item_stats()
-    if sp.issparse(stats):
+    if issparse(stats):
         return sp.csr_matrix(stats)[np.flatnonzero(side.used)]
     return np.asarray(stats, dtype=float)[side.used]
 
 
 def _replicate(core: Any, stats: np.ndarray | sp.csr_matrix, weights: np.ndarray) -> np.ndarray:
     """The coefficient on B reweighted data sets: combine(W @ S)."""
-    if sp.issparse(stats):
+    if issparse(stats):
         totals = np.asarray((stats.T @ weights.T).T)
     else:
         totals = weights @ stats

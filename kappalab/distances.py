@@ -80,15 +80,19 @@ Semantic and Pragmatic Annotation. *Proceedings of LREC 2006*, 831–836.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Callable, NamedTuple, Sequence, TypeAlias
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, TypeAlias
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from .encoding import exact_as_float
 from .errors import InvalidParameterError, label
 from .validation import check_count, check_real
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from .kernels import sp
 
 __all__ = [
     "LEVELS",

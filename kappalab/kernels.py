@@ -30,15 +30,58 @@ others) still work for one release, with a :class:`DeprecationWarning`.
 
 from __future__ import annotations
 
+import importlib
 import sys
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, overload
 
 import numpy as np
-import scipy.sparse as sp
 
 from .protocols import ItemStats
+
+
+class _ImportedOnFirstUse:
+    """A module imported when one of its names is first read: ``import kappalab`` does not
+    load scipy.sparse (a tenth of a second), which only many categories and large designs
+    use; the modules of the package read it as ``sp`` (the module itself for the type
+    checker)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(importlib.import_module(self._name), attribute)
+
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+    from typing_extensions import TypeIs
+else:
+    sp = _ImportedOnFirstUse("scipy.sparse")
+
+
+def issparse(x: Any) -> TypeIs[sp.sparray | sp.spmatrix]:
+    """Whether ``x`` is a scipy sparse matrix or array (``scipy.sparse.issparse``), without
+    importing scipy.sparse: before it is imported, nothing can be one.
+
+    Parameters
+    ----------
+    x : object
+        Anything.
+
+    Returns
+    -------
+    bool
+        True for a scipy sparse matrix or array.
+
+    Examples
+    --------
+    >>> issparse(np.eye(2))
+    False
+    """
+    module = sys.modules.get("scipy.sparse")
+    return module is not None and bool(module.issparse(x))
 
 __all__ = ["DistinctRows", "SMALL_BLAS_CELLS", "SUM_BLOCK_ROWS",
            "chance_corrected", "column_totals", "conger_chance_agreement", "count_square_sums",
@@ -46,7 +89,7 @@ __all__ = ["DistinctRows", "SMALL_BLAS_CELLS", "SUM_BLOCK_ROWS",
            "fleiss_chance_agreement",
            "numeric_array",
            "pair_agreement", "pearson_from_sums", "pearson_sums", "rater_marginal_entries",
-           "row_pearson", "single_blas_thread",
+           "issparse", "row_pearson", "single_blas_thread",
            "spearman_brown"]
 
 #: names moved to :mod:`kappalab.population`, still importable from here for one release
@@ -153,7 +196,7 @@ def column_totals(stats: ItemStats, weights: np.ndarray | None = None
     [4.0, 4.0]
     """
     b = SUM_BLOCK_ROWS
-    if sp.issparse(stats):
+    if issparse(stats):
         stats = sp.csr_matrix(stats)
         while stats.shape[0] > b:
             n, s = stats.shape
@@ -203,7 +246,7 @@ def count_square_sums(counts: ItemStats) -> np.ndarray:
     >>> count_square_sums(sp.csr_matrix([[2.0, 1.0, 0.0], [0.0, 0.0, 3.0]]))  # 4 + 1, 9
     array([5., 9.])
     """
-    if sp.issparse(counts):
+    if issparse(counts):
         return np.asarray(counts.multiply(counts).sum(axis=1), dtype=float).ravel()
     counts = np.asarray(counts, dtype=float)
     return (counts * counts) @ np.ones(counts.shape[-1])  # a matvec: faster than einsum

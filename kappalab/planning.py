@@ -102,7 +102,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 from scipy.special import gammaln
 
 from .annotations import Annotations
@@ -112,6 +111,8 @@ from .errors import InvalidParameterError
 from .simulate import annotations as simulate_annotations
 from .simulate.parameters import categories_and_prevalence, check_reliability
 from .validation import check_confidence, check_count, check_real
+
+from .kernels import issparse
 
 __all__ = ["SampleSizePlan", "plan", "bloch_kraemer_variance", "krippendorff_table_size"]
 
@@ -716,7 +717,7 @@ class Linearisation:
     def stats(self) -> np.ndarray:
         """The outcomes' item statistics as a dense array."""
         stats = self.core.unweighted_item_stats()
-        return stats.toarray() if sp.issparse(stats) else np.asarray(stats, dtype=float)
+        return stats.toarray() if issparse(stats) else np.asarray(stats, dtype=float)
 
     def wald_power(self, n_items: int, threshold: float, significance: float) -> tuple[
             float, float, float]:
@@ -746,7 +747,7 @@ def linearise(coefficient: str, level: str, prevalence: np.ndarray, m: int,
     ann, probability, moments = item_population(coefficient, level, prevalence, m, reliability)
     core = coefficient_core(coefficient, ann, level)
     stats = core.unweighted_item_stats()
-    stats = stats.toarray() if sp.issparse(stats) else np.asarray(stats, dtype=float)
+    stats = stats.toarray() if issparse(stats) else np.asarray(stats, dtype=float)
     mean = probability @ stats
     value = float(np.asarray(core.combine(LIMIT_ITEMS * mean)["value"]).reshape(-1)[0])
 

@@ -13,16 +13,18 @@ the coefficients) can name the type it acts on without importing the coefficient
 
 from __future__ import annotations
 
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
-import scipy.sparse as sp
+
+if TYPE_CHECKING:  # scipy.sparse is imported on first use (kappalab.kernels.sp)
+    import scipy.sparse as sp
 
 __all__ = ["Components", "ItemStats", "ItemSumCore"]
 
 #: an items × s matrix of per-item statistics: a dense array, or a scipy sparse matrix in CSR
 #: (the format every sparse core builds; ``weigh_rows`` keeps it)
-ItemStats: TypeAlias = np.ndarray | sp.csr_matrix
+ItemStats: TypeAlias = "np.ndarray | sp.csr_matrix"
 
 #: what a core's ``combine`` returns: the coefficient's components by name (at least
 #: ``value``, ``observed`` and ``expected``)

@@ -119,17 +119,21 @@ takes no part), so n is the number of items with a positive weight, not Σ w_i.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping
 
 import numpy as np
-import scipy.sparse as sp
 
 from .errors import InvalidParameterError
 from .estimate import Estimate
-from .kernels import column_totals, distinct_rows, single_blas_thread
+from .kernels import column_totals, distinct_rows, issparse, single_blas_thread
 from .progress import track
 from .protocols import ItemStats, ItemSumCore
 from .validation import SeedLike, check_confidence, check_count, check_real, make_rng
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from .kernels import sp
 
 __all__ = ["ALPHA_MIN", "ANALYTIC", "BLOCK_CELLS", "CORE_METHODS", "F_INTERVAL", "Interval",
            "IntervalOptions", "CI_METHODS", "KRIPPENDORFF", "PairableValues",
@@ -470,7 +474,7 @@ class _Groups:
 
     def totals(self, weights: np.ndarray) -> np.ndarray:
         """Totals for a B × G block of group weights."""
-        if sp.issparse(self.rows):
+        if issparse(self.rows):
             return np.asarray((self.rows.T @ weights.T).T)
         totals: np.ndarray = weights @ self.rows
         return totals
@@ -497,7 +501,7 @@ def rows_with_statistics(stats: ItemStats) -> np.ndarray:
     >>> rows_with_statistics(np.array([[1.0, 2.0], [0.0, 0.0], [0.0, 3.0]]))
     array([ True, False,  True])
     """
-    if sp.issparse(stats):  # a stored explicit zero is not an entry
+    if issparse(stats):  # a stored explicit zero is not an entry
         stats = sp.csr_matrix(stats)
         row = np.repeat(np.arange(stats.shape[0]), np.diff(stats.indptr))
         return np.bincount(row[stats.data != 0], minlength=stats.shape[0]) > 0
@@ -511,7 +515,7 @@ def _groups(core: ItemSumCore, merge: bool = True) -> _Groups:
     product and no grouping)."""
     with single_blas_thread():  # the cores' products are skinny (kernels.single_blas_thread)
         stats = core.item_stats()
-    if sp.issparse(stats):  # sparse blocks (rater × category indicators) are not merged
+    if issparse(stats):  # sparse blocks (rater × category indicators) are not merged
         stats = stats.tocsr()
         nonzero = np.flatnonzero(rows_with_statistics(stats))
         every = np.arange(nonzero.size)
@@ -666,7 +670,7 @@ def _gwet_influence(core: ItemSumCore) -> np.ndarray:
     column, units = gwet_design(core)
     with single_blas_thread():
         stats = core.item_stats()
-        stats = sp.csr_matrix(stats) if sp.issparse(stats) else np.asarray(stats, dtype=float)
+        stats = sp.csr_matrix(stats) if issparse(stats) else np.asarray(stats, dtype=float)
         every = bool(units.all()) and units.size == stats.shape[0]
         if not every:
             stats = stats[units]
@@ -687,7 +691,7 @@ def _gwet_influence(core: ItemSumCore) -> np.ndarray:
 
 
 def _column(rows: np.ndarray | sp.csr_matrix, column: int) -> np.ndarray:
-    if sp.issparse(rows):
+    if issparse(rows):
         return np.asarray(rows[:, [column]].toarray(), dtype=float).ravel()
     return np.asarray(rows[:, column], dtype=float)
 
@@ -825,7 +829,7 @@ def _jackknife(core: ItemSumCore, groups: _Groups, progress: bool | None = None)
     for start in track(starts, f"kappalab: jackknife of {core.name}", quiet=progress is False,
                        force=progress is True):
         part = rows[start:start + block]
-        part = part.toarray() if sp.issparse(part) else part  # one block dense at a time
+        part = part.toarray() if issparse(part) else part  # one block dense at a time
         values[start:start + block] = _value(core, totals[None, :] - part)
     return values
 

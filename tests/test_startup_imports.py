@@ -1,5 +1,5 @@
-"""``import kappalab`` loads only what every estimate needs: numpy, pandas, scipy.sparse and
-kappalab's estimators. The slow-to-import parts of scipy (``special``, ``stats``,
+"""``import kappalab`` loads only what every estimate needs: numpy, pandas and kappalab's
+estimators. scipy (``sparse``, for many categories and large designs, ``special``, ``stats``,
 ``optimize``, ``integrate``), the reports, comparisons, sample-size plans, plots, the
 simulator, the datasets, the labelled-array, out-of-core and Bayesian stacks are imported by
 the functions that use them, on first use (issue: start-up): ``kl.plan``, ``kl.plots``,
@@ -12,11 +12,11 @@ import subprocess
 import sys
 
 #: imported on first use only, never by ``import kappalab``
-LAZY = ("scipy.special", "scipy.stats", "scipy.optimize", "scipy.integrate", "matplotlib",
-        "xarray", "dask", "pymc", "arviz", "numba", "kappalab.reports", "kappalab.comparison",
-        "kappalab.planning", "kappalab.plots", "kappalab.simulate", "kappalab.datasets",
-        "kappalab.out_of_core", "kappalab.interpretation", "kappalab.population",
-        "kappalab.bayes", "kappalab.cli")
+LAZY = ("scipy.sparse", "scipy.special", "scipy.stats", "scipy.optimize", "scipy.integrate",
+        "matplotlib", "xarray", "dask", "pymc", "arviz", "numba", "kappalab.reports",
+        "kappalab.comparison", "kappalab.planning", "kappalab.plots", "kappalab.simulate",
+        "kappalab.datasets", "kappalab.out_of_core", "kappalab.interpretation",
+        "kappalab.population", "kappalab.bayes", "kappalab.cli")
 
 
 def loaded_by_import(statement: str) -> set[str]:
@@ -29,7 +29,7 @@ def loaded_by_import(statement: str) -> set[str]:
 
 def test_import_kappalab_loads_no_slow_optional_module():
     loaded = loaded_by_import("import kappalab")
-    assert {"numpy", "pandas", "scipy.sparse", "kappalab"} <= loaded
+    assert {"numpy", "pandas", "kappalab"} <= loaded
     assert sorted(name for name in LAZY if name in loaded) == []
 
 

@@ -28,18 +28,22 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..errors import UndefinedCoefficientWarning, warn
 from ..estimate import Estimate
-from ..kernels import column_totals, numeric_array, single_blas_thread
+from ..kernels import column_totals, issparse, numeric_array, single_blas_thread
 from ..protocols import ItemStats
 from ..uncertainty import (BLOCK_CELLS, CI_METHODS, Interval, IntervalOptions, gwet_design,
                            interval, parse_ci)
 from ..validation import SampleWeightLike, SeedLike, check_sample_weight
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from ..kernels import sp
 
 __all__ = ["ItemSumCoefficient", "Components", "IntervalScores", "numeric_array",
            "complex_step_gradient", "disagreement_components",
@@ -329,7 +333,7 @@ def weigh_rows(stats: ItemStats, weights: np.ndarray | None) -> ItemStats:
     """
     if weights is None:
         return stats
-    if sp.issparse(stats):
+    if issparse(stats):
         weighted = sp.csr_matrix(sp.diags(weights) @ stats)
         weighted.eliminate_zeros()
         return weighted

@@ -44,10 +44,9 @@ small sample. *Metron* 1, 3–32.
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
@@ -56,6 +55,11 @@ from ..estimate import Estimate
 from ..uncertainty import IntervalOptions, parse_ci
 from ..validation import SampleWeightLike, SeedLike, check_count
 from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from ..kernels import sp
 
 __all__ = ["AVERAGES", "InterAnnotatorCorrelation", "InterAnnotatorCorrelationCore",
            "LEAVE_ONE_OUT_CELLS", "inter_annotator_correlation"]

@@ -26,11 +26,10 @@ continuous values with every value distinct cost O(N).
 from __future__ import annotations
 
 from copy import copy
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
 from ..alignment import AlignedReplications, shared_raters as shared_raters_of
@@ -38,12 +37,17 @@ from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import CategoryDistance, DistanceSpec, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
-from ..kernels import column_totals
+from ..kernels import column_totals, issparse
 from ..validation import SampleWeightLike, SeedLike, check_sample_weight
 from .base import (Components, IntervalScores, ItemSumCoefficient, numeric_array,
                    disagreement_components, distance_product, distance_to_own_item,
                    interval_scores, safe_divide)
 from .multirater import alpha_core, distance_for
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from ..kernels import sp
 
 __all__ = ["CrossKappa", "MAX_COUNT_CELLS", "RaterVersusRest", "cross_kappa",
            "normalized_cross_kappa", "reference_agreement"]
@@ -416,7 +420,7 @@ class RaterVersusRest(CrossKappa):
         seen = sp.csr_matrix((np.ones(raters.size), (raters, self._items)),
                              shape=(R, self.ann.n_items))  # Σ_a n_i of each rater's items
         panel = seen @ self.ann.category_counts()
-        panel = panel.toarray() if sp.issparse(panel) else np.asarray(panel)
+        panel = panel.toarray() if issparse(panel) else np.asarray(panel)
         return np.column_stack(columns + [own, panel - own])
 
     def _refuse_wide(self, n_rows: int, what: str) -> None:

@@ -38,17 +38,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Sequence, TypeAlias
+from typing import TYPE_CHECKING, Any, Sequence, TypeAlias
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import CategoryDistance, DistanceSpec, category_distance
 from ..errors import InvalidParameterError
 from ..estimate import Estimate
-from ..kernels import column_totals, count_square_sums, rater_marginal_entries
+from ..kernels import column_totals, count_square_sums, issparse, rater_marginal_entries
 from ..protocols import ItemStats
 from ..uncertainty import (KRIPPENDORFF, Interval, IntervalOptions, PairableValues,
                            krippendorff_interval)
@@ -56,6 +55,11 @@ from ..validation import SampleWeightLike, SeedLike, check_flag, check_sample_we
 from .base import (Components, IntervalScores, ItemSumCoefficient, complex_step_gradient,
                    disagreement_components, distance_product, distance_to_own_item,
                    interval_scores, numeric_array, quadratic_form_per_row, safe_divide)
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from ..kernels import sp
 
 __all__ = [
     "ChanceCorrectedAgreement",
@@ -212,7 +216,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             m, s1, s2 = self.ann.item_moments(scores.factor, scores.shift,
                                               self.dis.moment_scores)
             within = np.maximum(2.0 * scores.units * (m * s2 - s1 * s1), 0.0)
-        elif sp.issparse(counts) or (self.K > PAIR_FORM_CATEGORIES  # O(Σ m_i²), not items·K²
+        elif issparse(counts) or (self.K > PAIR_FORM_CATEGORIES  # O(Σ m_i²), not items·K²
                                      and (np.minimum(self.m, self.K) ** 2).sum() <= counts.size):
             within = quadratic_form_per_row(counts, self.dis.matrix)
         else:
@@ -505,7 +509,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             w_less = self._chance_weight(m_less)
             shift = sp.csr_matrix((w_item[items] - w_less, (row, items)),
                                   shape=(n_rows, self.ann.n_items)) @ C_item
-            shift = shift.toarray() if sp.issparse(shift) else np.asarray(shift)
+            shift = shift.toarray() if issparse(shift) else np.asarray(shift)
             if self.use_moments:  # C(a) = [1, x, x²]
                 own_part = np.column_stack([per_row(w_less), per_row(w_less * x),
                                             per_row(w_less * x * x)])
@@ -1395,7 +1399,7 @@ def _category_kappas(ann: Annotations, sample_weight: np.ndarray | None, ci: str
     m = ann.annotations_per_item_array
     rows = []
     for j, category in enumerate(ann.categories):
-        n_j = (np.asarray(counts[:, [j]].toarray()).ravel() if sp.issparse(counts)
+        n_j = (np.asarray(counts[:, [j]].toarray()).ravel() if issparse(counts)
                else np.asarray(counts[:, j])).astype(np.int64)
         table = pd.DataFrame({"j": n_j, "not j": m - n_j}, index=ann.items)
         binary = Annotations.from_counts(table)

@@ -24,11 +24,10 @@ general path.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
@@ -42,6 +41,11 @@ from .base import (Components, ItemSumCoefficient, complex_step_gradient, distan
                    interval_scores, numeric_array, safe_divide, within_group_pairs)
 from .multirater import ChanceCorrectedAgreement, active_raters, weights_for
 from ..validation import SampleWeightLike, SeedLike, check_sample_weight
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from ..kernels import sp
 
 __all__ = ["cohen_kappa", "scott_pi", "bennett_s", "light_kappa", "two_raters"]
 

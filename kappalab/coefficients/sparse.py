@@ -27,20 +27,24 @@ negative, e.g. p = (0.9, 0.1)): the family of curves of the paper's Fig. 5.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..errors import EmptyDataError, InvalidParameterError
 from ..estimate import Estimate
-from ..kernels import pair_agreement
+from ..kernels import issparse, pair_agreement
 from ..protocols import ItemStats
 from ..validation import SampleWeightLike, SeedLike, check_count
 from .base import Components, ItemSumCoefficient, numeric_array, safe_divide
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from ..kernels import sp
 
 __all__ = ["SCHEMES", "item_agreement", "item_agreement_variance", "spa", "spa_kappa",
            "spa_weights", "SparseAgreement"]
@@ -210,7 +214,7 @@ def item_agreement(data: AnnotationsLike, *, categories: Sequence[Any] | None = 
 
 def _keep_rows(counts: ItemStats, keep: np.ndarray) -> ItemStats:
     """The count rows of the kept items, the others zeroed (dense or sparse alike)."""
-    if sp.issparse(counts):
+    if issparse(counts):
         kept = sp.csr_matrix(counts.multiply(keep.astype(float)[:, None]))
         kept.eliminate_zeros()
         return kept
@@ -309,7 +313,7 @@ class SparseAgreement(ItemSumCoefficient):
 
     def unweighted_item_stats(self) -> np.ndarray | sp.csr_matrix:
         k, p = self.k, self.p
-        if sp.issparse(self.counts):
+        if issparse(self.counts):
             stats = sp.hstack([sp.csr_matrix(np.column_stack([k * p, k])), self.counts],
                               format="csr")
             stats.eliminate_zeros()

@@ -21,11 +21,10 @@ present), so the memory grows with the annotations, not with items × categories
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
@@ -35,6 +34,12 @@ from ..distances import DistanceSpec
 from ..errors import InvalidParameterError, warn
 from ..protocols import ItemStats
 from ..uncertainty import BLOCK_CELLS, replicate_values
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from ..kernels import sp
+from ..kernels import issparse
 
 __all__ = ["item_report", "label_summary"]
 
@@ -159,7 +164,7 @@ def _per_item_parts(core: ChanceCorrectedAgreement, stats: ItemStats
     evaluated once per distinct block (a few values for categorical data), in blocks of rows.
     """
     observed_block = stats[:, :2]
-    observed_block = (observed_block.toarray() if sp.issparse(observed_block)
+    observed_block = (observed_block.toarray() if issparse(observed_block)
                       else np.asarray(observed_block, dtype=float))
     distinct, of_item = np.unique(observed_block, axis=0, return_inverse=True)
     totals = core.totals()
@@ -179,7 +184,7 @@ def _leave_one_out(core: ChanceCorrectedAgreement, stats: ItemStats,
                    value: float) -> np.ndarray:
     """f(T − s_i) for every item: the jackknife replicates of the items with statistics; an
     item whose statistics are all 0 leaves the totals, hence the value, unchanged."""
-    if sp.issparse(stats):
+    if issparse(stats):
         has_stats = np.diff(sp.csr_matrix(stats).indptr) > 0
     else:
         has_stats = (np.asarray(stats) != 0).any(axis=1)

@@ -26,11 +26,10 @@ by its public function's name, its alias or the function itself.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
@@ -44,6 +43,12 @@ from ..errors import (InvalidParameterError, RaterCountError, UndefinedCoefficie
 from ..uncertainty import (BLOCK_CELLS, CORE_METHODS, IntervalOptions, interval,
                            unsupported_method)
 from ..validation import SeedLike
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from ..kernels import sp
+from ..kernels import issparse
 
 __all__ = ["MAX_CATEGORY_COLUMNS", "rater_report"]
 
@@ -376,7 +381,7 @@ def _label_columns(ann: Annotations) -> pd.DataFrame:
         own = np.bincount(raters * K + cats, minlength=R * K).reshape(R, K).astype(float)
         seen = sp.csr_matrix((np.ones(raters.size), (raters, items)), shape=(R, ann.n_items))
         panel = seen @ ann.category_counts()  # Σ n_i over each rater's shared items
-        panel = panel.toarray() if sp.issparse(panel) else np.asarray(panel)
+        panel = panel.toarray() if issparse(panel) else np.asarray(panel)
         with np.errstate(invalid="ignore", divide="ignore"):
             own_share = own / own_n[:, None]
             others_share = (panel - own) / others_n[:, None]
