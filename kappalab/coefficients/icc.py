@@ -261,7 +261,7 @@ class IntraclassCorrelationCore(ItemSumCoefficient):
         return np.column_stack([np.ones(r.size), r * r, within, self.x])
 
     def totals(self) -> np.ndarray:
-        """Σ_i w_i s_i = [Σ w, Σ w r², Σ w Σ_j (x − r/k)², Σ w x_·1, …, Σ w x_·k], summed
+        """``Σ_i w_i s_i = [Σ w, Σ w r², Σ w Σ_j (x − r/k)², Σ w x_·1, …, Σ w x_·k]``, summed
         without the items × (3 + k) statistics (pairwise, and the rater columns by
         :func:`~kappalab.kernels.column_totals`, so the rounding error does not grow with the
         items), once per core and sample weights: the estimate, its details, the F test
