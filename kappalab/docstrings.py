@@ -31,6 +31,24 @@ weights : str, array-like or callable, optional
     An asymmetric W is refused (it has a meaning only for two raters in a given order).
     Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
     ``"jaccard"`` (agreement weights 1 − d: :func:`~kappalab.distances.masi`).""",
+    "replications": """\
+x, y : Annotations, DataFrame or array-like
+    The two replications, each an :class:`~kappalab.Annotations`, or what
+    :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
+    ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any
+    other table items × raters. Items are matched by label; only items annotated on both
+    sides count.""",
+    "cross_level": """\
+level : str, array-like or callable, default "nominal"
+    Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
+    ``"nominal"``, ``"ordinal"`` (on the pooled marginal counts of both sides),
+    ``"interval"`` (O(N) per-item moments), ``"ratio"``, ``"circular"``, ``"bipolar"``, a
+    K × K matrix of squared distances δ² over the union of both category sets or a callable
+    ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
+    ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
+    there.
+    Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
+    ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).""",
     "categories": """\
 categories : sequence, optional
     The category set and order (default: the values in the data); values outside it raise

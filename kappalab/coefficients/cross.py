@@ -481,22 +481,8 @@ def cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *, level: DistanceSpec =
 
     Parameters
     ----------
-    x, y : Annotations, DataFrame or array-like
-        The two replications, each an :class:`~kappalab.Annotations`, or what
-        :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-        ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any
-        other table items × raters. Items are matched by label; only items annotated on both
-        sides count.
-    level : str, array-like or callable, default "nominal"
-        Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
-        ``"nominal"``, ``"ordinal"`` (on the pooled marginal counts of both sides),
-        ``"interval"`` (O(N) per-item moments), ``"ratio"``, ``"circular"``, ``"bipolar"``, a
-        K × K matrix of squared distances δ² over the union of both category sets or a callable
-        ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
-        ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
-        there.
-        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
-        ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
+    {{shared: replications}}
+    {{shared: cross_level}}
     {{shared: categories}}
     {{shared: sample_weight}}
         Here one weight per item of ``x``.
@@ -690,22 +676,8 @@ def normalized_cross_kappa(x: AnnotationsLike, y: AnnotationsLike, *,
 
     Parameters
     ----------
-    x, y : Annotations, DataFrame or array-like
-        The two replications, each an :class:`~kappalab.Annotations`, or what
-        :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-        ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any
-        other table items × raters. Items are matched by label; only items annotated on both
-        sides count.
-    level : str, array-like or callable, default "nominal"
-        Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
-        ``"nominal"``, ``"ordinal"`` (on the pooled marginal counts of both sides),
-        ``"interval"`` (O(N) per-item moments), ``"ratio"``, ``"circular"``, ``"bipolar"``, a
-        K × K matrix of squared distances δ² over the union of both category sets or a callable
-        ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
-        ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
-        there.
-        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
-        ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
+    {{shared: replications}}
+    {{shared: cross_level}}
     irr : "alpha", callable or pair of float, default "alpha"
         Each side's inter-rater reliability: Krippendorff's α with the distance ``level`` on
         the common items, a callable ``irr(ann) -> float | Estimate`` applied to each side's
@@ -839,16 +811,7 @@ def reference_agreement(ann: AnnotationsLike, reference: Any, *, level: Distance
     reference : Annotations, mapping or pandas.Series
         The reference label of each item: an Annotations with one annotation per item, or a
         mapping / Series item → label.
-    level : str, array-like or callable, default "nominal"
-        Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
-        ``"nominal"``, ``"ordinal"`` (on the pooled marginal counts of both sides),
-        ``"interval"`` (O(N) per-item moments), ``"ratio"``, ``"circular"``, ``"bipolar"``, a
-        K × K matrix of squared distances δ² over the union of both category sets or a callable
-        ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
-        ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
-        there.
-        Sets of labels (set-valued, multi-label annotations) also take ``"masi"`` and
-        ``"jaccard"`` (:func:`~kappalab.distances.masi`, used as δ², as nltk's alpha does).
+    {{shared: cross_level}}
     {{shared: categories}}
     {{shared: sample_weight}}
         Here one weight per item of ``ann``.

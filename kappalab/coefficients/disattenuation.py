@@ -719,12 +719,8 @@ def disattenuated_correlation(x: AnnotationsLike, y: AnnotationsLike,
 
     Parameters
     ----------
-    x, y : Annotations, DataFrame or array-like
-        The two replications, each an :class:`~kappalab.Annotations`, or what
-        :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-        ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any
-        other table items × raters. Items are matched by label; only items annotated on both
-        sides count. The values must be numbers.
+    {{shared: replications}}
+        The values must be numbers.
     reliability : "split_half", "spearman_brown" or pair of float, default "split_half"
         How rel_x and rel_y are obtained (see above).
     n_splits : int, default 100

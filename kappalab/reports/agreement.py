@@ -413,20 +413,8 @@ def xrr_report(x: AnnotationsLike, y: AnnotationsLike, *, level: DistanceSpec = 
 
     Parameters
     ----------
-    x, y : Annotations, DataFrame or array-like
-        The two replications, each an :class:`~kappalab.Annotations`, or what
-        :func:`~kappalab.annotations.as_annotations` reads — a DataFrame with
-        ``item``/``rater``/``value`` (or ``task``/``worker``/``label``) columns is long, any
-        other table items × raters. Items are matched by label; only items annotated on both
-        sides count.
-    level : str, array-like or callable, default "nominal"
-        Krippendorff's distance metric (Krippendorff 2011; :mod:`kappalab.distances`):
-        ``"nominal"``, ``"ordinal"`` (on the pooled marginal counts of both sides),
-        ``"interval"`` (O(N) per-item moments), ``"ratio"``, ``"circular"``, ``"bipolar"``, a
-        K × K matrix of squared distances δ² over the union of both category sets or a callable
-        ``δ²(a, b)``. ``level=`` takes distances and ``weights=`` agreement weights:
-        ``"ordinal"`` is Krippendorff's data-dependent metric here, Gwet's rank-based weights
-        there.
+    {{shared: replications}}
+    {{shared: cross_level}}
     n_splits : int, default 100
         The number of random split-half divisions averaged (the split-half reliabilities).
     seed : None, int, sequence of int, SeedSequence or Generator, optional
