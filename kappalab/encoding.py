@@ -44,7 +44,8 @@ from .errors import (
 __all__ = ["BOOLEAN_WORDS", "INT64_LIMIT", "LABEL_TYPES", "LONG_SCHEMAS", "LONG_VOCABULARY",
            "SET_TYPES", "NumericPositions", "SmallIntegerTable", "WideTable", "category_index",
            "check_layout", "check_plainly_wide", "code_dtype", "count_small_integers",
-           "encode_column", "encode_values", "exact_as_float", "factorize_keys", "holds_sets",
+           "encode_column", "encode_values", "exact_as_float", "factorize_keys", "factorize_texts",
+           "holds_sets",
            "integer_categories", "label_identity", "label_sets", "long_columns",
            "numeric_positions", "preview", "reject_duplicate_pairs", "reject_infinite",
            "set_item_column", "text_cell_labels", "transposed", "wide_to_matrix"]
@@ -1398,7 +1399,7 @@ def encode_values(
         uniques, codes = np.unique(values, return_inverse=True)
         return codes.astype(np.intp, copy=False), pd.Index(uniques, name="category")
     if kind == "U":
-        hashed = _factorize_unicode(values)
+        hashed = factorize_texts(values)
         if hashed is not None:
             codes, uniques = hashed
             if len(uniques) > 1:  # texts that read as one number: kept apart, with a warning
@@ -1906,11 +1907,37 @@ def _set_order(sets: np.ndarray) -> np.ndarray:
         return np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.intp)
 
 
-def _factorize_unicode(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Codes and sorted uniques of a 1-D fixed-width unicode array, without making a Python
-    string per value: each value's code points are hashed (FNV-1a, one vectorised pass per
-    character position), the hashes factorized, and every value checked against its code's
-    first value. None on a hash collision (then the caller falls back to objects)."""
+def factorize_texts(values: np.ndarray, sort: bool = True
+                    ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes and uniques of a 1-D fixed-width unicode array, without making a Python string
+    per value.
+
+    Each value's code points are hashed (FNV-1a, one vectorised pass per character
+    position, a loop over the positions and not over the values), the hashes factorized,
+    and every value checked against the first value of its code, so the result is exact.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        A 1-D array of dtype ``<U…`` (no missing values: numpy texts have none).
+    sort : bool, default True
+        Uniques in sorted order (as ``np.unique``), else in order of first appearance (as
+        ``pandas.factorize``).
+
+    Returns
+    -------
+    (codes, uniques) or None
+        ``uniques[codes]`` equals ``values``; None on a 64-bit hash collision (then the
+        caller factorizes the texts as objects).
+
+    Examples
+    --------
+    >>> codes, uniques = factorize_texts(np.array(["b", "a", "b", "c"]))
+    >>> codes.tolist(), uniques.tolist()
+    ([1, 0, 1, 2], ['a', 'b', 'c'])
+    >>> factorize_texts(np.array(["b", "a", "b"]), sort=False)[0].tolist()
+    [0, 1, 0]
+    """
     n = values.size
     width = values.dtype.itemsize // 4
     if width == 0:  # only empty strings
@@ -1927,6 +1954,8 @@ def _factorize_unicode(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | No
     representatives = values[first]
     if not (values == representatives[codes]).all():  # pragma: no cover - a 64-bit collision
         return None
+    if not sort:
+        return codes, representatives
     order = np.argsort(representatives, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)

@@ -397,3 +397,20 @@ def test_selected_category_totals_sum_the_count_table(store):
         want = ann.count_matrix[selected].sum(axis=0)  # the table, summed by numpy
         got = ann.selected_category_totals(selected)
         np.testing.assert_array_equal(got, want.astype(float))
+
+
+@given(st.lists(st.text(alphabet="abcé€𝄞 ", max_size=5), min_size=1, max_size=60))
+def test_factorize_texts_equals_numpy_unique_and_pandas_factorize(texts):
+    """encoding.factorize_texts, sorted against np.unique's inverse, in order of appearance
+    against pandas.factorize (the oracles), on texts of several widths and code points."""
+    from kappalab.encoding import factorize_texts
+    values = np.array(texts)
+    found = factorize_texts(values)
+    assert found is not None
+    uniques, inverse = np.unique(values, return_inverse=True)
+    assert found[0].tolist() == inverse.ravel().tolist()
+    assert found[1].tolist() == uniques.tolist()
+    codes, first_seen = pd.factorize(pd.Series(texts, dtype=object))
+    found = factorize_texts(values, sort=False)
+    assert found is not None
+    assert found[0].tolist() == codes.tolist() and found[1].tolist() == list(first_seen)

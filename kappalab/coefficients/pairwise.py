@@ -32,7 +32,7 @@ import pandas as pd
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..distances import DistanceSpec, category_distance
-from ..encoding import numeric_positions
+from ..encoding import factorize_texts, numeric_positions
 from ..errors import InvalidParameterError, PairwiseMeanWarning, RaterCountError, warn
 from ..estimate import Estimate
 from ..kernels import rater_marginal_entries
@@ -791,39 +791,12 @@ def _table_options(ci: str | None, n_resamples: Any, confidence: Any, seed: Seed
 def _factorized(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """pd.factorize of one rater's labels (codes −1 for NaN/None) and its uniques as a numpy
     array."""
-    if labels.dtype.kind == "U":
-        return _factorized_texts(labels)
+    if labels.dtype.kind == "U":  # fixed-width texts: hashed, without a string per label
+        found = factorize_texts(labels, sort=False)
+        if found is not None:
+            return found
     codes, uniques = pd.factorize(labels, use_na_sentinel=True)
     return codes, np.asarray(uniques)
-
-
-def _factorized_texts(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and uniques of fixed-width texts without a Python string per label: the code
-    points, two to a 64-bit word, factorized word by word (the codes so far and the next
-    word's code combined and factorized again), exactly — no hashing, no collision."""
-    n, width = labels.size, labels.dtype.itemsize // 4
-    if width == 0:  # only empty texts
-        return np.zeros(n, dtype=np.intp), labels[:1]
-    points = np.ascontiguousarray(labels).view(np.uint32).reshape(n, width)
-    word = np.empty(n, dtype=np.uint64)
-    codes: np.ndarray | None = None
-    for j in range(0, width, 2):
-        word[:] = points[:, j]
-        if j + 1 < width:
-            word <<= np.uint64(32)
-            word |= points[:, j + 1]
-        part, seen = pd.factorize(word)
-        if codes is None:
-            codes = part
-        else:
-            codes *= len(seen)
-            codes += part
-            del part
-            codes, _ = pd.factorize(codes)
-    assert codes is not None, "a text of width ≥ 1 has a first word"
-    first = np.empty(int(codes.max()) + 1, dtype=np.intp)
-    first[codes[::-1]] = np.arange(n - 1, -1, -1)  # the first label with each code
-    return codes, labels[first]
 
 
 def _digits(text: str) -> bool:
