@@ -922,7 +922,8 @@ class _Request(NamedTuple):
     category_list: Callable[[], Any]  # the K categories (sets of labels for set distances)
     category_values: Callable[[str], np.ndarray]
     marginals: Callable[[], np.ndarray] | None
-    origin: int | float = 0  # what the values are measured from (the ratio metric adds it)
+    origin: int | float | Callable[[], int | float] = 0  # what the values are measured
+    # from, or a callable giving it (the ratio metric adds it; no other name reads it)
     category_range: Callable[[str], tuple[float, float]] | None = None
 
     @property
@@ -1010,7 +1011,8 @@ def _scaled_metric(metric: Callable[[np.ndarray], np.ndarray]
         v = r.values()
         _refuse_large(r.name, r.n_categories)
         if metric is ratio:  # not shift-invariant: the values themselves
-            return r.scaled(ratio(v, r.origin))
+            origin = r.origin() if callable(r.origin) else r.origin
+            return r.scaled(ratio(v, origin))
         return r.scaled(metric(v))
     return build
 
@@ -1113,7 +1115,7 @@ def category_distance(
     kind: str,
     values: Callable[[str], np.ndarray],
     marginals: Callable[[], np.ndarray] | None = None,
-    origin: int | float = 0,
+    origin: int | float | Callable[[], int | float] = 0,
     value_range: Callable[[str], tuple[float, float]] | None = None,
 ) -> CategoryDistance:
     r"""Resolve ``level=``, ``distance=`` or ``weights=`` into a :class:`CategoryDistance`.
@@ -1154,11 +1156,11 @@ def category_distance(
     marginals : callable, optional
         ``marginals()`` returns the pairable counts per category, for Krippendorff's ordinal
         metric (``level="ordinal"`` refuses to resolve without it).
-    origin : int or float, default 0
+    origin : int, float or callable, default 0
         The number ``values`` are measured from (``Annotations.value_origin``: integers
-        beyond 2**53 are given as their exact differences from the smallest). Every
-        distance but the ratio metric depends on differences only; the ratio metric adds
-        it back.
+        beyond 2**53 are given as their exact differences from the smallest), or a callable
+        returning it. Every distance but the ratio metric depends on differences only; the
+        ratio metric adds it back, and is the only one that calls ``origin()``.
     value_range : callable, optional
         ``value_range(purpose)`` returns (min, max) of the numeric category values (raising
         as ``values`` does); given when the data know them without the categories (a store

@@ -957,13 +957,12 @@ def distance_for(ann: Annotations, spec: DistanceSpec, sample_weight: np.ndarray
     """``level=``/``distance=`` (or, with ``kind="weights"``, ``weights=``) resolved on ``ann``
     by :func:`~kappalab.distances.category_distance` (Krippendorff's ordinal metric on the
     sample-weighted pairable marginals)."""
-    # the origin serves the ratio metric only (the others depend on differences, or on no
-    # number at all): the categories' positions are not looked for unless it is asked for
-    origin = ann.value_origin if isinstance(spec, str) and spec.lower() == "ratio" else 0
+    # the categories, the marginals and the origin (which only the ratio metric reads) are
+    # found only when the distance asks for them
     return category_distance(spec, lambda: ann.categories, kind=kind,
                              values=ann.category_values,
                              marginals=lambda: pairable_marginals(ann, sample_weight),
-                             origin=origin, value_range=ann.value_range)
+                             origin=lambda: ann.value_origin, value_range=ann.value_range)
 
 
 def weights_for(ann: Annotations, weights: DistanceSpec) -> CategoryDistance:
