@@ -128,3 +128,38 @@ def test_fleiss_matches_statsmodels(n_items):
     assert float(kl.fleiss_kappa(A.from_counts(table.astype(float)))) == pytest.approx(
         expected, abs=1e-12)
     assert float(kl.fleiss_kappa(wide)) == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_null_standard_error_is_computed_when_read_and_is_fleiss_nee_landis(monkeypatch):
+    from kappalab.coefficients.multirater import ChanceCorrectedAgreement
+
+    calls = []
+    original = ChanceCorrectedAgreement.null_standard_error
+    monkeypatch.setattr(ChanceCorrectedAgreement, "null_standard_error",
+                        lambda self: calls.append(1) or original(self))
+    table = np.random.default_rng(7).multinomial(6, [0.5, 0.3, 0.2], size=250)
+    est = kl.fleiss_kappa(A.from_counts(table))
+    assert calls == []  # not computed for a value nobody reads
+    # Fleiss, Nee & Landis (1979), equal m: Var₀ = 2/(N m(m−1)) ((Σpq)² − Σpq(q−p))/(Σpq)²
+    n, m = table.shape[0], 6
+    p = table.sum(axis=0) / (n * m)
+    q = 1 - p
+    pq = (p * q).sum()
+    by_hand = np.sqrt(2 / (n * m * (m - 1)) * (pq**2 - (p * q * (q - p)).sum()) / pq**2)
+    assert est.details["se_null"] == pytest.approx(by_hand, rel=1e-12)
+    assert est.details["se_null"] == pytest.approx(by_hand, rel=1e-12)
+    assert calls == [1]  # once, then kept
+
+
+@pytest.mark.parametrize("name", ["complete int64", "uneven int64", "float64", "strided"])
+@pytest.mark.parametrize("coefficient", ["fleiss_kappa", "gwet_ac", "krippendorff_alpha",
+                                         "brennan_prediger", "percent_agreement"])
+def test_totals_of_a_counts_table_are_the_summed_item_statistics(name, coefficient):
+    """The totals sum each group of columns of a block on its own (no stacked copy of the
+    counts): they equal the column sums of the stacked item statistics."""
+    from kappalab.coefficients.registry import lookup
+
+    ann = A.from_counts(_tables()[name])
+    core = lookup(coefficient).core(ann)
+    np.testing.assert_allclose(core.totals(), np.asarray(core.item_stats().sum(axis=0)).ravel(),
+                               rtol=1e-13, atol=1e-12)

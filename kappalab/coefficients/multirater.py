@@ -235,11 +235,17 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
                         m: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """u_i · [d_i, 1]: the item's mean pair disagreement and its weight (0 if unpairable),
         for items of m annotations (default: the data's items)."""
+        u, d = self._observed_columns(within, m)
+        return u, np.column_stack([d, np.ones_like(d)])
+
+    def _observed_columns(self, within: np.ndarray,
+                          m: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(u_i, d_i) of :meth:`_observed_block`, its column of ones left out."""
         m = self.m if m is None else m
         pairable = m >= 2
         d = within / np.where(pairable, m * (m - 1), 1.0)
         u = np.where(pairable, m if self.item_weighting == "annotation" else 1.0, 0.0)
-        return u, np.column_stack([d, np.ones_like(d)])
+        return u, d
 
     def _chance_weight(self, m: np.ndarray) -> np.ndarray:
         """w(m) of the chance block's rows w_i · C_i: 1 for pairable items (pooled), 1/m_i for
@@ -251,18 +257,30 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     def _chance_block(self, sums: _ItemSums
                       ) -> tuple[np.ndarray, ItemStats] | None:
         """The chance model's dense block as (w, C); None for no block or the sparse one."""
+        columns = self._chance_columns(sums)
+        if columns is None:
+            return None
+        w, groups = columns
+        if len(groups) == 1:
+            return w, groups[0]
+        if all(isinstance(group, np.ndarray) for group in groups):
+            return w, np.column_stack(groups)
+        return w, sp.hstack([sp.csr_matrix(group) for group in groups], format="csr")
+
+    def _chance_columns(self, sums: _ItemSums
+                        ) -> tuple[np.ndarray, list[ItemStats]] | None:
+        """:meth:`_chance_block` as (w, the groups of its columns, side by side in C): the
+        totals sum each group on its own, with no stacked copy of the counts."""
         m = self.m
-        per_item = (np.column_stack([m, *self._moment_sums(sums)]) if self.use_moments
-                    else sums[2])
+        if self.use_moments:
+            per_item: ItemStats = np.column_stack([m, *self._moment_sums(sums)])
+        else:
+            per_item = sums[2]
         if self.chance == "pooled":  # pairable items' counts (or m, Σx, Σx²)
-            return self._chance_weight(m), per_item
+            return self._chance_weight(m), [per_item]
         if self.chance in ("item_marginal", "gwet"):  # [n_i/m_i, 1] (or [1, Σx/m, Σx²/m])
             inv_m = self._chance_weight(m)
-            if self.use_moments:
-                return inv_m, per_item
-            if isinstance(per_item, np.ndarray):
-                return inv_m, np.column_stack([per_item, m])
-            return inv_m, sp.hstack([per_item, sp.csr_matrix(m[:, None])], format="csr")
+            return inv_m, [per_item] if self.use_moments else [per_item, m[:, None]]
         return None
 
     @staticmethod
@@ -346,9 +364,15 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         # items; the pooled counts of pairable items (whole numbers, weights 0 or 1) add up
         # exactly in any order below 2**53, in one product
         counts_only = self.chance == "pooled" and not self.use_moments
-        parts = [np.asarray(C.T @ w, dtype=float).ravel() if counts_only and block > 0
-                 else column_totals(C, w)
-                 for block, (w, C) in enumerate(self._dense_blocks())]
+        sums = self._item_sums()
+        u, d = self._observed_columns(sums[1])
+        # Σ u_i: whole numbers (m_i, 1 or 0), exact in any order
+        parts = [column_totals(d[:, None], u), np.array([u.sum()])]
+        chance = self._chance_columns(sums)
+        if chance is not None:  # each group of columns on its own: no stacked copy
+            w, groups = chance
+            parts += [np.asarray(C.T @ w, dtype=float).ravel() if counts_only
+                      else column_totals(C, w) for C in groups]
         if self.chance == "rater_marginal":  # straight from bincounts, not the sparse matrix
             if self.use_moments:
                 scores = self._scores()
@@ -775,7 +799,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         >>> round(core.null_standard_error(), 6)  # R irr: κ/SE₀ = 0.4302/0.02437 = 17.65
         0.024374
         """
-        if self.chance != "item_marginal" or self.dis.name != "nominal" or self.use_moments:
+        if not self._has_null_standard_error:
             return None
         # π̂, W₁ and W₂ from the totals (those of the last estimate when there is one): the
         # chance block Σ_i w_i [n_i/m_i, 1[m_i ≥ 1]] and the observed block's Σ_i w_i u_i
@@ -893,19 +917,29 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
 
     def details(self) -> Mapping[str, Any]:  # type: ignore[override]  # read when asked
         m = self._annotations_of_weighted_items()
-        return _CountedWhenRead({
+        entries: dict[str, Any] = {
             "chance_model": self.chance,
             "item_weighting": self.item_weighting,
             "n_categories": lambda: self.K,  # the distinct values of floats: sorted if read
             "n_items_unpairable": int(((m >= 1) & (m < 2)).sum()),
             "moment_path": self.use_moments,
-        }, deferred=("n_categories",))
+        }
+        if self._has_null_standard_error:  # unweighted Fleiss' κ: the test of κ = 0
+            entries["se_null"] = self.null_standard_error
+        return _CountedWhenRead(entries, deferred=("n_categories", "se_null"))
+
+    @property
+    def _has_null_standard_error(self) -> bool:
+        """Whether :meth:`null_standard_error` applies: unweighted Fleiss' κ."""
+        return self.chance == "item_marginal" and self.dis.name == "nominal" and \
+            not self.use_moments
 
 
 class _CountedWhenRead(Mapping):
     """Details whose ``deferred`` entries are computed when first read (then kept): the
     number of categories of a store of float values is a sort of the values, which the
-    moment path does not need. A pickled copy is a plain dict."""
+    moment path does not need, and Fleiss' null standard error is wanted only for its test.
+    A pickled copy is a plain dict."""
 
     def __init__(self, entries: dict[str, Any], deferred: tuple[str, ...]):
         self._entries, self._deferred = entries, set(deferred)
@@ -1378,12 +1412,10 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
     # the category kappas first: a seed given as a Generator is drawn in this order
     table = (_category_kappas(core.ann, core.sample_weight, ci, resampling) if by_category
              else None)
-    est = core.estimate(ci, **resampling)
-    se_null = core.null_standard_error()
-    if se_null is None:
+    est = core.estimate(ci, **resampling)  # details["se_null"]: computed when read
+    if table is None:
         return est
-    extra = {"se_null": se_null} if table is None else {"se_null": se_null, "by_category": table}
-    return replace(est, details={**est.details, **extra})
+    return replace(est, details={**est.details, "by_category": table})
 
 
 def _category_kappas(ann: Annotations, sample_weight: np.ndarray | None, ci: str | None,
