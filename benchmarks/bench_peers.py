@@ -69,7 +69,9 @@ column when categorical) and one ``np.bincount`` (details in :func:`floor_rows`)
 bounds are the project's targets (2× for α, 3× for the others).
 
 Run: ``python -m benchmarks.bench_peers [--max-annotations N] [--quick] [--repeat R]
-[--json PATH]``; ``--quick`` stops at 100 000 annotations with fewer repeats.
+[--json PATH] [--only TEXT]``; ``--quick`` stops at 100 000 annotations with fewer repeats;
+``--only Fleiss`` times just the rows and floors whose work names Fleiss (no overheads or
+memory: a partial run, which :mod:`benchmarks.performance_table` will not put on the page).
 """
 
 from __future__ import annotations
@@ -562,7 +564,8 @@ def measure(rows: list[Row], sizes: list[int], repeat: int, time_limit: float,
 
 
 # --------------------------------------------------------------------------- floors
-def floor_rows(sizes: list[int], repeat: int, budget: float) -> list[dict[str, Any]]:
+def floor_rows(sizes: list[int], repeat: int, budget: float,
+               only: str | None = None) -> list[dict[str, Any]]:
     """kappalab end to end against the least work of each computation, at 1 M and 10 M.
 
     * α nominal / ordinal from the long DataFrame: ``pd.factorize`` of the item, rater and
@@ -578,12 +581,16 @@ def floor_rows(sizes: list[int], repeat: int, budget: float) -> list[dict[str, A
       rater + ``np.bincount`` of the values by item and by rater;
     * κx (``kl.cross_kappa``) on two built ``Annotations``: one ``np.bincount(item * K +
       code)`` per side.
+
+    ``only``: just the works that contain this text.
     """
     out = []
     for size in sizes:
         cases = floor_cases(size)
 
         for work, kind, kl_fn, floor_fn in cases:
+            if only is not None and only not in work:
+                continue
             kl_t, floor_t, _, _ = paired(kl_fn, floor_fn, repeat, budget)
             ratios = np.array(kl_t) / np.array(floor_t)
             ratio = float(np.median(kl_t) / np.median(floor_t))
@@ -812,6 +819,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds of timed calls per cell, at most")
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
     parser.add_argument("--skip-floors", action="store_true")
+    parser.add_argument("--only", default=None, metavar="TEXT",
+                        help="only the rows and floors whose work contains TEXT (e.g. "
+                             "'Fleiss'), without the overheads and memory; a partial run, "
+                             "which performance_table refuses")
     args = parser.parse_args(argv)
     limit = min(args.max_annotations, 100_000) if args.quick else args.max_annotations
     repeat = min(args.repeat, 3) if args.quick else args.repeat
@@ -828,16 +839,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"OMP_NUM_THREADS = {os.environ.get('OMP_NUM_THREADS')!r}; sizes {sizes}; up to "
           f"{repeat} interleaved pairs per cell after a warm-up, ≤ {args.budget:g} s each")
     started = time.perf_counter()
-    rows = build_rows()
+    rows = [row for row in build_rows() if args.only is None or args.only in row.work]
+    if not rows and args.only is not None:
+        raise SystemExit(f"no row's work contains {args.only!r}")
     # one untimed pass at the smallest size first: the first call of each code path in a
     # process (lazy imports, caches) is measured on its own below, not inside the table
     with open(os.devnull, "w") as devnull, contextlib.redirect_stdout(devnull):
         measure(rows, [SIZES[0]], 1, args.time_limit, args.memory_limit * GIB, 0.1)
     table = measure(rows, sizes, repeat, args.time_limit, args.memory_limit * GIB, args.budget)
     floor_sizes = [s for s in (1_000_000, 10_000_000) if s <= limit] or [sizes[-1]]
-    floors = [] if args.skip_floors else floor_rows(floor_sizes, repeat, 3 * args.budget)
-    extra = overheads(repeat)
-    memory = memory_rows()
+    floors = [] if args.skip_floors else floor_rows(floor_sizes, repeat, 3 * args.budget,
+                                                    args.only)
+    extra = overheads(repeat) if args.only is None else {}
+    memory = memory_rows() if args.only is None else []
 
     disagree = [(r.work, r.peer, c.size, c.diff if c.status == "ok" else c.note)
                 for r in table for c in r.cells if not c.agree]
@@ -860,7 +874,7 @@ def main(argv: list[str] | None = None) -> int:
         "table": [{**{k: v for k, v in asdict(r).items() if k != "cells"},
                    "cells": [asdict(c) for c in r.cells]} for r in table],
         "floors": floors, "overheads": extra, "memory": memory,
-        "slower": len(slower), "agree": not disagree,
+        "slower": len(slower), "agree": not disagree, "only": args.only,
         "target": "every ratio <= 1.0", "target_met": not slower and all(
             f["met"] for f in floors),
     }

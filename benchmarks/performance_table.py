@@ -27,10 +27,11 @@ END = "<!-- peer-table:end -->"
 
 def peers_result(run: dict[str, Any]) -> dict[str, Any]:
     """The bench_peers payload of a run_all JSON, or the payload itself."""
-    if run.get("benchmark") == "peers":
-        return run
-    for result in run.get("results", {}).values():
+    for result in [run, *run.get("results", {}).values()]:
         if result and result.get("benchmark") == "peers":
+            if result.get("only") is not None:
+                raise SystemExit(f"the JSON holds a partial bench_peers run (--only "
+                                 f"{result['only']!r}): the page takes a whole run")
             return result
     raise SystemExit("the JSON holds no bench_peers result")
 

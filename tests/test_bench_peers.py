@@ -119,3 +119,12 @@ def test_a_peer_too_slow_or_too_big_is_not_run_and_kappalab_is_timed_alone():
     assert slow.cells[0].status == "ok"
     assert slow.cells[1].status == "not run" and "extrapolated" in slow.cells[1].note
     assert slow.cells[1].ratio_max < 1e-3
+
+
+def test_a_partial_run_is_not_put_on_the_page():
+    with pytest.raises(SystemExit, match="partial bench_peers run"):
+        performance_table.peers_result({**payload(), "only": "Fleiss"})
+    with pytest.raises(SystemExit, match="partial"):
+        performance_table.peers_result({"results": {"bench_peers": {**payload(),
+                                                                    "only": "Fleiss"}}})
+    assert performance_table.peers_result({**payload(), "only": None})["benchmark"] == "peers"
