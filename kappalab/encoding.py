@@ -923,6 +923,8 @@ def _looks_like_id_column(matrix: np.ndarray) -> bool:
     if n < 5 or r < 3:
         return False
     first = sample[:, 0]
+    if first.dtype.kind == "f" and np.isnan(first).any():
+        return False  # a missing value: not an id column (looked for before its span)
     if first.dtype.kind in "fiu" and _few_whole_numbers(first, n):
         return False  # whole numbers in fewer than n values cannot all differ (no hashing)
     try:
@@ -2090,15 +2092,19 @@ def _small_integer_table(codes: np.ndarray, counts: np.ndarray, missing: int, n_
     active = (np.ascontiguousarray(codes[:1024].T) != missing).any(axis=1)
     if not active.all():
         active[~active] = (codes[:, ~active] != missing).any(axis=0)
-    lookup = np.full(missing + 1, -1, dtype=dtype)  # value offset -> category code; NaN -> -1
-    lookup[seen] = np.arange(seen.size, dtype=dtype)
+
+    def wide_codes() -> np.ndarray:  # made when asked for (most coefficients never do)
+        lookup = np.full(missing + 1, -1, dtype=dtype)  # value offset -> code; NaN -> -1
+        lookup[seen] = np.arange(seen.size, dtype=dtype)
+        return lookup[codes]
+
     return SmallIntegerTable(
         # items × categories (column-major; a view when every value in the range occurs)
         counts=(counts[:missing] if seen.size == missing else counts[seen]).T,
         categories=(seen + int(lo)).astype(np.int64),
         per_item=per_item,
         n_active_raters=int(active.sum()),
-        wide_codes=lambda: lookup[codes],
+        wide_codes=wide_codes,
     )
 
 

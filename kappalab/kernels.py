@@ -210,6 +210,9 @@ def column_totals(stats: ItemStats, weights: np.ndarray | None = None
     stats = np.asarray(stats, dtype=float)
     n, s = stats.shape
     g = n // b
+    if g == 0:  # one partial block: its sum as it is (what the pairwise sum of one gives)
+        return stats.sum(axis=0) if weights is None else \
+            stats.T @ np.asarray(weights, dtype=float)
     head = stats[:g * b].reshape(g, b, s)  # a view: blocks of b consecutive rows
     if weights is None:
         partial = head.sum(axis=1)

@@ -298,7 +298,8 @@ class ItemSumCoefficient(ABC):
 
 
 def _scalar(x: Any) -> float:
-    return float(np.asarray(x).reshape(-1)[0]) if np.size(x) else float("nan")
+    x = np.asarray(x)
+    return float(x.reshape(-1)[0]) if x.size else float("nan")
 
 
 def _optional(x: Any) -> float | None:
@@ -383,8 +384,11 @@ def disagreement_components(d_o: np.ndarray, d_e: np.ndarray, scale: float,
     defined = np.real(d_e) > 0
     with np.errstate(invalid="ignore", divide="ignore"):
         value = np.where(defined, 1.0 - d_o / np.where(defined, d_e, 1.0), np.nan)
-    with np.errstate(over="ignore", under="ignore"):
-        reported_o, reported_e = d_o * units, d_e * units
+    if units == 1.0:  # the usual case: the disagreements as computed
+        reported_o, reported_e = d_o, d_e
+    else:
+        with np.errstate(over="ignore", under="ignore"):
+            reported_o, reported_e = d_o * units, d_e * units
     return {"value": value, "observed": 1.0 - d_o / scale, "expected": 1.0 - d_e / scale,
             "observed_disagreement": reported_o, "expected_disagreement": reported_e}
 

@@ -241,8 +241,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
     def _observed_columns(self, within: np.ndarray,
                           m: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(u_i, d_i) of :meth:`_observed_block`, its column of ones left out."""
+        pairable = self.pairable if m is None else m >= 2
         m = self.m if m is None else m
-        pairable = m >= 2
         d = within / np.where(pairable, m * (m - 1), 1.0)
         u = np.where(pairable, m if self.item_weighting == "annotation" else 1.0, 0.0)
         return u, d
@@ -252,7 +252,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         items with an annotation (item_marginal, gwet)."""
         if self.chance == "pooled":
             return (m >= 2).astype(float)
-        return np.where(m >= 1, 1.0 / np.where(m >= 1, m, 1.0), 0.0)
+        return np.divide(1.0, m, out=np.zeros(m.shape), where=m >= 1)
 
     def _chance_block(self, sums: _ItemSums
                       ) -> tuple[np.ndarray, ItemStats] | None:
@@ -921,12 +921,13 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             "chance_model": self.chance,
             "item_weighting": self.item_weighting,
             "n_categories": lambda: self.K,  # the distinct values of floats: sorted if read
-            "n_items_unpairable": int(((m >= 1) & (m < 2)).sum()),
+            "n_items_unpairable": lambda: int(((m >= 1) & (m < 2)).sum()),
             "moment_path": self.use_moments,
         }
         if self._has_null_standard_error:  # unweighted Fleiss' κ: the test of κ = 0
             entries["se_null"] = self.null_standard_error
-        return _CountedWhenRead(entries, deferred=("n_categories", "se_null"))
+        return _CountedWhenRead(entries, deferred=("n_categories", "n_items_unpairable",
+                                                   "se_null"))
 
     @property
     def _has_null_standard_error(self) -> bool:
