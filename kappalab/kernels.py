@@ -126,7 +126,8 @@ def numeric_array(x: Any) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        ``x`` as float64, or as it is when complex or object.
+        ``x`` as float64 (``x`` itself when it is a float64 array: no copy), or as it is
+        when complex or object.
 
     Examples
     --------
@@ -134,7 +135,10 @@ def numeric_array(x: Any) -> np.ndarray:
     (dtype('float64'), dtype('complex128'))
     """
     t = np.asarray(x)
-    return t if t.dtype.kind in "cO" else t.astype(float)
+    return t if t.dtype == _FLOAT64 or t.dtype.kind in "cO" else t.astype(float)
+
+
+_FLOAT64 = np.dtype(np.float64)
 
 
 # ====================================================================== totals over items

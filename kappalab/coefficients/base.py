@@ -383,7 +383,8 @@ def disagreement_components(d_o: np.ndarray, d_e: np.ndarray, scale: float,
     """
     defined = np.real(d_e) > 0
     with np.errstate(invalid="ignore", divide="ignore"):
-        value = np.where(defined, 1.0 - d_o / np.where(defined, d_e, 1.0), np.nan)
+        value = 1.0 - d_o / d_e if np.all(defined) else \
+            np.where(defined, 1.0 - d_o / np.where(defined, d_e, 1.0), np.nan)
     if units == 1.0:  # the usual case: the disagreements as computed
         reported_o, reported_e = d_o, d_e
     else:
@@ -731,7 +732,7 @@ def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """
     numerator, denominator = numeric_array(numerator), numeric_array(denominator)
     if numerator.dtype == _FLOAT and denominator.dtype == _FLOAT and \
-            not (denominator == 0).any():  # the common case: floats, no zero divisor
+            denominator.all():  # the common case: floats, no zero divisor (NaN is not 0)
         return np.asarray(np.true_divide(numerator, denominator))
     out = np.full(np.broadcast(numerator, denominator).shape, np.nan,
                   dtype=np.result_type(numerator, denominator))
