@@ -24,6 +24,8 @@ Rows (work, kappalab's input, peer):
 * Krippendorff's α, nominal / ordinal / interval / ratio, against ``krippendorff.alpha`` on
   the raters × items array; kappalab from the same data as an items × raters array and from a
   long DataFrame (item, string rater, value);
+* nominal α from the long DataFrame against ``krippendorff.alpha`` after the pandas pivot to
+  its raters × items array, which its user makes first (it reads no long table);
 * the same against evalica's ``alpha`` (a raters × units DataFrame, its Rust solver);
 * Cohen's κ plain / linear / quadratic against scikit-learn's ``cohen_kappa_score`` with
   int64 labels, and plain with string labels (object arrays): kappalab refuses linear and
@@ -58,6 +60,11 @@ running it) is recorded as "not run: needs N GiB"; one whose time, extrapolated 
 previous size, would exceed ``--time-limit`` seconds (60) is recorded as "> 60 s,
 extrapolated N s"; one that raises is recorded with its error. Values must agree — peer
 against kappalab to 1e-9 — or the run exits non-zero.
+
+For every cell above 1.0, kappalab's **fixed cost** is measured too: its call on the row's
+smallest input (:data:`FIXED_COST_SIZE` annotations) paired with the peer's call at the cell's
+size (:func:`fixed_costs`); above 1.0, what kappalab spends on any call already exceeds the
+peer's whole call.
 
 Also measured: the fixed per-call overhead (µs per call at 1 000 annotations), the first
 estimator call in a fresh process against a later one (subprocesses), ``import kappalab``
@@ -275,6 +282,8 @@ class Cell:
     repeats: int = 0
     diff: float | None = None
     agree: bool = True
+    fixed_s: float | None = None  # kappalab on the smallest input (cells above 1.0)
+    fixed_ratio: float | None = None  # fixed_s / the peer's time at this size
 
 
 @dataclass
@@ -338,6 +347,15 @@ def build_rows() -> list[Row]:
 
     for level in ("nominal", "ordinal", "interval", "ratio"):
         alpha_rows(level)
+    # krippendorff reads no long table: its user pivots it to the raters × items array first
+    rows.append(Row(
+        "α nominal", "long DataFrame", "pandas pivot + krippendorff.alpha",
+        lambda d: lambda: kl.krippendorff_alpha(d.get("long")),
+        lambda d: lambda: krippendorff.alpha(
+            reliability_data=d.get("long").pivot(index="rater", columns="item",
+                                                 values="value").to_numpy(),
+            level_of_measurement="nominal"),
+        memory=lambda n: units_vv(n) + 8.0 * 3 * n))
 
     for weights in (None, "linear", "quadratic"):
         name = weights or "plain"
@@ -561,6 +579,45 @@ def measure(rows: list[Row], sizes: list[int], repeat: int, time_limit: float,
                   + ("" if cell.agree else "  DISAGREE"), flush=True)
         del data
     return results
+
+
+# --------------------------------------------------------------------------- fixed costs
+#: the annotations of the smallest input of a row, whose time is kappalab's fixed cost per call
+FIXED_COST_SIZE = 20
+
+
+def fixed_costs(rows: list[Row], results: list[RowResult], repeat: int,
+                budget: float) -> None:
+    """For every cell above 1.0, kappalab's call on the row's smallest input (
+    :data:`FIXED_COST_SIZE` annotations: 4 items × 5 raters) paired with the peer's call at
+    the cell's size, into the cell's ``fixed_s`` and ``fixed_ratio``. A ``fixed_ratio`` above
+    1.0 means that what kappalab spends on any call, whatever the size of its data (reading
+    and checking the input, the core, the estimate), already exceeds the peer's whole call:
+    no saving per annotation closes that cell."""
+    slow = [(row, cell) for row, result in zip(rows, results) for cell in result.cells
+            if cell.ratio is not None and cell.ratio > 1.0]
+    if not slow:
+        return
+    print(f"\n-- fixed costs: kappalab on {FIXED_COST_SIZE} annotations against the peer at "
+          "each cell above 1.0", flush=True)
+    tiny = Data(FIXED_COST_SIZE)
+    for size in sorted({cell.size for _, cell in slow}):
+        data = Data(size)
+        for row, cell in slow:
+            if cell.size != size:
+                continue
+            tiny.frozen = data.frozen = False
+            tiny.prepare(row.kl_call)
+            data.prepare(row.peer_call)
+            tiny.frozen = data.frozen = True
+            kl_t, peer_t, _, _ = paired(row.kl_call(tiny), row.peer_call(data), repeat, budget)
+            cell.fixed_s = float(np.median(kl_t))
+            cell.fixed_ratio = cell.fixed_s / float(np.median(peer_t))
+            print(f"   {row.work:22s} {row.kl_input[:26]:26s} {row.peer:44s} {size:>10,}: "
+                  f"{timing.fmt_time(cell.fixed_s):>10s} / "
+                  f"{timing.fmt_time(float(np.median(peer_t))):>10s} = "
+                  f"{cell.fixed_ratio:5.2f}", flush=True)
+        del data
 
 
 # --------------------------------------------------------------------------- floors
@@ -847,6 +904,7 @@ def main(argv: list[str] | None = None) -> int:
     with open(os.devnull, "w") as devnull, contextlib.redirect_stdout(devnull):
         measure(rows, [SIZES[0]], 1, args.time_limit, args.memory_limit * GIB, 0.1)
     table = measure(rows, sizes, repeat, args.time_limit, args.memory_limit * GIB, args.budget)
+    fixed_costs(rows, table, repeat, args.budget)
     floor_sizes = [s for s in (1_000_000, 10_000_000) if s <= limit] or [sizes[-1]]
     floors = [] if args.skip_floors else floor_rows(floor_sizes, repeat, 3 * args.budget,
                                                     args.only)
@@ -875,6 +933,7 @@ def main(argv: list[str] | None = None) -> int:
                    "cells": [asdict(c) for c in r.cells]} for r in table],
         "floors": floors, "overheads": extra, "memory": memory,
         "slower": len(slower), "agree": not disagree, "only": args.only,
+        "fixed_cost_size": FIXED_COST_SIZE,
         "target": "every ratio <= 1.0", "target_met": not slower and all(
             f["met"] for f in floors),
     }

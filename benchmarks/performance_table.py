@@ -103,9 +103,12 @@ def render(result: dict[str, Any]) -> str:
     slower = [(row, c) for row in result["table"] for c in row["cells"]
               if c["status"] == "ok" and c["ratio"] > 1.0]
     for row, c in slower:
+        fixed = "" if c.get("fixed_ratio") is None else (
+            f"; kappalab's fixed cost, its call on {result.get('fixed_cost_size')} annotations, "
+            f"{seconds(c['fixed_s'])}: {c['fixed_ratio']:.2f}× the peer's call")
         out.append(f"- {row['work']} from the {row['kl_input']} against {row['peer']} at "
                    f"{size_name(c['size'])}: {c['ratio']:.2f} ({seconds(c['kl_s'])} against "
-                   f"{seconds(c['peer_s'])})")
+                   f"{seconds(c['peer_s'])}{fixed})")
     if not slower:
         out.append("- none")
     if result.get("floors"):

@@ -128,3 +128,33 @@ def test_a_partial_run_is_not_put_on_the_page():
         performance_table.peers_result({"results": {"bench_peers": {**payload(),
                                                                     "only": "Fleiss"}}})
     assert performance_table.peers_result({**payload(), "only": None})["benchmark"] == "peers"
+
+
+def test_a_cell_above_one_says_its_fixed_cost():
+    result = payload()
+    result["fixed_cost_size"] = 20
+    result["table"][0]["cells"][0].update(fixed_s=1.5e-4, fixed_ratio=1.5)
+    text = performance_table.render(result)
+    assert ("- α nominal from the array against krippendorff.alpha at 1 000: 2.00 (200 µs "
+            "against 100 µs; kappalab's fixed cost, its call on 20 annotations, 150 µs: 1.50× "
+            "the peer's call)") in text
+
+
+def test_the_fixed_cost_pairs_the_smallest_input_with_the_peer_at_the_cells_size():
+    sizes = []
+
+    def kl_call(data):
+        sizes.append(("kl", data.size))
+        return lambda: 1.0
+
+    def peer_call(data):
+        sizes.append(("peer", data.size))
+        return lambda: 1.0
+
+    row = bench_peers.Row("w", "in", "peer", kl_call, peer_call)
+    slow = bench_peers.Cell(10_000, kl_s=2.0, peer_s=1.0, ratio=2.0)
+    fast = bench_peers.Cell(1_000, kl_s=1.0, peer_s=2.0, ratio=0.5)
+    result = bench_peers.RowResult("w", "in", "peer", [fast, slow])
+    bench_peers.fixed_costs([row], [result], repeat=2, budget=0.1)
+    assert sizes == [("kl", bench_peers.FIXED_COST_SIZE), ("peer", 10_000)]
+    assert fast.fixed_ratio is None and slow.fixed_ratio is not None and slow.fixed_s > 0
