@@ -167,6 +167,7 @@ class Annotations:
         wide_codes: np.ndarray | Callable[[], np.ndarray] | None = None,
         wide_values: np.ndarray | None = None,
         counts: np.ndarray | None = None,
+        float_counts: np.ndarray | None = None,
         values: np.ndarray | None = None,
     ):
         # Not meant to be called directly: the constructors validate and encode. One of three
@@ -188,6 +189,9 @@ class Annotations:
             self.__dict__["_long_codes"] = (item_codes, rater_codes, category_codes)
         if counts is not None:
             self.__dict__["count_matrix"] = counts
+        # or the counts as read-only floats (whole numbers below 2**53), the int64 table made
+        # from them when asked for: a counts table is copied once, as the cores read it
+        self._float_counts = float_counts
 
     @cached_property
     def categories(self) -> pd.Index:
@@ -620,7 +624,7 @@ class Annotations:
             counts, m = checked
             ann = cls(items=pd.RangeIndex(counts.shape[0], name="item") if items is None
                       else items, raters=None,
-                      categories=_count_categories(cats, counts.shape[1]), counts=counts)
+                      categories=_count_categories(cats, counts.shape[1]), float_counts=counts)
             ann.__dict__["annotations_per_item_array"] = m
             return ann
         if matrix.dtype.kind == "c" or (matrix.dtype.kind == "O" and any(
@@ -834,6 +838,8 @@ class Annotations:
     @cached_property
     def count_matrix(self) -> np.ndarray:
         """n_ic: items × categories counts (int64)."""
+        if self._float_counts is not None:
+            return self._float_counts.astype(np.int64)
         if self._is_wide:
             return _wide_counts(self._wide, self.n_categories, axis=1)
         item_codes, _, category_codes = self._stored_codes
@@ -844,7 +850,7 @@ class Annotations:
         """Whether the items × categories count table would exceed :data:`DENSE_COUNT_CELLS`
         cells: the nominal coefficients and SPA then use :attr:`sparse_count_matrix`, so
         their memory grows with the annotations, not with items × categories."""
-        return ("count_matrix" not in self.__dict__
+        return ("count_matrix" not in self.__dict__ and self._float_counts is None
                 and self.n_items * self.n_categories > DENSE_COUNT_CELLS)
 
     @cached_property
@@ -862,6 +868,8 @@ class Annotations:
         :attr:`counts_are_large`."""
         if self.counts_are_large:
             return self.sparse_count_matrix
+        if self._float_counts is not None:  # read-only: the store itself
+            return self._float_counts
         return self.count_matrix.astype(float)
 
     def selected_category_totals(self, selected: np.ndarray) -> np.ndarray:
@@ -1406,26 +1414,26 @@ _EXACT_FLOAT_LIMIT = 2**53
 
 
 def _plain_counts(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """(counts as int64, their row sums) of a counts table of integers or floats that are all
-    non-negative whole numbers whose total stays below 2**53, found in a few passes over the
-    table (its extremes, one cast, and for floats one comparison); None for anything else
-    (other dtypes, a negative, missing, infinite or fractional count, huge counts, every
-    count zero), which :meth:`Annotations.from_counts` checks cell by cell and refuses or
-    accepts as before. The row sums are exact: whole numbers below 2**53 add up exactly in
-    float64."""
+    """(counts as read-only float64, their row sums as int64) of a counts table of integers
+    or floats that are all non-negative whole numbers whose total stays below 2**53, found in
+    a few passes over the table (its extremes, one cast, for floats one comparison); None for
+    anything else (other dtypes, a negative, missing, infinite or fractional count, huge
+    counts, every count zero), which :meth:`Annotations.from_counts` checks cell by cell and
+    refuses or accepts as before. Whole numbers below 2**53 are exact in float64, and so are
+    their sums."""
     kind = matrix.dtype.kind
     if kind not in "iuf":
         return None
     low, high = matrix.min(), matrix.max()
     # NaN fails both comparisons; the bound rules out infinities and any sum that would not
-    # be exact in float64 (or would wrap around in int64)
+    # be exact in float64
     if not (low >= 0 and 0 < float(high) * matrix.size < _EXACT_FLOAT_LIMIT):
         return None
-    counts = matrix.astype(np.int64)  # a copy: the data do not change with the caller's table
-    if kind == "f" and (counts != matrix).any():  # a fractional count
+    counts = matrix.astype(float)  # a copy: the data do not change with the caller's table
+    if kind == "f" and (counts != np.floor(counts)).any():  # a fractional count
         return None
-    # whole numbers below 2**53 add up exactly in int64, in one pass with no float copy
-    return counts, np.einsum("ik->i", counts)
+    counts.flags.writeable = False
+    return counts, np.einsum("ik->i", counts).astype(np.int64)
 
 
 def _count_categories(cats: pd.Index | Sequence[Any] | None, n_columns: int) -> pd.Index:

@@ -82,6 +82,24 @@ def test_table_is_copied():
     assert ann.count_matrix.tolist() == [[2, 1], [0, 3]]
 
 
+def test_the_table_is_kept_once_as_read_only_floats():
+    table = np.array([[2, 1], [0, 3]])
+    ann = A.from_counts(table)
+    table[0, 0] = 9  # the caller's table changes; the store does not
+    floats = ann.category_counts()
+    assert floats.dtype == np.float64 and floats.tolist() == [[2.0, 1.0], [0.0, 3.0]]
+    assert ann.category_counts() is floats  # not copied again
+    with pytest.raises(ValueError, match="read-only"):
+        floats[0, 0] = 5.0
+    assert ann.count_matrix.dtype == np.int64 and ann.count_matrix.tolist() == [[2, 1], [0, 3]]
+    # large whole numbers (the largest count times the cells below 2**53) stay exact
+    n = 2**50
+    exact = A.from_counts(np.array([[n, n - 1], [1, 2]], dtype=np.int64))
+    assert not exact.category_counts().flags.writeable  # kept as floats
+    assert exact.count_matrix.tolist() == [[n, n - 1], [1, 2]]
+    assert exact.annotations_per_item_array.tolist() == [2 * n - 1, 3]
+
+
 def test_huge_counts_take_the_careful_path():
     # beyond 2**53 float64 no longer holds every sum exactly: checked cell by cell, accepted
     # while int64 holds them

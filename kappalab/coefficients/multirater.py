@@ -263,8 +263,9 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
         w, groups = columns
         if len(groups) == 1:
             return w, groups[0]
-        if all(isinstance(group, np.ndarray) for group in groups):
-            return w, np.column_stack(groups)
+        dense = [group for group in groups if isinstance(group, np.ndarray)]
+        if len(dense) == len(groups):
+            return w, np.column_stack(dense)
         return w, sp.hstack([sp.csr_matrix(group) for group in groups], format="csr")
 
     def _chance_columns(self, sums: _ItemSums
