@@ -220,11 +220,9 @@ class AlignedReplications:
             common_y[self.y_rows] = True
             self.only_x_rows = np.flatnonzero(has_x & ~common_x)
             self.only_y_rows = np.flatnonzero(has_y & ~common_y)
-            common = x.items[self.x_rows]
-            if len(common) == 0:
+            if self.x_rows.size == 0:
                 self._refuse_disjoint(x.items[has_x], y.items[has_y])
-            self.only_x_items = x.items[self.only_x_rows]
-            self.only_y_items = y.items[self.only_y_rows]
+            # the labels (items, only_x_items, only_y_items) are taken when first read
         else:  # labels of different types: pandas' set operations decide what matches
             annotated_x, annotated_y = x.items[has_x], y.items[has_y]
             common = annotated_x.intersection(annotated_y, sort=False)
@@ -232,12 +230,27 @@ class AlignedReplications:
                 self._refuse_disjoint(annotated_x, annotated_y)
             self.x_rows = x.items.get_indexer(common)
             self.y_rows = y.items.get_indexer(common)
-            self.only_x_items = annotated_x.difference(common, sort=False)
-            self.only_y_items = annotated_y.difference(common, sort=False)
-            self.only_x_rows = x.items.get_indexer(self.only_x_items)
-            self.only_y_rows = y.items.get_indexer(self.only_y_items)
+            only_x = annotated_x.difference(common, sort=False)
+            only_y = annotated_y.difference(common, sort=False)
+            self.only_x_rows = x.items.get_indexer(only_x)
+            self.only_y_rows = y.items.get_indexer(only_y)
+            self.__dict__.update(items=common, only_x_items=only_x, only_y_items=only_y)
         self.x, self.y = x, y
-        self.items = common
+
+    @cached_property
+    def items(self) -> pd.Index:
+        """The common items, in X's order."""
+        return self.x.items[self.x_rows]
+
+    @cached_property
+    def only_x_items(self) -> pd.Index:
+        """The items annotated in X only."""
+        return self.x.items[self.only_x_rows]
+
+    @cached_property
+    def only_y_items(self) -> pd.Index:
+        """The items annotated in Y only."""
+        return self.y.items[self.only_y_rows]
 
     @staticmethod
     def _refuse_disjoint(annotated_x: pd.Index, annotated_y: pd.Index) -> None:
@@ -251,17 +264,17 @@ class AlignedReplications:
     @property
     def n_common(self) -> int:
         """Number of common items."""
-        return len(self.items)
+        return int(self.x_rows.size)
 
     @property
     def n_only_x(self) -> int:
         """Number of items annotated in X only."""
-        return len(self.only_x_items)
+        return int(self.only_x_rows.size)
 
     @property
     def n_only_y(self) -> int:
         """Number of items annotated in Y only."""
-        return len(self.only_y_items)
+        return int(self.only_y_rows.size)
 
     # ------------------------------------------------------------------ every item
     @cached_property
