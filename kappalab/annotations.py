@@ -129,6 +129,9 @@ class Annotations:
         missing.
     counts : numpy.ndarray, optional
         The counts store: items × categories counts.
+    float_counts : numpy.ndarray, optional
+        The counts store as read-only float64 whole numbers (what the cores read), the int64
+        ``count_matrix`` made from it when asked for (:meth:`from_counts`).
     values : numpy.ndarray, optional
         The long store of float values (with ``item_codes`` and ``rater_codes``, without
         ``category_codes``; ``categories`` None): the value of each annotation. The

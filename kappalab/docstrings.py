@@ -77,6 +77,19 @@ progress : bool or None, optional
     A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
     (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).""",
 }
+SHARED_PARAMETERS["em"] = """\
+smoothing : float, default 0.0
+    The pseudo-count s added to every confusion cell and prevalence: 0 is the
+    maximum-likelihood estimate, s > 0 the posterior mode under Dirichlet(1 + s) priors.
+max_iter : int, default 1000
+    The most EM iterations; a fit that stops there warns
+    (:class:`~kappalab.errors.ConvergenceWarning`).
+tol : float, default 1e-10
+    The stopping rule: the largest change of π or θ and the relative change of the
+    log-likelihood in one iteration both below ``tol``.
+progress : bool or None, optional
+    The iterations on stderr when the fit outlasts two seconds: True, False, or None
+    (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`)."""
 SHARED_PARAMETERS["ci"] = """\
 ci : str, optional
     A standard error and confidence interval by ``"analytic"`` (the linearisation, θ̂ ± t SE),

@@ -81,6 +81,11 @@ class UndefinedCoefficientWarning(RuntimeWarning):
     """A coefficient is undefined on the data (e.g. all annotations in one category)."""
 
 
+class ConvergenceWarning(RuntimeWarning):
+    """An iterative fit (the EM of a model of annotation) stopped at its iteration limit
+    before its stopping rule was met."""
+
+
 class CheckpointWarning(UserWarning):
     """A simulation study's checkpoint holds damaged records (cut short, failing their
     checksum, or not records at all): they are removed and their replications run again; the

@@ -20,6 +20,8 @@ FLOORS = {
     "coefficients": 3,
     # what is built on the coefficients
     "simulate": 4, "datasets": 4,
+    # the models of annotation (which label is right, whom to trust)
+    "annotators": 4,
     # what researchers report beside the coefficient: the reports (every coefficient, raters,
     # items, a judge), comparisons, interpretation, planning
     "reports": 4, "comparison": 4, "interpretation": 4, "planning": 4,

@@ -1,0 +1,477 @@
+r"""Models of annotation: which label is right, and whom to trust.
+
+An agreement coefficient says how far annotators agree; a model of annotation says, for each
+item, how probable each class is, and for each annotator, how it labels each class
+(Dawid & Skene 1979; Passonneau & Carpenter 2014; Paun et al. 2018). This module fits them
+by maximum likelihood (EM), in vectorised passes over the annotations:
+
+* :func:`majority_vote`, the vote shares of each item and the label most annotators gave
+  (its tie rule stated);
+* :func:`dawid_skene`, one confusion matrix per annotator and the class prevalences
+  (Dawid & Skene 1979);
+* :func:`multinomial`, one confusion matrix shared by every annotator (Paun et al.'s
+  "Multinomial", the pooled model).
+
+The models, with π the class prevalences and θ_j[k, l] = P(annotator j says l | true class
+k), give item i with annotations y_i = {(j, l)} the likelihood
+
+.. math::  p(y_i) = \sum_k π_k \prod_{(j, l) \in y_i} θ_j[k, l],
+
+and the EM of Dawid & Skene (1979) alternates the E-step, the posterior class probabilities
+T_ik ∝ π_k Π θ_j[k, l] (in log space), with the M-step,
+
+.. math::  π_k = \frac{\sum_i T_{ik} + s}{N + K s}, \qquad
+           θ_j[k, l] = \frac{\sum_{i:(j, l) \in y_i} T_{ik} + s}
+                            {\sum_{i: j \in y_i} T_{ik} + K s},
+
+with s the ``smoothing`` pseudo-count (0: the maximum-likelihood estimate of Dawid & Skene;
+s > 0: the posterior mode under Dirichlet(1 + s) priors). An (annotator, class) row with no
+mass (an annotator who labelled no item the model gives that class, with s = 0) is uniform,
+1/K. Each step is two products of the items × (annotator, label) count matrix X (sparse, one
+entry per annotation) with an items × classes or (annotator, label) × classes matrix:
+``X @ log θ`` (E) and ``Xᵀ @ T`` (M), sums over annotations that merge across partitions.
+EM starts from the majority vote's shares (a random start reaches worse optima and swaps
+labels) and stops when both the largest change of a parameter and the relative change of
+the observed-data log-likelihood fall below ``tol``; the log-likelihood reported is that of
+the returned parameters, and without smoothing it never decreases from one iteration to
+the next (EM's ascent property, checked by the tests; with smoothing EM ascends the
+likelihood times the Dirichlet priors instead).
+
+References
+----------
+Dawid, A. P., & Skene, A. M. (1979). Maximum likelihood estimation of observer error-rates
+using the EM algorithm. *Journal of the Royal Statistical Society C* 28(1), 20–28.
+doi:10.2307/2346806
+
+Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation.
+*Transactions of the ACL* 2, 311–326. doi:10.1162/tacl_a_00185
+
+Paun, S., Carpenter, B., Chamberlain, J., Hovy, D., Kruschwitz, U., & Poesio, M. (2018).
+Comparing Bayesian models of annotation. *Transactions of the ACL* 6, 571–585.
+doi:10.1162/tacl_a_00040
+
+Examples
+--------
+>>> import kappalab as kl
+>>> fit = kl.annotators.dawid_skene(kl.datasets.load("worked_example"))  # 10 items, 3 raters
+>>> fit.labels.head(3).tolist(), fit.converged
+(['P', 'P', 'N'], True)
+>>> fit.accuracy.round(2).tolist()   # P(the true class) for each rater
+[1.0, 0.7, 0.9]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from .annotations import Annotations, AnnotationsLike, as_annotations
+from .docstrings import shared_parameters
+from .errors import ConvergenceWarning, InvalidParameterError, warn
+from .progress import track
+from .validation import check_count, check_flag, check_real
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+else:  # scipy.sparse, imported on first use (start-up)
+    from .kernels import sp
+
+__all__ = ["AnnotationModelFit", "majority_vote", "dawid_skene", "multinomial", "TIE_RULES"]
+
+#: the hard label of an item whose top vote share is shared: ``"first"``, the first of the
+#: tied classes in the order of the categories; ``"missing"``, no label (None)
+TIE_RULES = ("first", "missing")
+
+
+@dataclass(frozen=True)
+class AnnotationModelFit:
+    """A fitted model of annotation: the posterior class of each item and how each annotator
+    labels each class.
+
+    Parameters
+    ----------
+    model : str
+        ``"majority vote"``, ``"Dawid-Skene"`` or ``"multinomial"``.
+    posterior : pandas.DataFrame
+        Items × classes: P(true class | the item's annotations) (the vote shares for the
+        majority vote). An item without annotations has the prevalences.
+    prevalence : pandas.Series
+        π_k, by class.
+    confusion : numpy.ndarray
+        θ[j, k, l] = P(annotator j says l | true class k), annotators × classes × classes
+        (one annotator, ``"all raters"``, for the pooled model; None for the majority vote).
+    raters : pandas.Index or None
+        The annotators of ``confusion``'s first axis.
+    log_likelihood : float
+        The observed-data log-likelihood Σ_i log p(y_i) at the returned parameters (NaN for
+        the majority vote, which is no likelihood model).
+    item_log_likelihood : numpy.ndarray
+        log p(y_i) of each item (0 for items without annotations), for model comparison.
+    trace : tuple of float
+        The log-likelihood after each iteration.
+    n_iter : int
+        EM iterations run.
+    converged : bool
+        Whether the stopping rule was met before ``max_iter``.
+    tie_rule : str
+        The rule of :attr:`labels` for tied items (:data:`TIE_RULES`).
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> fit = kl.annotators.majority_vote([[0, 0, 1], [1, 1, 1], [0, 1, None]])
+    >>> fit.posterior.round(3).values.tolist()
+    [[0.667, 0.333], [0.0, 1.0], [0.5, 0.5]]
+    >>> fit.labels.tolist()            # item 2 is tied: the first class in category order
+    [0, 1, 0]
+    """
+
+    model: str
+    posterior: pd.DataFrame
+    prevalence: pd.Series
+    confusion: np.ndarray | None
+    raters: pd.Index | None
+    log_likelihood: float
+    item_log_likelihood: np.ndarray
+    trace: tuple[float, ...]
+    n_iter: int
+    converged: bool
+    tie_rule: str = "first"
+
+    @property
+    def classes(self) -> pd.Index:
+        """The classes (the data's categories)."""
+        return self.posterior.columns
+
+    @property
+    def labels(self) -> pd.Series:
+        """The most probable class of each item; for tied items :attr:`tie_rule` decides
+        (``"first"``: the first tied class in the order of the categories; ``"missing"``:
+        None)."""
+        p = self.posterior.to_numpy()
+        best = p.argmax(axis=1)
+        labels = pd.Series(np.asarray(self.classes)[best], index=self.posterior.index,
+                           name="label", dtype=self.classes.dtype)
+        if self.tie_rule == "missing":
+            tied = (np.isclose(p, p.max(axis=1, keepdims=True), rtol=0, atol=1e-12)
+                    .sum(axis=1) > 1)
+            labels = labels.astype(object)
+            labels[tied] = None
+        return labels
+
+    @property
+    def label_probability(self) -> pd.Series:
+        """The posterior probability of :attr:`labels` (the largest of each row)."""
+        return pd.Series(self.posterior.to_numpy().max(axis=1), index=self.posterior.index,
+                         name="probability")
+
+    @property
+    def accuracy(self) -> pd.Series:
+        """Each annotator's probability of giving the true class of a random item,
+        Σ_k π_k θ_j[k, k] (None for the majority vote)."""
+        if self.confusion is None or self.raters is None:
+            raise InvalidParameterError(f"the {self.model} has no confusion matrices")
+        diagonal = np.diagonal(self.confusion, axis1=1, axis2=2)
+        return pd.Series(diagonal @ self.prevalence.to_numpy(), index=self.raters,
+                         name="accuracy")
+
+    def confusion_matrix(self, rater: Any = None) -> pd.DataFrame:
+        """θ of one annotator (the only one of the pooled model when ``rater`` is None):
+        rows the true class, columns the label given; each row sums to 1.
+
+        Parameters
+        ----------
+        rater : label, optional
+            An annotator of :attr:`raters`.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        if self.confusion is None or self.raters is None:
+            raise InvalidParameterError(f"the {self.model} has no confusion matrices")
+        if rater is None:
+            if len(self.raters) != 1:
+                raise InvalidParameterError(
+                    f"the {self.model} has {len(self.raters)} annotators: name one")
+            position = 0
+        else:
+            found = self.raters.get_indexer(pd.Index([rater]))[0]
+            if found < 0:
+                raise InvalidParameterError(f"no annotator {rater!r} in the fit")
+            position = int(found)
+        return pd.DataFrame(self.confusion[position],
+                            index=pd.Index(self.classes, name="true class"),
+                            columns=pd.Index(self.classes, name="label"))
+
+
+# ---------------------------------------------------------------------- the data
+def _codes(data: AnnotationsLike, pooled: bool, purpose: str
+           ) -> tuple[Annotations, np.ndarray, np.ndarray, np.ndarray, int]:
+    """(annotations, item, rater, label codes, number of raters) of the data; one rater
+    (code 0) for a pooled model, which needs no rater identities."""
+    ann = as_annotations(data)
+    if pooled:
+        items, labels = ann.item_category_codes()
+        return ann, items, np.zeros(items.size, dtype=np.intp), labels, 1
+    known = ann.require_raters(purpose)
+    items, raters, labels = ann.codes()
+    return ann, items, raters, labels, len(known)
+
+
+def _vote_shares(items: np.ndarray, labels: np.ndarray, n_items: int, K: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(items × K vote shares, annotations per item); items without annotations get 0s."""
+    counts = np.bincount(items * K + labels, minlength=n_items * K).reshape(n_items, K)
+    m = counts.sum(axis=1)
+    shares = np.divide(counts, m[:, None], out=np.zeros((n_items, K)), where=m[:, None] > 0)
+    return shares, m
+
+
+# ---------------------------------------------------------------------- majority vote
+def majority_vote(data: AnnotationsLike, *, ties: str = "first") -> AnnotationModelFit:
+    """Each item's vote shares and the label most of its annotators gave.
+
+    The posterior of an item is the share of its annotations in each class (a tie is split
+    probability mass: two labels of four each get 0.5); the prevalences are the mean shares
+    over the items with annotations. The hard label (:attr:`AnnotationModelFit.labels`) of a
+    tied item is the first of the tied classes in the order of the categories
+    (``ties="first"``, so sorted labels: 0 before 1, "neg" before "pos"), or None
+    (``ties="missing"``). It does not depend on the order of the rows or on the pandas
+    version.
+
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        Anything :func:`~kappalab.annotations.as_annotations` reads; raters need not be
+        known.
+    ties : {"first", "missing"}, default "first"
+        The hard label of a tied item.
+
+    Returns
+    -------
+    AnnotationModelFit
+        ``model="majority vote"``, no confusion matrices, NaN log-likelihood.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``ties``.
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> fit = kl.annotators.majority_vote([["a", "a", "b"], ["b", "a", "b"], ["a", "b", None]])
+    >>> fit.labels.tolist(), kl.annotators.majority_vote(
+    ...     [["a", "a", "b"], ["b", "a", "b"], ["a", "b", None]], ties="missing").labels.tolist()
+    (['a', 'b', 'a'], ['a', 'b', None])
+    """
+    if ties not in TIE_RULES:
+        raise InvalidParameterError(f"ties must be one of {TIE_RULES}, got {ties!r}")
+    ann, items, _, labels, _ = _codes(data, pooled=True, purpose="the majority vote")
+    K = ann.n_categories
+    shares, m = _vote_shares(items, labels, ann.n_items, K)
+    annotated = m > 0
+    prevalence = shares[annotated].mean(axis=0)
+    shares[~annotated] = prevalence
+    return AnnotationModelFit(
+        model="majority vote",
+        posterior=pd.DataFrame(shares, index=ann.items, columns=ann.categories),
+        prevalence=pd.Series(prevalence, index=ann.categories, name="prevalence"),
+        confusion=None, raters=None, log_likelihood=float("nan"),
+        item_log_likelihood=np.zeros(ann.n_items), trace=(), n_iter=0, converged=True,
+        tie_rule=ties)
+
+
+# ---------------------------------------------------------------------- EM
+@dataclass
+class _EMResult:
+    posterior: np.ndarray
+    prevalence: np.ndarray
+    confusion: np.ndarray
+    item_log_likelihood: np.ndarray
+    trace: list[float]
+    converged: bool
+
+
+def _m_step(X: sp.csr_matrix, T: np.ndarray, J: int, K: int, smoothing: float
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """(π, θ) from the posteriors T: π ∝ Σ_i T_i + s, θ_j[k, ·] ∝ Σ_{(j, l) ∈ y_i} T_ik + s
+    (rows without mass uniform)."""
+    prevalence = T.sum(axis=0) + smoothing
+    prevalence /= prevalence.sum()
+    mass = np.asarray(X.T @ T).reshape(J, K, K).transpose(0, 2, 1) + smoothing  # j, k, l
+    totals = mass.sum(axis=2, keepdims=True)
+    confusion = np.divide(mass, totals, out=np.full(mass.shape, 1.0 / K), where=totals > 0)
+    return prevalence, confusion
+
+
+def _e_step(X: sp.csr_matrix, prevalence: np.ndarray, confusion: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """(T, log p(y_i)): log T_ik = log π_k + Σ_{(j, l) ∈ y_i} log θ_j[k, l] − log p(y_i), the
+    sum a product of X with the (annotator, label) × classes matrix of log θ (its −inf
+    entries meet only X's stored counts, never a 0)."""
+    J, K, _ = confusion.shape
+    with np.errstate(divide="ignore"):  # log 0 = −inf: a class the label rules out
+        log_confusion = np.log(confusion).transpose(0, 2, 1).reshape(J * K, K)
+        log_t = np.asarray(X @ log_confusion) + np.log(prevalence)
+    top = log_t.max(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        shifted = np.exp(log_t - top)
+    total = shifted.sum(axis=1, keepdims=True)
+    return shifted / total, (top + np.log(total)).ravel()
+
+
+def _fit_em(X: sp.csr_matrix, start: np.ndarray, J: int, K: int, smoothing: float,
+            max_iter: int, tol: float, progress: bool | None, name: str) -> _EMResult:
+    """EM from the posteriors ``start``: M-step, E-step, until both the largest change of
+    a parameter and the relative change of the log-likelihood are below ``tol``."""
+    prevalence, confusion = _m_step(X, start, J, K, smoothing)
+    T, item_ll = _e_step(X, prevalence, confusion)
+    trace = [float(item_ll.sum())]
+    converged = False
+    for _ in track(range(max_iter - 1), f"{name} EM", quiet=progress is False,
+                   force=progress is True):
+        new_prevalence, new_confusion = _m_step(X, T, J, K, smoothing)
+        T, item_ll = _e_step(X, new_prevalence, new_confusion)
+        trace.append(float(item_ll.sum()))
+        change = max(float(np.abs(new_prevalence - prevalence).max()),
+                     float(np.abs(new_confusion - confusion).max()))
+        relative = abs(trace[-1] - trace[-2]) / max(abs(trace[-1]), np.finfo(float).tiny)
+        prevalence, confusion = new_prevalence, new_confusion
+        if change < tol and relative < tol:
+            converged = True
+            break
+    return _EMResult(T, prevalence, confusion, item_ll, trace, converged)
+
+
+def _em_model(data: AnnotationsLike, pooled: bool, name: str, smoothing: Any, max_iter: Any,
+              tol: Any, progress: Any) -> AnnotationModelFit:
+    smoothing = check_real(smoothing, "smoothing", low=0.0)
+    max_iter = check_count(max_iter, "max_iter", minimum=1)
+    tol = check_real(tol, "tol", low=0.0)
+    progress = check_flag(progress, "progress", allow_none=True)
+    ann, items, raters, labels, J = _codes(data, pooled, f"the {name} model")
+    K = ann.n_categories
+    start, m = _vote_shares(items, labels, ann.n_items, K)
+    annotated = np.flatnonzero(m > 0)  # items without annotations: their posterior is π
+    row = np.full(ann.n_items, -1, dtype=np.intp)
+    row[annotated] = np.arange(annotated.size)
+    X = sp.csr_matrix((np.ones(items.size), (row[items], raters * K + labels)),
+                      shape=(annotated.size, J * K))  # repeated annotations add up
+    fit = _fit_em(X, start[annotated], J, K, smoothing, max_iter, tol, progress, name)
+    if not fit.converged:
+        warn(f"the {name} EM did not converge in {max_iter} iterations (tol={tol:g}); "
+             "raise max_iter or tol", ConvergenceWarning)
+    posterior = np.tile(fit.prevalence, (ann.n_items, 1))
+    posterior[annotated] = fit.posterior
+    item_ll = np.zeros(ann.n_items)
+    item_ll[annotated] = fit.item_log_likelihood
+    return AnnotationModelFit(
+        model=name,
+        posterior=pd.DataFrame(posterior, index=ann.items, columns=ann.categories),
+        prevalence=pd.Series(fit.prevalence, index=ann.categories, name="prevalence"),
+        confusion=fit.confusion,
+        raters=pd.Index(["all raters"], name="rater") if pooled else ann.raters,
+        log_likelihood=fit.trace[-1], item_log_likelihood=item_ll, trace=tuple(fit.trace),
+        n_iter=len(fit.trace), converged=fit.converged)
+
+
+@shared_parameters
+def dawid_skene(data: AnnotationsLike, *, smoothing: float = 0.0, max_iter: int = 1000,
+                tol: float = 1e-10, progress: bool | None = None) -> AnnotationModelFit:
+    r"""The Dawid–Skene model by EM: one confusion matrix per annotator.
+
+    θ_j[k, l] = P(annotator j says l | true class k) for every annotator and π_k the class
+    prevalences, the true class of each item marginalised, fitted by the EM of Dawid & Skene
+    (1979, eqs 2.3–2.5) from the majority vote's shares (module docstring).
+
+    Parameters
+    ----------
+    {{shared: data}}
+        The annotators must be known.
+    {{shared: em}}
+
+    Returns
+    -------
+    AnnotationModelFit
+        The posteriors, prevalences, one confusion matrix per annotator, the log-likelihood
+        and its trace.
+
+    Raises
+    ------
+    UnknownRatersError
+        Data without annotator identities (a counts table): :func:`multinomial` needs none.
+    InvalidParameterError
+        A negative ``smoothing`` or ``tol``, or ``max_iter`` < 1.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When the fit stops at ``max_iter``.
+
+    References
+    ----------
+    Dawid, A. P., & Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Journal of the Royal Statistical Society C* 28(1),
+    20–28. doi:10.2307/2346806
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> data = [[0, 0, 1], [1, 1, 1], [0, 0, 0], [1, 0, 1], [0, 0, 1]]
+    >>> fit = kl.annotators.dawid_skene(data)
+    >>> fit.labels.tolist(), fit.converged
+    ([0, 1, 0, 1, 0], True)
+    """
+    return _em_model(data, False, "Dawid-Skene", smoothing, max_iter, tol, progress)
+
+
+@shared_parameters
+def multinomial(data: AnnotationsLike, *, smoothing: float = 0.0, max_iter: int = 1000,
+                tol: float = 1e-10, progress: bool | None = None) -> AnnotationModelFit:
+    r"""The multinomial (pooled) model by EM: one confusion matrix for every annotator.
+
+    Paun et al.'s (2018) "Multinomial": θ[k, l] = P(a label l | true class k) shared by all
+    annotations and π_k the prevalences, fitted as :func:`dawid_skene` with one annotator.
+    It needs no annotator identities, so it also reads a counts table.
+
+    Parameters
+    ----------
+    {{shared: data}}
+        Annotator identities are not needed.
+    {{shared: em}}
+
+    Returns
+    -------
+    AnnotationModelFit
+        The posteriors, prevalences, the one confusion matrix (annotator ``"all raters"``),
+        the log-likelihood and its trace.
+
+    Raises
+    ------
+    InvalidParameterError
+        A negative ``smoothing`` or ``tol``, or ``max_iter`` < 1.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When the fit stops at ``max_iter``.
+
+    References
+    ----------
+    Paun, S., Carpenter, B., Chamberlain, J., Hovy, D., Kruschwitz, U., & Poesio, M. (2018).
+    Comparing Bayesian models of annotation. *Transactions of the ACL* 6, 571–585.
+    doi:10.1162/tacl_a_00040
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> fit = kl.annotators.multinomial(kl.Annotations.from_counts([[3, 0], [0, 3], [2, 1]]))
+    >>> fit.labels.tolist()
+    [0, 1, 0]
+    """
+    return _em_model(data, True, "multinomial", smoothing, max_iter, tol, progress)

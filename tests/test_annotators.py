@@ -1,0 +1,263 @@
+"""Models of annotation (``kappalab.annotators``): EM checked step by step against a loop
+written from Dawid & Skene (1979), the log-likelihood against its definition, the ascent
+property, recovery of simulated truths, crowd-kit's DawidSkene and the majority vote's tie
+rule."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import kappalab as kl
+from kappalab import errors
+from kappalab.simulate import dawid_skene_annotations
+
+annotators = kl.annotators
+
+
+# ---------------------------------------------------------------------- by hand
+def _triples(ann):
+    items, raters, labels = ann.codes()
+    return list(zip(items.tolist(), raters.tolist(), labels.tolist()))
+
+
+def _loop_em(triples, n_items, J, K, iterations, smoothing=0.0):
+    """Dawid & Skene's EM with Python loops and dicts, from the majority vote's shares:
+    the returned posteriors come from the E-step with the parameters returned."""
+    by_item = {i: [(j, l) for ii, j, l in triples if ii == i] for i in range(n_items)}
+    T = {}
+    for i, labels in by_item.items():
+        T[i] = [sum(1 for _, l in labels if l == k) / len(labels) for k in range(K)]
+    for _ in range(iterations):
+        pi = [(sum(T[i][k] for i in T) + smoothing) for k in range(K)]
+        pi = [p / sum(pi) for p in pi]
+        theta = {}
+        for j in range(J):
+            for k in range(K):
+                mass = [smoothing + sum(T[i][k] for i, labels in by_item.items()
+                                        for jj, l in labels if jj == j and l == ll)
+                        for ll in range(K)]
+                total = sum(mass)
+                theta[j, k] = [x / total for x in mass] if total > 0 else [1 / K] * K
+        ll_total = 0.0
+        for i, labels in by_item.items():
+            joint = [pi[k] * math.prod(theta[j, k][l] for j, l in labels) for k in range(K)]
+            evidence = sum(joint)
+            T[i] = [x / evidence for x in joint]
+            ll_total += math.log(evidence)
+    return T, pi, theta, ll_total
+
+
+def _small_data():
+    return [[0, 0, 1, 2], [1, 1, 1, 0], [2, 2, 1, 2], [0, 1, 0, 0], [2, 2, 2, None],
+            [1, None, 1, 0], [0, 0, 0, 1]]
+
+
+@pytest.mark.parametrize("iterations", [1, 2, 7])
+@pytest.mark.parametrize("smoothing", [0.0, 0.5])
+def test_em_steps_equal_the_loop_written_from_the_paper(iterations, smoothing):
+    ann = kl.Annotations.from_wide(_small_data())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", errors.ConvergenceWarning)
+        fit = annotators.dawid_skene(ann, max_iter=iterations, tol=0.0, smoothing=smoothing)
+    T, pi, theta, ll_total = _loop_em(_triples(ann), ann.n_items, ann.n_raters, 3,
+                                      iterations, smoothing)
+    np.testing.assert_allclose(fit.posterior.to_numpy(), [T[i] for i in range(ann.n_items)],
+                               rtol=0, atol=1e-13)
+    np.testing.assert_allclose(fit.prevalence.to_numpy(), pi, rtol=0, atol=1e-14)
+    expected = np.array([[theta[j, k] for k in range(3)] for j in range(ann.n_raters)])
+    np.testing.assert_allclose(fit.confusion, expected, rtol=0, atol=1e-14)
+    assert fit.log_likelihood == pytest.approx(ll_total, rel=1e-13)
+    assert fit.n_iter == iterations
+
+
+def test_the_log_likelihood_is_that_of_the_returned_parameters():
+    ann = kl.Annotations.from_wide(_small_data())
+    fit = annotators.dawid_skene(ann)
+    pi, theta = fit.prevalence.to_numpy(), fit.confusion
+    by_hand = 0.0
+    per_item = np.zeros(ann.n_items)
+    for i in range(ann.n_items):
+        labels = [(j, l) for ii, j, l in _triples(ann) if ii == i]
+        per_item[i] = math.log(sum(pi[k] * math.prod(theta[j, k, l] for j, l in labels)
+                                   for k in range(3)))
+        by_hand += per_item[i]
+    assert fit.log_likelihood == pytest.approx(by_hand, rel=1e-13)
+    np.testing.assert_allclose(fit.item_log_likelihood, per_item, rtol=1e-13)
+    assert fit.converged and fit.trace[-1] == fit.log_likelihood
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.lists(st.lists(st.one_of(st.none(), st.integers(0, 2)), min_size=3, max_size=3),
+                     min_size=3, max_size=12))
+def test_em_never_lowers_the_log_likelihood(data):
+    """EM's ascent property (without smoothing: with it EM ascends the penalised likelihood,
+    and the likelihood itself may fall)."""
+    smoothing = 0.0
+    table = np.array([[np.nan if v is None else v for v in row] for row in data], dtype=float)
+    if (~np.isnan(table)).sum() < 2 or np.unique(table[~np.isnan(table)]).size < 2:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ann = kl.Annotations.from_wide(table, raters_as_rows=False)
+        fit = annotators.dawid_skene(ann, max_iter=60, smoothing=smoothing)
+        pooled = annotators.multinomial(ann, max_iter=60, smoothing=smoothing)
+    for trace in (fit.trace, pooled.trace):
+        steps = np.diff(trace)
+        assert (steps >= -1e-9 * np.abs(np.asarray(trace[1:]))).all(), trace
+    for f in (fit, pooled):
+        np.testing.assert_allclose(f.posterior.sum(axis=1), 1.0, rtol=1e-12)
+        np.testing.assert_allclose(f.confusion.sum(axis=2), 1.0, rtol=1e-12)
+
+
+# ---------------------------------------------------------------------- truths
+def _log_likelihood(triples, pi, theta):
+    """Σ_i log Σ_k π_k Π_{(j, l) ∈ y_i} θ_j[k, l], by its definition."""
+    by_item: dict[int, list[tuple[int, int]]] = {}
+    for i, j, l in triples:
+        by_item.setdefault(i, []).append((j, l))
+    return sum(math.log(sum(pi[k] * math.prod(theta[j][k][l] for j, l in labels)
+                            for k in range(len(pi))))
+               for labels in by_item.values())
+
+
+def _fit_simulated(n_items, seed):
+    ann, truth = dawid_skene_annotations(n_items, n_raters=6, n_classes=3, accuracy=0.75,
+                                         seed=seed)
+    fit = annotators.dawid_skene(ann)
+    rms_theta = float(np.sqrt(np.mean((fit.confusion - truth.confusion) ** 2)))
+    rms_pi = float(np.sqrt(np.mean((fit.prevalence.to_numpy() - truth.prevalence) ** 2)))
+    return rms_theta, rms_pi, ann, fit, truth
+
+
+@pytest.mark.slow
+def test_em_recovers_the_simulated_truth_with_errors_falling_as_one_over_root_n():
+    small = np.mean([_fit_simulated(500, seed)[:2] for seed in range(4)], axis=0)
+    large = np.mean([_fit_simulated(8000, seed)[:2] for seed in range(4)], axis=0)
+    # 16 times the items: errors about 4 times smaller (2.5–6.5 allows the Monte Carlo spread)
+    assert 2.5 < small[0] / large[0] < 6.5, (small, large)
+    assert large[0] < 0.02 and large[1] < 0.02
+    _, _, ann, fit, truth = _fit_simulated(8000, 9)
+    right = truth.classes.to_numpy()
+    model = float((fit.labels.to_numpy() == right).mean())
+    vote = float((annotators.majority_vote(ann).labels.to_numpy() == right).mean())
+    assert model >= vote  # the model weighs the annotators; the vote counts them alike
+
+
+def test_spammers_are_found():
+    ann, truth = dawid_skene_annotations(3000, n_raters=8, n_classes=3, accuracy=0.8,
+                                         spammers=0.25, seed=3)
+    fit = annotators.dawid_skene(ann)
+    accuracy = fit.accuracy.to_numpy()
+    assert accuracy[truth.spammers].max() < accuracy[~truth.spammers].min()
+
+
+# ---------------------------------------------------------------------- peers
+def _crowd_frame(ann):
+    items, raters, labels = ann.codes()
+    return pd.DataFrame({"task": items, "worker": raters, "label": labels})
+
+
+@pytest.mark.parametrize("n_iter", [1, 3, 10])
+def test_em_iterations_equal_crowd_kits_dawid_skene(n_iter):
+    crowd = pytest.importorskip("crowdkit.aggregation")
+    ann, _ = dawid_skene_annotations(300, n_raters=5, n_classes=3, seed=11)
+    theirs = crowd.DawidSkene(n_iter=n_iter, tol=-np.inf).fit(_crowd_frame(ann)).probas_
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", errors.ConvergenceWarning)
+        ours = annotators.dawid_skene(ann, max_iter=n_iter, tol=0.0)
+    # crowd-kit clips empty confusion cells at 1e-10 instead of 0: equal to that
+    np.testing.assert_allclose(ours.posterior.to_numpy(),
+                               theirs.sort_index().sort_index(axis=1).to_numpy(), atol=1e-8)
+
+
+def test_crowd_kits_stopping_rule_stops_short_of_the_converged_fit():
+    crowd = pytest.importorskip("crowdkit.aggregation")
+    ann, _ = dawid_skene_annotations(400, n_raters=6, n_classes=3, accuracy=0.6, seed=5)
+    theirs = crowd.DawidSkene().fit(_crowd_frame(ann))  # its defaults: n_iter=100, tol=1e-5
+    ours = annotators.dawid_skene(ann)
+    assert ours.converged and ours.n_iter > len(theirs.loss_history_)
+    theta = np.zeros_like(ours.confusion)
+    for (worker, label), row in theirs.errors_.iterrows():
+        theta[int(worker), :, int(label)] = row.sort_index().to_numpy()
+    theirs_ll = _log_likelihood(_triples(ann), theirs.priors_.sort_index().to_numpy(), theta)
+    assert ours.log_likelihood > theirs_ll
+
+
+# ---------------------------------------------------------------------- the vote
+def test_majority_vote_splits_ties_and_states_its_hard_label():
+    long = pd.DataFrame({"item": [1, 1, 2, 2, 2, 3], "rater": ["a", "b", "a", "b", "c", "a"],
+                         "value": ["pos", "neg", "pos", "pos", "neg", "neg"]})
+    fit = annotators.majority_vote(long)
+    assert fit.posterior.loc[1].tolist() == [0.5, 0.5]
+    assert fit.labels.tolist() == ["neg", "pos", "neg"]  # the tie: "neg" comes first
+    assert annotators.majority_vote(long, ties="missing").labels.tolist() == [None, "pos", "neg"]
+    shuffled = long.sample(frac=1.0, random_state=4)  # the row order does not matter
+    assert annotators.majority_vote(shuffled).labels.sort_index().tolist() == fit.labels.tolist()
+    with pytest.raises(errors.InvalidParameterError, match="ties must be one of"):
+        annotators.majority_vote(long, ties="random")
+
+
+# ---------------------------------------------------------------------- edges
+def test_a_counts_table_fits_the_pooled_model_and_refuses_per_annotator_matrices():
+    table = kl.Annotations.from_counts([[3, 0], [0, 3], [2, 1], [1, 2]])
+    fit = annotators.multinomial(table)
+    assert fit.confusion.shape == (1, 2, 2) and fit.confusion_matrix().shape == (2, 2)
+    with pytest.raises(errors.UnknownRatersError):
+        annotators.dawid_skene(table)
+
+
+def test_an_unused_class_has_no_prevalence_and_uniform_rows():
+    ann = kl.Annotations.from_wide([[0, 0, 1], [1, 1, 1], [0, 0, 0]], categories=[0, 1, 2])
+    fit = annotators.dawid_skene(ann)
+    assert fit.prevalence[2] == 0.0 and (fit.posterior[2] == 0.0).all()
+    np.testing.assert_allclose(fit.confusion[:, 2, :], 1 / 3)
+
+
+def test_an_item_without_annotations_gets_the_prevalences():
+    fit = annotators.dawid_skene([[0, 0, 1], [np.nan, np.nan, np.nan], [1, 1, 1], [0, 1, 0]])
+    np.testing.assert_allclose(fit.posterior.iloc[1].to_numpy(), fit.prevalence.to_numpy())
+    assert fit.item_log_likelihood[1] == 0.0
+
+
+def test_identical_annotators_and_single_annotations_are_fitted():
+    same = annotators.dawid_skene([[0, 0], [1, 1], [1, 1], [0, 0]])
+    assert same.labels.tolist() == [0, 1, 1, 0]
+    single = annotators.dawid_skene([[0, np.nan], [np.nan, 1], [1, 1], [0, 0]])
+    assert single.converged and np.isfinite(single.log_likelihood)
+
+
+def test_bad_options_are_refused_in_one_line():
+    data = [[0, 1], [1, 1]]
+    for kwargs, message in [({"smoothing": -1}, "smoothing"), ({"max_iter": 0}, "max_iter"),
+                            ({"tol": float("nan")}, "tol")]:
+        with pytest.raises(errors.InvalidParameterError, match=message):
+            annotators.dawid_skene(data, **kwargs)
+
+
+def test_a_fit_that_stops_at_max_iter_warns():
+    ann, _ = dawid_skene_annotations(200, n_raters=4, seed=2)
+    with pytest.warns(errors.ConvergenceWarning, match="did not converge in 2 iterations"):
+        annotators.dawid_skene(ann, max_iter=2)
+
+
+def test_the_generator_draws_what_it_says():
+    ann, truth = dawid_skene_annotations(20000, n_raters=3, n_classes=2, accuracy=0.8,
+                                         concentration=1e6, prevalence=[0.3, 0.7], seed=8)
+    assert ann.n_annotations == 60000
+    assert truth.classes.mean() == pytest.approx(0.7, abs=0.015)
+    np.testing.assert_allclose(truth.confusion, [[[0.8, 0.2], [0.2, 0.8]]] * 3, atol=0.005)
+    items, raters, labels = ann.codes()
+    z = truth.classes.to_numpy()[items]
+    agree = (labels == z).mean()
+    assert agree == pytest.approx(0.8, abs=0.01)
+    sparse, _ = dawid_skene_annotations(50, n_raters=10, annotations_per_item=3, seed=1)
+    assert (sparse.annotations_per_item_array == 3).all()
+    with pytest.raises(errors.InvalidParameterError, match="exceeds the 4 annotators"):
+        dawid_skene_annotations(10, n_raters=4, annotations_per_item=5)
