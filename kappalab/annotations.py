@@ -1419,24 +1419,25 @@ _EXACT_FLOAT_LIMIT = 2**53
 def _plain_counts(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """(counts as read-only float64, their row sums as int64) of a counts table of integers
     or floats that are all non-negative whole numbers whose total stays below 2**53, found in
-    a few passes over the table (its extremes, one cast, for floats one comparison); None for
+    a few passes over the table (its smallest count, one cast, the row sums, for floats one
+    comparison); None for
     anything else (other dtypes, a negative, missing, infinite or fractional count, huge
     counts, every count zero), which :meth:`Annotations.from_counts` checks cell by cell and
     refuses or accepts as before. Whole numbers below 2**53 are exact in float64, and so are
     their sums."""
     kind = matrix.dtype.kind
-    if kind not in "iuf":
-        return None
-    low, high = matrix.min(), matrix.max()
-    # NaN fails both comparisons; the bound rules out infinities and any sum that would not
-    # be exact in float64
-    if not (low >= 0 and 0 < float(high) * matrix.size < _EXACT_FLOAT_LIMIT):
+    if kind not in "iuf" or not matrix.min() >= 0:  # NaN fails the comparison too
         return None
     counts = matrix.astype(float)  # a copy: the data do not change with the caller's table
+    row_sums = np.einsum("ik->i", counts)
+    # a total below 2**53 makes every count and every sum of counts exact in float64 (an
+    # infinite count makes it infinite)
+    if not 0 < float(row_sums.sum()) < _EXACT_FLOAT_LIMIT:
+        return None
     if kind == "f" and (counts != np.floor(counts)).any():  # a fractional count
         return None
     counts.flags.writeable = False
-    return counts, np.einsum("ik->i", counts).astype(np.int64)
+    return counts, row_sums.astype(np.int64)
 
 
 def _count_categories(cats: pd.Index | Sequence[Any] | None, n_columns: int) -> pd.Index:
