@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Sequence, TypeAlias
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeAlias
 
 import numpy as np
 
@@ -925,10 +925,7 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
             "n_items_unpairable": lambda: int(((m >= 1) & (m < 2)).sum()),
             "moment_path": self.use_moments,
         }
-        if self._has_null_standard_error:  # unweighted Fleiss' κ: the test of κ = 0
-            entries["se_null"] = self.null_standard_error
-        return _CountedWhenRead(entries, deferred=("n_categories", "n_items_unpairable",
-                                                   "se_null"))
+        return _CountedWhenRead(entries, deferred=("n_categories", "n_items_unpairable"))
 
     @property
     def _has_null_standard_error(self) -> bool:
@@ -940,8 +937,8 @@ class ChanceCorrectedAgreement(ItemSumCoefficient):
 class _CountedWhenRead(Mapping):
     """Details whose ``deferred`` entries are computed when first read (then kept): the
     number of categories of a store of float values is a sort of the values, which the
-    moment path does not need, and Fleiss' null standard error is wanted only for its test.
-    A pickled copy is a plain dict."""
+    moment path does not need, and Fleiss' null standard error is wanted only for its test
+    (:meth:`adding`). A pickled copy is a plain dict."""
 
     def __init__(self, entries: dict[str, Any], deferred: tuple[str, ...]):
         self._entries, self._deferred = entries, set(deferred)
@@ -952,6 +949,12 @@ class _CountedWhenRead(Mapping):
             value = self._entries[key] = value()
             self._deferred.discard(key)
         return value
+
+    def adding(self, key: str, compute: Callable[[], Any]) -> "_CountedWhenRead":
+        """These details and ``key``, computed by ``compute()`` when first read (the entries
+        not read yet stay deferred)."""
+        return _CountedWhenRead({**self._entries, key: compute},
+                                deferred=(*self._deferred, key))
 
     def __iter__(self):
         return iter(self._entries)
@@ -1414,10 +1417,16 @@ def fleiss_kappa(data: AnnotationsLike, *, weights: DistanceSpec = None,
     # the category kappas first: a seed given as a Generator is drawn in this order
     table = (_category_kappas(core.ann, core.sample_weight, ci, resampling) if by_category
              else None)
-    est = core.estimate(ci, **resampling)  # details["se_null"]: computed when read
-    if table is None:
+    est = core.estimate(ci, **resampling)
+    if not core._has_null_standard_error:
         return est
-    return replace(est, details={**est.details, "by_category": table})
+    # details["se_null"]: the test of κ = 0, computed when it is read
+    details = est.details if isinstance(est.details, _CountedWhenRead) else \
+        _CountedWhenRead(dict(est.details), deferred=())
+    details = details.adding("se_null", core.null_standard_error)
+    if table is not None:
+        details = details.adding("by_category", lambda: table)
+    return replace(est, details=details)
 
 
 def _category_kappas(ann: Annotations, sample_weight: np.ndarray | None, ci: str | None,
