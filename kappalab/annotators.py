@@ -171,7 +171,7 @@ class AnnotationModelFit:
     @property
     def accuracy(self) -> pd.Series:
         """Each annotator's probability of giving the true class of a random item,
-        Σ_k π_k θ_j[k, k] (None for the majority vote)."""
+        Σ_k π_k θ_j[k, k] (the majority vote, which has no confusion matrices, refuses)."""
         if self.confusion is None or self.raters is None:
             raise InvalidParameterError(f"the {self.model} has no confusion matrices")
         diagonal = np.diagonal(self.confusion, axis1=1, axis2=2)
