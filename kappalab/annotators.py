@@ -97,7 +97,8 @@ class AnnotationModelFit:
         ``"majority vote"``, ``"Dawid-Skene"`` or ``"multinomial"``.
     posterior : pandas.DataFrame
         Items × classes: P(true class | the item's annotations) (the vote shares for the
-        majority vote). An item without annotations has the prevalences.
+        majority vote). An item without annotations has the prevalences (NaN and no label
+        in the majority vote, which has no model to fill them).
     prevalence : pandas.Series
         π_k, by class.
     confusion : numpy.ndarray
@@ -152,14 +153,16 @@ class AnnotationModelFit:
         (``"first"``: the first tied class in the order of the categories; ``"missing"``:
         None)."""
         p = self.posterior.to_numpy()
-        best = p.argmax(axis=1)
+        unlabelled = np.isnan(p).any(axis=1)  # the vote of an item without annotations
+        best = np.where(unlabelled[:, None], 0.0, p).argmax(axis=1)
         labels = pd.Series(np.asarray(self.classes)[best], index=self.posterior.index,
                            name="label", dtype=self.classes.dtype)
         if self.tie_rule == "missing":
-            tied = (np.isclose(p, p.max(axis=1, keepdims=True), rtol=0, atol=1e-12)
-                    .sum(axis=1) > 1)
+            unlabelled |= (np.isclose(p, p.max(axis=1, keepdims=True), rtol=0, atol=1e-12)
+                           .sum(axis=1) > 1)
+        if unlabelled.any():
             labels = labels.astype(object)
-            labels[tied] = None
+            labels[unlabelled] = None
         return labels
 
     @property
@@ -222,12 +225,11 @@ def _codes(data: AnnotationsLike, pooled: bool, purpose: str
     return ann, items, raters, labels, len(known)
 
 
-def _vote_shares(items: np.ndarray, labels: np.ndarray, n_items: int, K: int
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """(items × K vote shares, annotations per item); items without annotations get 0s."""
-    counts = np.bincount(items * K + labels, minlength=n_items * K).reshape(n_items, K)
-    m = counts.sum(axis=1)
-    shares = np.divide(counts, m[:, None], out=np.zeros((n_items, K)), where=m[:, None] > 0)
+def _vote_shares(ann: Annotations) -> tuple[np.ndarray, np.ndarray]:
+    """(items × K vote shares, annotations per item) from the data's count table; items
+    without annotations get 0s."""
+    counts, m = ann.count_matrix, ann.annotations_per_item_array
+    shares = np.divide(counts, m[:, None], out=np.zeros(counts.shape), where=m[:, None] > 0)
     return shares, m
 
 
@@ -237,8 +239,10 @@ def majority_vote(data: AnnotationsLike, *, ties: str = "first") -> AnnotationMo
 
     The posterior of an item is the share of its annotations in each class (a tie is split
     probability mass: two labels of four each get 0.5); the prevalences are the mean shares
-    over the items with annotations. The hard label (:attr:`AnnotationModelFit.labels`) of a
-    tied item is the first of the tied classes in the order of the categories
+    over the items with annotations; an item without annotations has NaN shares and no
+    label. The hard label (:attr:`AnnotationModelFit.labels`) of a tied item is the first of
+    the tied classes in the order of the categories, as :func:`kappalab.item_report`'s
+    majority
     (``ties="first"``, so sorted labels: 0 before 1, "neg" before "pos"), or None
     (``ties="missing"``). It does not depend on the order of the rows or on the pandas
     version.
@@ -271,12 +275,11 @@ def majority_vote(data: AnnotationsLike, *, ties: str = "first") -> AnnotationMo
     """
     if ties not in TIE_RULES:
         raise InvalidParameterError(f"ties must be one of {TIE_RULES}, got {ties!r}")
-    ann, items, _, labels, _ = _codes(data, pooled=True, purpose="the majority vote")
-    K = ann.n_categories
-    shares, m = _vote_shares(items, labels, ann.n_items, K)
+    ann = as_annotations(data)
+    shares, m = _vote_shares(ann)
     annotated = m > 0
     prevalence = shares[annotated].mean(axis=0)
-    shares[~annotated] = prevalence
+    shares[~annotated] = np.nan  # no vote: no shares and no label (as item_report's)
     return AnnotationModelFit(
         model="majority vote",
         posterior=pd.DataFrame(shares, index=ann.items, columns=ann.categories),
@@ -356,7 +359,7 @@ def _em_model(data: AnnotationsLike, pooled: bool, name: str, smoothing: Any, ma
     progress = check_flag(progress, "progress", allow_none=True)
     ann, items, raters, labels, J = _codes(data, pooled, f"the {name} model")
     K = ann.n_categories
-    start, m = _vote_shares(items, labels, ann.n_items, K)
+    start, m = _vote_shares(ann)
     annotated = np.flatnonzero(m > 0)  # items without annotations: their posterior is π
     row = np.full(ann.n_items, -1, dtype=np.intp)
     row[annotated] = np.arange(annotated.size)

@@ -310,3 +310,16 @@ def test_on_snows_temp_crowd_kit_stops_short_and_the_converged_fit_is_as_accurat
     # right on 434 of 462 items by the vote (a tie: the first class), 435 by either fit
     assert (round(vote_accuracy * 462), round(ours_accuracy * 462),
             round(theirs_accuracy * 462)) == (434, 435, 435)
+
+
+def test_the_majority_vote_agrees_with_item_reports_majority_and_leaves_unvoted_items_blank():
+    data = [["a", "b", None], [None, None, None], ["b", "b", "a"], ["c", "a", "b"]]
+    fit = annotators.majority_vote(data)
+    assert fit.labels.tolist() == ["a", None, "b", "a"]  # by hand: ties go to the first class
+    assert fit.posterior.iloc[1].isna().all()
+    np.testing.assert_allclose(fit.prevalence.to_numpy(),  # mean of the three items' shares
+                               [(1 / 2 + 1 / 3 + 1 / 3) / 3, (1 / 2 + 2 / 3 + 1 / 3) / 3,
+                                (1 / 3) / 3])
+    summary = kl.item_report(data)
+    theirs = [None if pd.isna(v) else v for v in summary.loc[fit.labels.index, "majority"]]
+    assert theirs == fit.labels.tolist()
