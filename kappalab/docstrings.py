@@ -77,10 +77,18 @@ progress : bool or None, optional
     A progress bar on stderr for resampling that outlasts two seconds: True, False, or None
     (default) for "when stderr is a terminal or a notebook's" (:mod:`kappalab.progress`).""",
 }
-SHARED_PARAMETERS["em"] = """\
+SHARED_PARAMETERS["em_smoothing"] = """\
 smoothing : float, default 0.0
     The pseudo-count s added to every confusion cell and prevalence: 0 is the
-    maximum-likelihood estimate, s > 0 the posterior mode under Dirichlet(1 + s) priors.
+    maximum-likelihood estimate, s > 0 the posterior mode under Dirichlet(1 + s) priors."""
+SHARED_PARAMETERS["gold"] = """\
+gold : mapping or pandas.Series, optional
+    Item -> class for the items whose class is known (semi-supervised): their posterior is
+    that class, their likelihood term the joint probability of the class and their
+    annotations, and they inform the annotators' parameters as any item does. Items
+    without annotations may have gold (they inform the prevalences); missing values are
+    skipped."""
+SHARED_PARAMETERS["em"] = """\
 max_iter : int, default 1000
     The most EM iterations; a fit that stops there warns
     (:class:`~kappalab.errors.ConvergenceWarning`).
