@@ -226,19 +226,6 @@ class AnnotationModelFit:
 
 
 # ---------------------------------------------------------------------- the data
-def _codes(data: AnnotationsLike, pooled: bool, purpose: str
-           ) -> tuple[Annotations, np.ndarray, np.ndarray, np.ndarray, int]:
-    """(annotations, item, rater, label codes, number of raters) of the data; one rater
-    (code 0) for a pooled model, which needs no rater identities."""
-    ann = as_annotations(data)
-    if pooled:
-        items, labels = ann.item_category_codes()
-        return ann, items, np.zeros(items.size, dtype=np.intp), labels, 1
-    known = ann.require_raters(purpose)
-    items, raters, labels = ann.codes()
-    return ann, items, raters, labels, len(known)
-
-
 def _vote_shares(ann: Annotations) -> tuple[np.ndarray, np.ndarray]:
     """(items × K vote shares, annotations per item) from the data's count table; items
     without annotations get 0s."""
@@ -315,58 +302,91 @@ class _Parameters:
 
 
 @dataclass
-class _EMResult:
-    posterior: np.ndarray
-    parameters: _Parameters
-    item_log_likelihood: np.ndarray
-    trace: list[float]
-    converged: bool
+class Sums:
+    """What an M-step reads, sums over items that add across any partition of the items:
+    Σ_i T_ik (K) and the label mass Σ T_ik over the annotations (j, l), J × K (true class)
+    × K (label); with the log-likelihood Σ_i log p(y_i) of the parameters that gave T."""
+
+    class_mass: np.ndarray
+    label_mass: np.ndarray
+    log_likelihood: float = 0.0
+
+    def __add__(self, other: Sums) -> Sums:
+        return Sums(self.class_mass + other.class_mass, self.label_mass + other.label_mass,
+                    self.log_likelihood + other.log_likelihood)
 
 
 @dataclass(frozen=True)
-class _Design:
-    """What the EM reads: X, the kept items × (annotator, label) counts; J, K; the
-    pseudo-counts of π and θ; the rows (of X) and classes of gold items."""
+class Prior:
+    """The pseudo-counts of π (K) and θ (J × K × K) and the smoothing s of MACE."""
+
+    prevalence: np.ndarray
+    confusion: np.ndarray
+    smoothing: float
+
+
+@dataclass(frozen=True)
+class Design:
+    """One set of items as the EM reads it: X, the items × (annotator, label) counts (a
+    repeated annotation adds up), J and K, and the rows and classes of its gold items."""
 
     X: sp.csr_matrix
     J: int
     K: int
-    prevalence_pseudo: np.ndarray
-    confusion_pseudo: np.ndarray
-    smoothing: float
     gold_rows: np.ndarray
     gold_classes: np.ndarray
 
-    def label_mass(self, T: np.ndarray) -> np.ndarray:
-        """Σ T_ik over the annotations (j, l): J × K (true class) × K (label)."""
-        return np.asarray(self.X.T @ T).reshape(self.J, self.K, self.K).transpose(0, 2, 1)
+    def sums(self, T: np.ndarray, log_likelihood: float = 0.0) -> Sums:
+        """The M-step's sums at the posteriors T: Σ_i T_i and ``Xᵀ @ T``."""
+        label_mass = np.asarray(self.X.T @ T).reshape(self.J, self.K, self.K)
+        return Sums(T.sum(axis=0), label_mass.transpose(0, 2, 1), log_likelihood)
 
 
-def _dawid_skene_m_step(design: _Design, T: np.ndarray, _: _Parameters | None
-                        ) -> _Parameters:
+def design(ann: Annotations, raters: np.ndarray, J: int, gold_items: np.ndarray,
+           gold_classes: np.ndarray) -> tuple[Design, np.ndarray, np.ndarray]:
+    """(the design, the starting posteriors, the kept items) of annotations whose raters
+    have the codes ``raters`` (0 … J − 1; all 0 for a pooled model): the kept items have
+    annotations or gold (an item with neither has no term, its posterior π); the start is
+    the majority vote's shares, a gold item's class for a gold item."""
+    K = ann.n_categories
+    items, labels = ann.item_category_codes()
+    start, m = _vote_shares(ann)
+    start[gold_items] = 0.0
+    start[gold_items, gold_classes] = 1.0
+    has_data = m > 0
+    has_data[gold_items] = True
+    kept = np.flatnonzero(has_data)
+    row = np.full(ann.n_items, -1, dtype=np.intp)
+    row[kept] = np.arange(kept.size)
+    X = sp.csr_matrix((np.ones(items.size), (row[items], raters * K + labels)),
+                      shape=(kept.size, J * K))
+    return Design(X, J, K, row[gold_items], gold_classes), start[kept], kept
+
+
+def dawid_skene_m_step(sums: Sums, prior: Prior, _: _Parameters | None) -> _Parameters:
     """π ∝ Σ_i T_i + a, θ_j[k, ·] ∝ Σ_{(j, l) ∈ y_i} T_ik + b_jk· (rows without mass
     uniform), a and b the pseudo-counts."""
-    prevalence = T.sum(axis=0) + design.prevalence_pseudo
-    prevalence /= prevalence.sum()
-    mass = design.label_mass(T) + design.confusion_pseudo
+    prevalence = sums.class_mass + prior.prevalence
+    prevalence = prevalence / prevalence.sum()
+    mass = sums.label_mass + prior.confusion
     totals = mass.sum(axis=2, keepdims=True)
-    K = design.K
+    K = mass.shape[1]
     confusion = np.divide(mass, totals, out=np.full(mass.shape, 1.0 / K), where=totals > 0)
     return _Parameters(prevalence, confusion)
 
 
-def _mace_m_step(design: _Design, T: np.ndarray, previous: _Parameters | None
-                 ) -> _Parameters:
+def mace_m_step(sums: Sums, prior: Prior, previous: _Parameters | None) -> _Parameters:
     """MACE's M-step (Hovy et al. 2013): an annotation (j, l) of item i was given knowing
     the class with probability T_il c_j / (c_j + (1 − c_j) ξ_jl) (else spammed); c_j is the
     share of j's annotations known, ξ_j the distribution of its spammed labels, each with
     the pseudo-count s; the classes stay uniform."""
-    J, K, s = design.J, design.K, design.smoothing
+    J, K, _ = sums.label_mass.shape
+    s = prior.smoothing
     if previous is None or previous.competence is None or previous.strategy is None:
         competence, strategy = np.full(J, 0.5), np.full((J, K), 1.0 / K)
     else:
         competence, strategy = previous.competence, previous.strategy
-    mass = design.label_mass(T)  # j, k, l
+    mass = sums.label_mass  # j, k, l
     given = mass.sum(axis=1)  # j, l: annotations (T rows sum to 1)
     labels = np.arange(K)
     chance = competence[:, None] + (1.0 - competence[:, None]) * strategy
@@ -384,7 +404,7 @@ def _mace_m_step(design: _Design, T: np.ndarray, previous: _Parameters | None
     return _Parameters(np.full(K, 1.0 / K), confusion, competence, strategy)
 
 
-def _e_step(design: _Design, parameters: _Parameters) -> tuple[np.ndarray, np.ndarray]:
+def e_step(design: Design, parameters: _Parameters) -> tuple[np.ndarray, np.ndarray]:
     """(T, log p(y_i)): log T_ik = log π_k + Σ_{(j, l) ∈ y_i} log θ_j[k, l] − log p(y_i), the
     sum a product of X with the (annotator, label) × classes matrix of log θ (its −inf
     entries meet only X's stored counts, never a 0); a gold item's T is its class and its
@@ -405,22 +425,26 @@ def _e_step(design: _Design, parameters: _Parameters) -> tuple[np.ndarray, np.nd
     return T, item_ll
 
 
-_MStep = Callable[[_Design, np.ndarray, "_Parameters | None"], _Parameters]
+MStep = Callable[[Sums, Prior, "_Parameters | None"], _Parameters]
 
 
-def _fit_em(design: _Design, start: np.ndarray, m_step: _MStep, max_iter: int, tol: float,
-            progress: bool | None, name: str) -> _EMResult:
-    """EM from the posteriors ``start``: M-step, E-step, until both the largest change of
-    a parameter and the relative change of the log-likelihood are below ``tol``."""
-    parameters = m_step(design, start, None)
-    T, item_ll = _e_step(design, parameters)
-    trace = [float(item_ll.sum())]
+def run_em(step: Callable[[_Parameters], Sums], start: Sums, m_step: MStep, prior: Prior,
+           max_iter: int, tol: float, progress: bool | None, name: str
+           ) -> tuple[_Parameters, list[float], bool]:
+    """EM over sums: ``step(parameters)`` is the E-step at the parameters and the next
+    M-step's sums (in memory, or over the partitions of a Dask frame); from the sums of
+    the start, M-step, E-step, until both the largest change of a parameter and the
+    relative change of the log-likelihood are below ``tol``. Returns (the last parameters,
+    the log-likelihood trace, whether it converged)."""
+    parameters = m_step(start, prior, None)
+    sums = step(parameters)
+    trace = [sums.log_likelihood]
     converged = False
     for _ in track(range(max_iter - 1), f"{name} EM", quiet=progress is False,
                    force=progress is True):
-        new = m_step(design, T, parameters)
-        T, item_ll = _e_step(design, new)
-        trace.append(float(item_ll.sum()))
+        new = m_step(sums, prior, parameters)
+        sums = step(new)
+        trace.append(sums.log_likelihood)
         change = max(float(np.abs(new.prevalence - parameters.prevalence).max()),
                      float(np.abs(new.confusion - parameters.confusion).max()))
         relative = abs(trace[-1] - trace[-2]) / max(abs(trace[-1]), np.finfo(float).tiny)
@@ -428,41 +452,54 @@ def _fit_em(design: _Design, start: np.ndarray, m_step: _MStep, max_iter: int, t
         if change < tol and relative < tol:
             converged = True
             break
-    return _EMResult(T, parameters, item_ll, trace, converged)
+    if not converged:
+        warn(f"the {name} EM did not converge in {max_iter} iterations (tol={tol:g}); "
+             "raise max_iter or tol", ConvergenceWarning)
+    return parameters, trace, converged
 
 
-def _gold_codes(gold: Any, ann: Annotations) -> tuple[np.ndarray, np.ndarray]:
-    """(item codes, class codes) of ``gold`` (item -> class; missing classes skipped)."""
+def gold_codes(gold: Any, items: pd.Index, categories: pd.Index, *, strict: bool = True
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(item codes, class codes) of ``gold`` (item -> class; missing classes skipped) among
+    ``items``; ``strict``: a gold item not among them is an error (else it is left out)."""
     if gold is None:
         return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp)
+    series = gold_series(gold, categories)
+    found = items.get_indexer(series.index)
+    if strict and (found < 0).any():
+        missing = series.index[found < 0]
+        shown = ", ".join(repr(v) for v in missing[:5]) + (", ..." if missing.size > 5 else "")
+        noun = "item" if missing.size == 1 else "items"
+        raise InvalidParameterError(
+            f"gold names {missing.size} {noun} not in the data: {shown}")
+    here = found >= 0
+    classes = categories.get_indexer(pd.Index(series.to_numpy()[here]))
+    return found[here].astype(np.intp), classes.astype(np.intp)
+
+
+def gold_series(gold: Any, categories: pd.Index) -> pd.Series:
+    """``gold`` as a Series item -> class, checked: no item twice, every class a category."""
     try:
         series = pd.Series(gold).dropna()
     except (TypeError, ValueError) as error:
         raise InvalidParameterError(
             f"gold must map items to classes (a dict or a Series): {error}") from None
-    items = ann.items.get_indexer(series.index)
-    if (items < 0).any():
-        missing = series.index[items < 0]
-        shown = ", ".join(repr(v) for v in missing[:5]) + (", ..." if missing.size > 5 else "")
-        noun = "item" if missing.size == 1 else "items"
-        raise InvalidParameterError(
-            f"gold names {missing.size} {noun} not in the data: {shown}")
     if series.index.has_duplicates:
         raise InvalidParameterError("gold names an item twice")
-    classes = ann.categories.get_indexer(pd.Index(series.to_numpy()))
+    classes = categories.get_indexer(pd.Index(series.to_numpy()))
     if (classes < 0).any():
         bad = series.to_numpy()[classes < 0][0]
         raise InvalidParameterError(
-            f"gold class {bad!r} is not a category of the data {list(ann.categories)}")
-    return items.astype(np.intp), classes.astype(np.intp)
+            f"gold class {bad!r} is not a category of the data {list(categories)}")
+    return series
 
 
-def _pseudo_counts(prior: Any, smoothing: float, J: int, K: int
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """(prevalence K, confusion J × K × K) pseudo-counts: ``smoothing`` plus ``prior``'s."""
+def pseudo_counts(prior: Any, smoothing: float, J: int, K: int) -> Prior:
+    """The pseudo-counts: ``smoothing`` plus ``prior``'s (prevalence K, confusion K × K or
+    J × K × K), checked."""
     prevalence, confusion = np.full(K, smoothing), np.full((J, K, K), smoothing)
     if prior is None:
-        return prevalence, confusion
+        return Prior(prevalence, confusion, smoothing)
     if not isinstance(prior, Mapping):
         raise InvalidParameterError(
             "prior must be a mapping with 'prevalence' and/or 'confusion' pseudo-counts")
@@ -489,55 +526,74 @@ def _pseudo_counts(prior: Any, smoothing: float, J: int, K: int
             prevalence = prevalence + values
         else:
             confusion = confusion + values
-    return prevalence, confusion
+    return Prior(prevalence, confusion, smoothing)
 
 
-def _em_model(data: AnnotationsLike, pooled: bool, name: str, m_step: _MStep, *,
-              smoothing: Any, max_iter: Any, tol: Any, progress: Any, gold: Any = None,
-              prior: Any = None) -> AnnotationModelFit:
-    smoothing = check_real(smoothing, "smoothing", low=0.0)
-    max_iter = check_count(max_iter, "max_iter", minimum=1)
-    tol = check_real(tol, "tol", low=0.0)
-    progress = check_flag(progress, "progress", allow_none=True)
-    ann, items, raters, labels, J = _codes(data, pooled, f"the {name} model")
-    K = ann.n_categories
-    prevalence_pseudo, confusion_pseudo = _pseudo_counts(prior, smoothing, J, K)
-    gold_items, gold_classes = _gold_codes(gold, ann)
-    start, m = _vote_shares(ann)
-    start[gold_items] = 0.0
-    start[gold_items, gold_classes] = 1.0
-    has_data = m > 0
-    has_data[gold_items] = True
-    kept = np.flatnonzero(has_data)  # an item with neither: no term, its posterior π
-    row = np.full(ann.n_items, -1, dtype=np.intp)
-    row[kept] = np.arange(kept.size)
-    X = sp.csr_matrix((np.ones(items.size), (row[items], raters * K + labels)),
-                      shape=(kept.size, J * K))  # repeated annotations add up
-    design = _Design(X, J, K, prevalence_pseudo, confusion_pseudo, smoothing,
-                     row[gold_items], gold_classes)
-    fit = _fit_em(design, start[kept], m_step, max_iter, tol, progress, name)
-    if not fit.converged:
-        warn(f"the {name} EM did not converge in {max_iter} iterations (tol={tol:g}); "
-             "raise max_iter or tol", ConvergenceWarning)
-    parameters = fit.parameters
-    posterior = np.tile(parameters.prevalence, (ann.n_items, 1))
-    posterior[kept] = fit.posterior
-    item_ll = np.zeros(ann.n_items)
-    item_ll[kept] = fit.item_log_likelihood
-    rater_index = pd.Index(["all raters"], name="rater") if pooled else ann.raters
+def check_em_options(smoothing: Any, max_iter: Any, tol: Any, progress: Any
+                     ) -> tuple[float, int, float, bool | None]:
+    """The EM's options, checked."""
+    return (check_real(smoothing, "smoothing", low=0.0),
+            check_count(max_iter, "max_iter", minimum=1), check_real(tol, "tol", low=0.0),
+            check_flag(progress, "progress", allow_none=True))
+
+
+def model_fit(name: str, parameters: _Parameters, trace: list[float], converged: bool,
+              posterior: pd.DataFrame, item_log_likelihood: np.ndarray,
+              raters: pd.Index) -> AnnotationModelFit:
+    """The fit of an EM model from its parameters, posteriors and trace."""
     details: dict[str, Any] = {}
     if parameters.competence is not None and parameters.strategy is not None:
-        details["competence"] = pd.Series(parameters.competence, index=rater_index,
+        details["competence"] = pd.Series(parameters.competence, index=raters,
                                           name="competence")
-        details["strategy"] = pd.DataFrame(parameters.strategy, index=rater_index,
-                                           columns=pd.Index(ann.categories, name="label"))
+        details["strategy"] = pd.DataFrame(parameters.strategy, index=raters,
+                                           columns=pd.Index(posterior.columns, name="label"))
     return AnnotationModelFit(
-        model=name,
-        posterior=pd.DataFrame(posterior, index=ann.items, columns=ann.categories),
-        prevalence=pd.Series(parameters.prevalence, index=ann.categories, name="prevalence"),
-        confusion=parameters.confusion, raters=rater_index,
-        log_likelihood=fit.trace[-1], item_log_likelihood=item_ll, trace=tuple(fit.trace),
-        n_iter=len(fit.trace), converged=fit.converged, details=details)
+        model=name, posterior=posterior,
+        prevalence=pd.Series(parameters.prevalence, index=posterior.columns,
+                             name="prevalence"),
+        confusion=parameters.confusion, raters=raters, log_likelihood=trace[-1],
+        item_log_likelihood=item_log_likelihood, trace=tuple(trace), n_iter=len(trace),
+        converged=converged, details=details)
+
+
+#: the EM models by name: (the display name, whether pooled, the M-step, takes a prior)
+EM_MODELS: dict[str, tuple[str, bool, MStep, bool]] = {
+    "dawid_skene": ("Dawid-Skene", False, dawid_skene_m_step, True),
+    "multinomial": ("multinomial", True, dawid_skene_m_step, True),
+    "mace": ("MACE", False, mace_m_step, False),
+}
+
+
+def _em_model(data: AnnotationsLike, model: str, *, smoothing: Any, max_iter: Any,
+              tol: Any, progress: Any, gold: Any = None, prior: Any = None
+              ) -> AnnotationModelFit:
+    name, pooled, m_step, _ = EM_MODELS[model]
+    smoothing, max_iter, tol, progress = check_em_options(smoothing, max_iter, tol, progress)
+    ann = as_annotations(data)
+    if pooled:
+        J, raters = 1, np.zeros(ann.n_annotations, dtype=np.intp)
+        rater_index = pd.Index(["all raters"], name="rater")
+    else:
+        rater_index = ann.require_raters(f"the {name} model")
+        J, raters = len(rater_index), ann.codes()[1]
+    prior_counts = pseudo_counts(prior, smoothing, J, ann.n_categories)
+    gold_items, gold_classes = gold_codes(gold, ann.items, ann.categories)
+    em_design, start, kept = design(ann, raters, J, gold_items, gold_classes)
+    last: dict[str, np.ndarray] = {}
+
+    def step(parameters: _Parameters) -> Sums:
+        last["T"], last["item_ll"] = e_step(em_design, parameters)
+        return em_design.sums(last["T"], float(last["item_ll"].sum()))
+
+    parameters, trace, converged = run_em(step, em_design.sums(start), m_step, prior_counts,
+                                          max_iter, tol, progress, name)
+    posterior = np.tile(parameters.prevalence, (ann.n_items, 1))
+    posterior[kept] = last["T"]
+    item_ll = np.zeros(ann.n_items)
+    item_ll[kept] = last["item_ll"]
+    return model_fit(name, parameters, trace, converged,
+                     pd.DataFrame(posterior, index=ann.items, columns=ann.categories),
+                     item_ll, rater_index)
 
 
 @shared_parameters
@@ -598,7 +654,7 @@ def dawid_skene(data: AnnotationsLike, *, gold: Any = None,
     >>> fit.labels.tolist(), fit.converged
     ([0, 1, 0, 1, 0], True)
     """
-    return _em_model(data, False, "Dawid-Skene", _dawid_skene_m_step, smoothing=smoothing,
+    return _em_model(data, "dawid_skene", smoothing=smoothing,
                      max_iter=max_iter, tol=tol, progress=progress, gold=gold, prior=prior)
 
 
@@ -656,7 +712,7 @@ def multinomial(data: AnnotationsLike, *, gold: Any = None,
     >>> fit.labels.tolist()
     [0, 1, 0]
     """
-    return _em_model(data, True, "multinomial", _dawid_skene_m_step, smoothing=smoothing,
+    return _em_model(data, "multinomial", smoothing=smoothing,
                      max_iter=max_iter, tol=tol, progress=progress, gold=gold, prior=prior)
 
 
@@ -735,5 +791,5 @@ def mace(data: AnnotationsLike, *, gold: Any = None, smoothing: float = 0.0,
     >>> fit.details["competence"].round(2).tolist()   # the third annotator spams
     [1.0, 1.0, 0.0]
     """
-    return _em_model(data, False, "MACE", _mace_m_step, smoothing=smoothing,
+    return _em_model(data, "mace", smoothing=smoothing,
                      max_iter=max_iter, tol=tol, progress=progress, gold=gold)

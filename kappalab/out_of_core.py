@@ -91,7 +91,7 @@ from .estimate import Estimate
 from .uncertainty import ANALYTIC, BLOCK_CELLS, rows_with_statistics
 from .validation import SeedLike, check_confidence, check_count, check_flag, make_rng, require_extra
 
-__all__ = ["CI_METHODS", "estimate", "cross_kappa", "poisson_weights"]
+__all__ = ["CI_METHODS", "estimate", "cross_kappa", "poisson_weights", "annotation_model"]
 
 #: ``ci=`` of the out-of-core estimators: the in-memory linearisation
 #: (:data:`kappalab.uncertainty.ANALYTIC`'s first) and the Poisson bootstrap
@@ -964,3 +964,209 @@ def cross_kappa(x: Any, y: Any, *, level: Any = "nominal", item: str = "item",
     plan = replace(plan, dis=_resolve(level, "level", categories, marginals))
     return _run([x, y], plan, ci=ci, confidence=confidence, scheduler=scheduler,
                 n_raters=None)
+
+
+# ---------------------------------------------------------------------- models of annotation
+@dataclass(frozen=True)
+class _EMSetup:
+    """What every partition needs to read its items for an EM model: the columns, the
+    global categories and raters (None: a pooled model), and the gold labels."""
+
+    columns: tuple[str, str | None, str]
+    categories: tuple
+    raters: pd.Index | None
+    gold: pd.Series | None
+
+
+def _em_design(frame: pd.DataFrame, setup: _EMSetup) -> tuple | None:
+    """(design, starting posteriors, kept items' labels, gold items found) of a partition's
+    items, its raters coded on the global raters; None when it holds no annotations."""
+    from .annotators import design, gold_codes
+
+    item, rater, value = setup.columns
+    frame = frame[frame[value].notna()]  # missing values are counted (and warned) globally
+    if len(frame) == 0:
+        return None
+    ann = Annotations.from_long(frame, item, None if setup.raters is None else rater, value,
+                                categories=list(setup.categories))
+    if setup.raters is None:
+        J, raters = 1, np.zeros(ann.n_annotations, dtype=np.intp)
+    else:
+        J = len(setup.raters)
+        raters = setup.raters.get_indexer(ann.require_raters("an EM model"))[ann.codes()[1]]
+    gold_items, gold_classes = gold_codes(setup.gold, ann.items, ann.categories, strict=False)
+    em_design, start, kept = design(ann, raters, J, gold_items, gold_classes)
+    return em_design, start, ann.items[kept], gold_items.size
+
+
+def _em_start(part: tuple | None) -> Any:
+    """The partition's sums at the starting posteriors, and its gold items."""
+    if part is None:
+        return None
+    em_design, start, _, n_gold = part
+    return {"sums": em_design.sums(start), "n_gold": n_gold}
+
+
+def _em_step(part: tuple | None, parameters: Any) -> Any:
+    """The partition's E-step at ``parameters`` and the next M-step's sums."""
+    from .annotators import e_step
+
+    if part is None:
+        return None
+    T, item_ll = e_step(part[0], parameters)
+    return part[0].sums(T, float(item_ll.sum()))
+
+
+def _em_posterior(part: tuple | None, parameters: Any) -> pd.DataFrame | None:
+    """The partition's posteriors (items × classes) and each item's log-likelihood."""
+    from .annotators import e_step
+
+    if part is None:
+        return None
+    T, item_ll = e_step(part[0], parameters)
+    out = pd.DataFrame(T, index=part[2])
+    out["log_likelihood"] = item_ll
+    return out
+
+
+def _global_raters(frame: Any, rater: str, value: str, scheduler: Any) -> pd.Index:
+    """The distinct raters with annotations, sorted when their labels sort."""
+    found, = _compute(frame[frame[value].notnull()][rater].unique(), scheduler=scheduler)
+    raters = pd.Index(pd.unique(np.asarray(found)), name=rater)
+    try:
+        return raters.sort_values()
+    except TypeError:  # labels of mixed types keep the order found
+        return raters
+
+
+@shared_parameters
+def annotation_model(model: str, data: Any, *, item: str = "item", rater: str | None = "rater",
+                     value: str = "value", categories: Sequence[Any] | None = None,
+                     gold: Any = None, prior: Any = None, smoothing: float = 0.0,
+                     max_iter: int = 1000, tol: float = 1e-10, progress: bool | None = None,
+                     partitioned_by_item: bool | None = None, persist: bool = False,
+                     scheduler: Any = None) -> Any:
+    r"""A model of annotation fitted by EM on a Dask DataFrame of long annotations.
+
+    The EM of :mod:`kappalab.annotators` reads the data through two sums over items, Σ_i T_i
+    and Xᵀ T (the M-step's), and one product per item, X_i log θ (the E-step's): with every
+    item whole in one partition (as :func:`estimate` arranges it), each iteration is one
+    pass in which every partition runs the E-step on its items at the current parameters
+    and returns its sums, a tree reduction adds them, and the driver runs the M-step,
+
+    .. math::  (π, θ)^{(t+1)} = M\Big(\sum_p \sum_{i \in p} s_i\big(T^{(t)}\big)\Big),
+
+    so the fit equals :func:`kappalab.annotators.dawid_skene` (or ``multinomial``,
+    ``mace``) on the same annotations whatever the partitioning, up to the order of
+    floating-point additions (the tests: 1e-10). A last pass forms the posteriors.
+
+    Parameters
+    ----------
+    model : {"dawid_skene", "multinomial", "mace"}
+        The model (:mod:`kappalab.annotators`).
+    data : dask.dataframe.DataFrame
+        One row per annotation, e.g. ``dask.dataframe.read_parquet(path)``; the item may be
+        its index.
+    item, rater, value : str
+        The column names (``rater`` is not read by the pooled ``"multinomial"`` model).
+    {{shared: categories}}
+    {{shared: gold}}
+    prior : mapping, optional
+        Pseudo-counts, as :func:`kappalab.annotators.dawid_skene` takes them (not MACE);
+        the confusion pseudo-counts per annotator follow the raters in sorted order.
+    {{shared: em_smoothing}}
+    {{shared: em}}
+    partitioned_by_item : bool or None, optional
+        As :func:`estimate`: None shuffles the rows on the item unless the partitions'
+        item ranges are disjoint; True claims whole items per partition (checked); False
+        shuffles.
+    persist : bool, default False
+        Keep each partition's counts (X, about 12 bytes an annotation) in memory after the
+        first pass, so that the iterations do not read the data again; False re-reads every
+        partition in every iteration (memory bounded by a partition: out of core).
+    scheduler : optional
+        Dask's scheduler for every pass (None: the current one).
+
+    Returns
+    -------
+    kappalab.annotators.AnnotationModelFit
+        As the in-memory fit: the posteriors (computed: items × classes fit in memory when
+        the annotations need not), in the order of the partitions; the raters sorted.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown model, a frame without the columns, gold items not in the data, a prior
+        for MACE, or the options :func:`kappalab.annotators.dawid_skene` refuses.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When the fit stops at ``max_iter``.
+
+    Examples
+    --------
+    >>> import pandas as pd, dask.dataframe as dd
+    >>> from kappalab import out_of_core
+    >>> frame = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3],
+    ...                       "rater": list("abcabcabc"),
+    ...                       "value": [0, 0, 1, 1, 1, 1, 0, 0, 0]})
+    >>> fit = out_of_core.annotation_model("dawid_skene", dd.from_pandas(frame, npartitions=2))
+    >>> fit.labels.sort_index().tolist()
+    [0, 1, 0]
+    """
+    from dask import delayed
+
+    from .annotators import (EM_MODELS, Sums, check_em_options, gold_series, model_fit,
+                             pseudo_counts, run_em)
+
+    if model not in EM_MODELS:
+        raise InvalidParameterError(
+            f"model must be one of {sorted(EM_MODELS)}, got {model!r}")
+    name, pooled, m_step, takes_prior = EM_MODELS[model]
+    if prior is not None and not takes_prior:
+        raise InvalidParameterError(f"the {name} model takes no prior")
+    smoothing, max_iter, tol, progress = check_em_options(smoothing, max_iter, tol, progress)
+    claim = _check_claim(partitioned_by_item)
+    persist = check_flag(persist, "persist")
+    columns = (item, None if pooled else rater, value)
+    frame = _check_frame(data, columns, "data")
+    found, _, ranges = _scale([frame], columns, categories, scheduler, count_raters=False,
+                              ranges=claim is not False)
+    category_index = pd.Index(found)
+    whole = _whole_items(frame, columns, claim, ranges, scheduler)
+    frame = frame if whole else _by_item(frame, item, False)
+    raters = None if pooled else _global_raters(frame, str(rater), value, scheduler)
+    J = 1 if raters is None else len(raters)
+    prior_counts = pseudo_counts(prior, smoothing, J, len(found))
+    gold = None if gold is None else gold_series(gold, category_index)
+    setup = _EMSetup(columns, found, raters, gold)
+    parts = [delayed(_em_design)(p, setup) for p in frame.to_delayed()]
+    if persist:
+        import dask
+
+        parts = list(dask.persist(*parts, **({} if scheduler is None else
+                                             {"scheduler": scheduler})))
+    start, = _compute(_tree_sum([delayed(_em_start)(p) for p in parts]), scheduler=scheduler)
+    if start is None:
+        raise InvalidParameterError("there are no annotations to fit the model to")
+    if gold is not None and start["n_gold"] < len(gold):
+        raise InvalidParameterError(
+            f"gold names {len(gold) - start['n_gold']} of its {len(gold)} items that are not "
+            "in the data")
+
+    def step(parameters: Any) -> Sums:
+        total, = _compute(_tree_sum([delayed(_em_step)(p, parameters) for p in parts]),
+                          scheduler=scheduler)
+        return total
+
+    parameters, trace, converged = run_em(step, start["sums"], m_step, prior_counts,
+                                          max_iter, tol, progress, name)
+    pieces = _compute(*[delayed(_em_posterior)(p, parameters) for p in parts],
+                      scheduler=scheduler)
+    table = pd.concat([piece for piece in pieces if piece is not None])
+    item_ll = table.pop("log_likelihood").to_numpy()
+    table.columns = category_index
+    table.index.name = item
+    rater_index = pd.Index(["all raters"], name="rater") if raters is None else raters
+    return model_fit(name, parameters, trace, converged, table, item_ll, rater_index)

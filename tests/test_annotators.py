@@ -526,3 +526,61 @@ def test_mace_reaches_crowd_kits_em_optimum_or_better():
     assert ours.log_likelihood > theirs_ll + 5
     their_labels = theirs.labels_.sort_index().to_numpy()
     assert (their_labels == ours.labels.to_numpy()).mean() > 0.95
+
+
+# ---------------------------------------------------------------------- out of core
+def _long_frame(ann):
+    items, raters, labels = ann.codes()
+    return pd.DataFrame({"item": np.asarray(ann.items)[items],
+                         "rater": np.asarray(ann.raters)[raters], "value": labels})
+
+
+@pytest.mark.parametrize("model, options", [
+    ("dawid_skene", {}),
+    ("dawid_skene", {"gold": {3: 0, 10: 2}, "prior": {"confusion": np.eye(3)},
+                     "persist": True}),
+    ("multinomial", {"smoothing": 0.5}),
+    ("mace", {"smoothing": 0.01, "partitioned_by_item": False}),
+])
+@pytest.mark.parametrize("npartitions", [1, 4])
+def test_the_dask_fit_equals_the_fit_in_memory_for_any_partitioning(model, options,
+                                                                   npartitions):
+    dd = pytest.importorskip("dask.dataframe")
+    from kappalab import out_of_core
+
+    ann, _ = dawid_skene_annotations(400, n_raters=9, annotations_per_item=4, spammers=0.2,
+                                     seed=12)
+    frame = _long_frame(ann)
+    in_memory = {key: value for key, value in options.items()
+                 if key not in ("persist", "partitioned_by_item")}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", errors.ConvergenceWarning)
+        expected = getattr(annotators, model)(frame, max_iter=40, **in_memory)
+        shuffled = frame.sample(frac=1.0, random_state=npartitions)  # items cut anywhere
+        fit = out_of_core.annotation_model(model, dd.from_pandas(shuffled,
+                                                                 npartitions=npartitions),
+                                           max_iter=40, scheduler="sync", **options)
+    assert fit.n_iter == expected.n_iter and fit.model == expected.model
+    np.testing.assert_allclose(fit.posterior.reindex(expected.posterior.index).to_numpy(),
+                               expected.posterior.to_numpy(), rtol=0, atol=1e-10)
+    order = fit.raters.get_indexer(expected.raters)
+    np.testing.assert_allclose(fit.confusion[order], expected.confusion, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(fit.trace, expected.trace, rtol=1e-10)
+    np.testing.assert_allclose(
+        pd.Series(fit.item_log_likelihood, fit.posterior.index).reindex(
+            expected.posterior.index), expected.item_log_likelihood, rtol=1e-10)
+
+
+def test_the_dask_fit_refuses_what_it_cannot_fit_in_one_line():
+    dd = pytest.importorskip("dask.dataframe")
+    from kappalab import out_of_core
+
+    frame = dd.from_pandas(pd.DataFrame({"item": [1, 1, 2, 2], "rater": list("abab"),
+                                         "value": [0, 1, 1, 1]}), npartitions=2)
+    cases = [(("glad", frame), {}, "model must be one of"),
+             (("mace", frame), {"prior": {"prevalence": [1, 1]}}, "MACE model takes no prior"),
+             (("dawid_skene", frame), {"gold": {9: 0}}, "gold names 1 of its 1 items"),
+             (("dawid_skene", frame.compute()), {}, "must be a dask DataFrame")]
+    for args, kwargs, message in cases:
+        with pytest.raises(errors.InvalidParameterError, match=message):
+            out_of_core.annotation_model(*args, scheduler="sync", **kwargs)
