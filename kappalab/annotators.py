@@ -40,7 +40,10 @@ labels) and stops when both the largest change of a parameter and the relative c
 the observed-data log-likelihood fall below ``tol``; the log-likelihood reported is that of
 the returned parameters, and without smoothing it never decreases from one iteration to
 the next (EM's ascent property, checked by the tests; with smoothing EM ascends the
-likelihood times the Dirichlet priors instead).
+likelihood times the Dirichlet priors instead). By default each iteration is a SQUAREM cycle
+(Varadhan & Roland 2008): two EM steps and an extrapolation along them, kept only when the
+likelihood does not fall, which reaches EM's fixed point in several times fewer passes
+(``accelerate=False``: plain EM).
 
 References
 ----------
@@ -50,6 +53,10 @@ doi:10.2307/2346806
 
 Hovy, D., Berg-Kirkpatrick, T., Vaswani, A., & Hovy, E. (2013). Learning whom to trust with
 MACE. *Proceedings of NAACL-HLT 2013*, 1120–1130. https://aclanthology.org/N13-1132
+
+Varadhan, R., & Roland, C. (2008). Simple and globally convergent methods for accelerating
+the convergence of any EM algorithm. *Scandinavian Journal of Statistics* 35(2), 335–353.
+doi:10.1111/j.1467-9469.2007.00585.x
 
 Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation.
 *Transactions of the ACL* 2, 311–326. doi:10.1162/tacl_a_00185
@@ -300,6 +307,35 @@ class _Parameters:
     competence: np.ndarray | None = None
     strategy: np.ndarray | None = None
 
+    def free(self) -> list[np.ndarray]:
+        """The parameters the M-step sets (MACE: c and ξ, from which θ follows)."""
+        if self.competence is not None and self.strategy is not None:
+            return [self.competence, self.strategy]
+        return [self.prevalence, self.confusion]
+
+    def extrapolated(self, first: _Parameters, second: _Parameters, alpha: float
+                     ) -> _Parameters | None:
+        """SQUAREM's point p0 − 2α r + α² v (r = p1 − p0, v = p2 − 2 p1 + p0) from this p0
+        and the next two EM points: weights summing to 1, so rows still sum to 1 (up to
+        rounding, which is removed); None when a probability leaves [0, 1]."""
+        a, b, c = (1.0 + alpha) ** 2, -2.0 * alpha * (1.0 + alpha), alpha ** 2
+        values = [a * x + b * y + c * z
+                  for x, y, z in zip(self.free(), first.free(), second.free())]
+        if any((v < 0).any() or (v > 1).any() for v in values):
+            return None
+        # the weights sum to 1, but with |α| large their rounding does not: renormalised,
+        # or the likelihood of rows summing to 1 + ε could exceed any model's
+        values[-1] = values[-1] / values[-1].sum(axis=-1, keepdims=True)
+        if self.competence is None:
+            values[0] = values[0] / values[0].sum()
+        if self.competence is not None:
+            competence, strategy = values
+            K = strategy.shape[1]
+            confusion = ((1.0 - competence)[:, None, None] * strategy[:, None, :]
+                         + competence[:, None, None] * np.eye(K))
+            return _Parameters(self.prevalence, confusion, competence, strategy)
+        return _Parameters(values[0], values[1])
+
 
 @dataclass
 class Sums:
@@ -339,7 +375,7 @@ class Design:
     def sums(self, T: np.ndarray, log_likelihood: float = 0.0) -> Sums:
         """The M-step's sums at the posteriors T: Σ_i T_i and ``Xᵀ @ T``."""
         label_mass = np.asarray(self.X.T @ T).reshape(self.J, self.K, self.K)
-        return Sums(T.sum(axis=0), label_mass.transpose(0, 2, 1), log_likelihood)
+        return Sums(np.ones(T.shape[0]) @ T, label_mass.transpose(0, 2, 1), log_likelihood)
 
 
 def design(ann: Annotations, raters: np.ndarray, J: int, gold_items: np.ndarray,
@@ -413,11 +449,14 @@ def e_step(design: Design, parameters: _Parameters) -> tuple[np.ndarray, np.ndar
     with np.errstate(divide="ignore"):  # log 0 = −inf: a class the label rules out
         log_confusion = np.log(parameters.confusion).transpose(0, 2, 1).reshape(J * K, K)
         log_t = np.asarray(design.X @ log_confusion) + np.log(parameters.prevalence)
-    top = log_t.max(axis=1, keepdims=True)
+    top = _row_max(log_t)
+    log_t -= top[:, None]
     with np.errstate(invalid="ignore"):
-        shifted = np.exp(log_t - top)
-    total = shifted.sum(axis=1, keepdims=True)
-    T, item_ll = shifted / total, (top + np.log(total)).ravel()
+        T = np.exp(log_t)
+    log_t += top[:, None]  # kept for the gold items' terms
+    total = T @ np.ones(K)  # a product: quicker than a sum along the rows
+    T *= (1.0 / total)[:, None]
+    item_ll = top + np.log(total)
     if design.gold_rows.size:
         item_ll[design.gold_rows] = log_t[design.gold_rows, design.gold_classes]
         T[design.gold_rows] = 0.0
@@ -425,25 +464,65 @@ def e_step(design: Design, parameters: _Parameters) -> tuple[np.ndarray, np.ndar
     return T, item_ll
 
 
+def _row_max(values: np.ndarray) -> np.ndarray:
+    """The largest entry of each row of an n × K array, column by column (K is small: this
+    is a few times quicker than a reduction along the rows)."""
+    top = values[:, 0].copy()
+    for column in range(1, values.shape[1]):
+        np.maximum(top, values[:, column], out=top)
+    return top
+
+
 MStep = Callable[[Sums, Prior, "_Parameters | None"], _Parameters]
 
 
+def _squarem_cycle(step: Callable[[_Parameters], Sums], m_step: MStep, prior: Prior,
+                   start: _Parameters, start_sums: Sums) -> tuple[_Parameters, Sums]:
+    """One SQUAREM cycle (Varadhan & Roland 2008, scheme S3) from p0 = ``start``: two EM
+    steps p1, p2, the step length α = −‖r‖/‖v‖ (at most −1), and the extrapolated point,
+    taken when its probabilities are valid and its log-likelihood is at least p1's; else α
+    is halved towards −1 (where the point is p2), and after a few tries p2 is taken. So the
+    log-likelihood never falls, as under EM, and the fixed points are EM's."""
+    first = m_step(start_sums, prior, start)
+    first_sums = step(first)
+    second = m_step(first_sums, prior, first)
+    r = np.concatenate([(y - x).ravel() for x, y in zip(start.free(), first.free())])
+    v = np.concatenate([(z - 2.0 * y + x).ravel()
+                        for x, y, z in zip(start.free(), first.free(), second.free())])
+    r_norm, v_norm = float(np.sqrt(r @ r)), float(np.sqrt(v @ v))
+    if v_norm > 0 and r_norm > 0:
+        alpha = min(-r_norm / v_norm, -1.0)
+        for _ in range(4):
+            if alpha > -1.0 - 1e-3:
+                break
+            point = start.extrapolated(first, second, alpha)
+            if point is not None:
+                point_sums = step(point)
+                if point_sums.log_likelihood >= first_sums.log_likelihood:
+                    return point, point_sums
+            alpha = (alpha - 1.0) / 2.0
+    return second, step(second)
+
+
 def run_em(step: Callable[[_Parameters], Sums], start: Sums, m_step: MStep, prior: Prior,
-           max_iter: int, tol: float, progress: bool | None, name: str
-           ) -> tuple[_Parameters, list[float], bool]:
+           max_iter: int, tol: float, progress: bool | None, name: str,
+           accelerate: bool = False) -> tuple[_Parameters, list[float], bool]:
     """EM over sums: ``step(parameters)`` is the E-step at the parameters and the next
     M-step's sums (in memory, or over the partitions of a Dask frame); from the sums of
-    the start, M-step, E-step, until both the largest change of a parameter and the
-    relative change of the log-likelihood are below ``tol``. Returns (the last parameters,
-    the log-likelihood trace, whether it converged)."""
+    the start, M-step, E-step (``accelerate``: a SQUAREM cycle), until both the largest
+    change of a parameter and the relative change of the log-likelihood are below ``tol``.
+    Returns (the last parameters, the log-likelihood trace, whether it converged)."""
     parameters = m_step(start, prior, None)
     sums = step(parameters)
     trace = [sums.log_likelihood]
     converged = False
     for _ in track(range(max_iter - 1), f"{name} EM", quiet=progress is False,
                    force=progress is True):
-        new = m_step(sums, prior, parameters)
-        sums = step(new)
+        if accelerate:
+            new, sums = _squarem_cycle(step, m_step, prior, parameters, sums)
+        else:
+            new = m_step(sums, prior, parameters)
+            sums = step(new)
         trace.append(sums.log_likelihood)
         change = max(float(np.abs(new.prevalence - parameters.prevalence).max()),
                      float(np.abs(new.confusion - parameters.confusion).max()))
@@ -565,10 +644,11 @@ EM_MODELS: dict[str, tuple[str, bool, MStep, bool]] = {
 
 
 def _em_model(data: AnnotationsLike, model: str, *, smoothing: Any, max_iter: Any,
-              tol: Any, progress: Any, gold: Any = None, prior: Any = None
+              tol: Any, progress: Any, accelerate: Any, gold: Any = None, prior: Any = None
               ) -> AnnotationModelFit:
     name, pooled, m_step, _ = EM_MODELS[model]
     smoothing, max_iter, tol, progress = check_em_options(smoothing, max_iter, tol, progress)
+    accelerate = check_flag(accelerate, "accelerate")
     ann = as_annotations(data)
     if pooled:
         J, raters = 1, np.zeros(ann.n_annotations, dtype=np.intp)
@@ -586,7 +666,7 @@ def _em_model(data: AnnotationsLike, model: str, *, smoothing: Any, max_iter: An
         return em_design.sums(last["T"], float(last["item_ll"].sum()))
 
     parameters, trace, converged = run_em(step, em_design.sums(start), m_step, prior_counts,
-                                          max_iter, tol, progress, name)
+                                          max_iter, tol, progress, name, accelerate)
     posterior = np.tile(parameters.prevalence, (ann.n_items, 1))
     posterior[kept] = last["T"]
     item_ll = np.zeros(ann.n_items)
@@ -599,8 +679,8 @@ def _em_model(data: AnnotationsLike, model: str, *, smoothing: Any, max_iter: An
 @shared_parameters
 def dawid_skene(data: AnnotationsLike, *, gold: Any = None,
                 prior: Mapping[str, Any] | None = None, smoothing: float = 0.0,
-                max_iter: int = 1000, tol: float = 1e-10, progress: bool | None = None
-                ) -> AnnotationModelFit:
+                accelerate: bool = True, max_iter: int = 1000, tol: float = 1e-10,
+                progress: bool | None = None) -> AnnotationModelFit:
     r"""The Dawid–Skene model by EM: one confusion matrix per annotator.
 
     θ_j[k, l] = P(annotator j says l | true class k) for every annotator and π_k the class
@@ -655,14 +735,15 @@ def dawid_skene(data: AnnotationsLike, *, gold: Any = None,
     ([0, 1, 0, 1, 0], True)
     """
     return _em_model(data, "dawid_skene", smoothing=smoothing,
-                     max_iter=max_iter, tol=tol, progress=progress, gold=gold, prior=prior)
+                     max_iter=max_iter, tol=tol, progress=progress, gold=gold, prior=prior,
+                     accelerate=accelerate)
 
 
 @shared_parameters
 def multinomial(data: AnnotationsLike, *, gold: Any = None,
                 prior: Mapping[str, Any] | None = None, smoothing: float = 0.0,
-                max_iter: int = 1000, tol: float = 1e-10, progress: bool | None = None
-                ) -> AnnotationModelFit:
+                accelerate: bool = True, max_iter: int = 1000, tol: float = 1e-10,
+                progress: bool | None = None) -> AnnotationModelFit:
     r"""The multinomial (pooled) model by EM: one confusion matrix for every annotator.
 
     Paun et al.'s (2018) "Multinomial": θ[k, l] = P(a label l | true class k) shared by all
@@ -713,13 +794,14 @@ def multinomial(data: AnnotationsLike, *, gold: Any = None,
     [0, 1, 0]
     """
     return _em_model(data, "multinomial", smoothing=smoothing,
-                     max_iter=max_iter, tol=tol, progress=progress, gold=gold, prior=prior)
+                     max_iter=max_iter, tol=tol, progress=progress, gold=gold, prior=prior,
+                     accelerate=accelerate)
 
 
 @shared_parameters
 def mace(data: AnnotationsLike, *, gold: Any = None, smoothing: float = 0.0,
-         max_iter: int = 1000, tol: float = 1e-10, progress: bool | None = None
-         ) -> AnnotationModelFit:
+         accelerate: bool = True, max_iter: int = 1000, tol: float = 1e-10,
+         progress: bool | None = None) -> AnnotationModelFit:
     r"""MACE by EM: each annotator knows the class with a probability, else spams.
 
     Hovy et al.'s (2013) Multi-Annotator Competence Estimation: item i's true class z_i is
@@ -792,4 +874,5 @@ def mace(data: AnnotationsLike, *, gold: Any = None, smoothing: float = 0.0,
     [1.0, 1.0, 0.0]
     """
     return _em_model(data, "mace", smoothing=smoothing,
-                     max_iter=max_iter, tol=tol, progress=progress, gold=gold)
+                     max_iter=max_iter, tol=tol, progress=progress, gold=gold,
+                     accelerate=accelerate)

@@ -89,8 +89,13 @@ gold : mapping or pandas.Series, optional
     without annotations may have gold (they inform the prevalences); missing values are
     skipped."""
 SHARED_PARAMETERS["em"] = """\
+accelerate : bool, default True
+    Squared extrapolation (SQUAREM, Varadhan & Roland 2008): each iteration is two EM steps
+    and a step along their direction, kept only when the likelihood does not fall (else the
+    second EM step), so the fit reaches EM's own fixed point in several times fewer
+    passes over the data. False: plain EM, one step an iteration (Dawid & Skene's).
 max_iter : int, default 1000
-    The most EM iterations; a fit that stops there warns
+    The most iterations; a fit that stops there warns
     (:class:`~kappalab.errors.ConvergenceWarning`).
 tol : float, default 1e-10
     The stopping rule: the largest change of π or θ and the relative change of the

@@ -1043,7 +1043,8 @@ def _global_raters(frame: Any, rater: str, value: str, scheduler: Any) -> pd.Ind
 def annotation_model(model: str, data: Any, *, item: str = "item", rater: str | None = "rater",
                      value: str = "value", categories: Sequence[Any] | None = None,
                      gold: Any = None, prior: Any = None, smoothing: float = 0.0,
-                     max_iter: int = 1000, tol: float = 1e-10, progress: bool | None = None,
+                     accelerate: bool = True, max_iter: int = 1000, tol: float = 1e-10,
+                     progress: bool | None = None,
                      partitioned_by_item: bool | None = None, persist: bool = False,
                      scheduler: Any = None) -> Any:
     r"""A model of annotation fitted by EM on a Dask DataFrame of long annotations.
@@ -1129,6 +1130,7 @@ def annotation_model(model: str, data: Any, *, item: str = "item", rater: str | 
     smoothing, max_iter, tol, progress = check_em_options(smoothing, max_iter, tol, progress)
     claim = _check_claim(partitioned_by_item)
     persist = check_flag(persist, "persist")
+    accelerate = check_flag(accelerate, "accelerate")
     columns = (item, None if pooled else rater, value)
     frame = _check_frame(data, columns, "data")
     found, _, ranges = _scale([frame], columns, categories, scheduler, count_raters=False,
@@ -1161,7 +1163,7 @@ def annotation_model(model: str, data: Any, *, item: str = "item", rater: str | 
         return total
 
     parameters, trace, converged = run_em(step, start["sums"], m_step, prior_counts,
-                                          max_iter, tol, progress, name)
+                                          max_iter, tol, progress, name, accelerate)
     pieces = _compute(*[delayed(_em_posterior)(p, parameters) for p in parts],
                       scheduler=scheduler)
     table = pd.concat([piece for piece in pieces if piece is not None])

@@ -65,7 +65,8 @@ def test_em_steps_equal_the_loop_written_from_the_paper(iterations, smoothing):
     ann = kl.Annotations.from_wide(_small_data())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", errors.ConvergenceWarning)
-        fit = annotators.dawid_skene(ann, max_iter=iterations, tol=0.0, smoothing=smoothing)
+        fit = annotators.dawid_skene(ann, max_iter=iterations, tol=0.0, smoothing=smoothing,
+                                     accelerate=False)
     T, pi, theta, ll_total = _loop_em(_triples(ann), ann.n_items, ann.n_raters, 3,
                                       iterations, smoothing)
     np.testing.assert_allclose(fit.posterior.to_numpy(), [T[i] for i in range(ann.n_items)],
@@ -110,7 +111,7 @@ def test_em_never_lowers_the_log_likelihood(data):
         pooled = annotators.multinomial(ann, max_iter=60, smoothing=smoothing)
     for trace in (fit.trace, pooled.trace):
         steps = np.diff(trace)
-        assert (steps >= -1e-9 * np.abs(np.asarray(trace[1:]))).all(), trace
+        assert (steps >= -1e-9 * np.maximum(np.abs(trace[1:]), 1.0)).all(), trace
     for f in (fit, pooled):
         np.testing.assert_allclose(f.posterior.sum(axis=1), 1.0, rtol=1e-12)
         np.testing.assert_allclose(f.confusion.sum(axis=2), 1.0, rtol=1e-12)
@@ -171,7 +172,7 @@ def test_em_iterations_equal_crowd_kits_dawid_skene(n_iter):
     theirs = crowd.DawidSkene(n_iter=n_iter, tol=-np.inf).fit(_crowd_frame(ann)).probas_
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", errors.ConvergenceWarning)
-        ours = annotators.dawid_skene(ann, max_iter=n_iter, tol=0.0)
+        ours = annotators.dawid_skene(ann, max_iter=n_iter, tol=0.0, accelerate=False)
     # crowd-kit clips empty confusion cells at 1e-10 instead of 0: equal to that
     np.testing.assert_allclose(ours.posterior.to_numpy(),
                                theirs.sort_index().sort_index(axis=1).to_numpy(), atol=1e-8)
@@ -181,7 +182,7 @@ def test_crowd_kits_stopping_rule_stops_short_of_the_converged_fit():
     crowd = pytest.importorskip("crowdkit.aggregation")
     ann, _ = dawid_skene_annotations(400, n_raters=6, n_classes=3, accuracy=0.6, seed=5)
     theirs = crowd.DawidSkene().fit(_crowd_frame(ann))  # its defaults: n_iter=100, tol=1e-5
-    ours = annotators.dawid_skene(ann)
+    ours = annotators.dawid_skene(ann, accelerate=False)  # plain EM, step by step as theirs
     assert ours.converged and ours.n_iter > len(theirs.loss_history_)
     theta = np.zeros_like(ours.confusion)
     for (worker, label), row in theirs.errors_.iterrows():
@@ -290,7 +291,7 @@ def test_on_snows_temp_crowd_kit_stops_short_and_the_converged_fit_is_as_accurat
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # crowd-kit's pandas deprecations
         theirs = crowd.DawidSkene().fit(frame)
-    ours = annotators.dawid_skene(ann)
+    ours = annotators.dawid_skene(ann, accelerate=False)
     theta = np.zeros_like(ours.confusion)
     rater_row = {rater: j for j, rater in enumerate(ann.raters)}
     for (worker, label), row in theirs.errors_.iterrows():
@@ -368,7 +369,8 @@ def test_gold_items_keep_their_class_and_the_steps_equal_the_loop(iterations):
     gold = {0: 2, 3: 0}  # item 0's votes say 0, its gold says 2
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", errors.ConvergenceWarning)
-        fit = annotators.dawid_skene(ann, gold=pd.Series(gold), max_iter=iterations, tol=0.0)
+        fit = annotators.dawid_skene(ann, gold=pd.Series(gold), max_iter=iterations, tol=0.0,
+                                     accelerate=False)
     zeros = [[[0.0] * 3] * 3] * ann.n_raters
     T, pi, theta, ll_total = _loop_em_general(_triples(ann), ann.n_items, ann.n_raters, 3,
                                               iterations, [0.0] * 3, zeros, gold)
@@ -389,7 +391,7 @@ def test_prior_pseudo_counts_equal_the_loop_and_add_to_the_smoothing():
         warnings.simplefilter("ignore", errors.ConvergenceWarning)
         fit = annotators.dawid_skene(ann, prior={"confusion": confusion,
                                                  "prevalence": prevalence},
-                                     smoothing=0.25, max_iter=3, tol=0.0)
+                                     smoothing=0.25, max_iter=3, tol=0.0, accelerate=False)
     per_rater = [(confusion + 0.25).tolist()] * ann.n_raters
     T, pi, theta, _ = _loop_em_general(_triples(ann), ann.n_items, ann.n_raters, 3, 3,
                                        (prevalence + 0.25).tolist(), per_rater)
@@ -402,7 +404,7 @@ def test_prior_pseudo_counts_equal_the_loop_and_add_to_the_smoothing():
         warnings.simplefilter("ignore", errors.ConvergenceWarning)
         same = annotators.dawid_skene(ann, prior={"confusion": stacked,
                                                   "prevalence": prevalence},
-                                      smoothing=0.25, max_iter=3, tol=0.0)
+                                      smoothing=0.25, max_iter=3, tol=0.0, accelerate=False)
     np.testing.assert_array_equal(same.confusion, fit.confusion)
 
 
@@ -465,7 +467,8 @@ def test_mace_steps_equal_the_loop_written_from_the_paper(iterations, smoothing)
     ann = kl.Annotations.from_wide(_small_data())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", errors.ConvergenceWarning)
-        fit = annotators.mace(ann, max_iter=iterations, tol=0.0, smoothing=smoothing)
+        fit = annotators.mace(ann, max_iter=iterations, tol=0.0, smoothing=smoothing,
+                              accelerate=False)
     T, c, xi, ll_total = _loop_mace(_triples(ann), ann.n_items, ann.n_raters, 3, iterations,
                                     smoothing)
     np.testing.assert_allclose(fit.posterior.to_numpy(), [T[i] for i in range(ann.n_items)],
@@ -492,7 +495,7 @@ def test_mace_never_lowers_the_log_likelihood(data):
         fit = annotators.mace(kl.Annotations.from_wide(table, raters_as_rows=False),
                               max_iter=60)
     steps = np.diff(fit.trace)
-    assert (steps >= -1e-9 * np.abs(np.asarray(fit.trace[1:]))).all(), fit.trace
+    assert (steps >= -1e-9 * np.maximum(np.abs(fit.trace[1:]), 1.0)).all(), fit.trace
     np.testing.assert_allclose(fit.posterior.sum(axis=1), 1.0, rtol=1e-12)
 
 
@@ -506,9 +509,8 @@ def test_mace_finds_the_spammers():
 
 
 def test_mace_reaches_crowd_kits_em_optimum_or_better():
-    """crowd-kit's MACE(method="em") runs 50 iterations from 10 random starts with the
-    smoothing 0.01/K (its random starts all draw the same values with random_state=0);
-    converged from the vote, MACE here reaches a higher likelihood on these data
+    """crowd-kit's MACE(method="em") runs 50 iterations from random starts with the
+    smoothing 0.01/K; converged from the vote, MACE here reaches a higher likelihood on these data
     (−1732.53 against −1738.83; 500 iterations of crowd-kit's give the same) and labels
     97% of the items alike."""
     crowd = pytest.importorskip("crowdkit.aggregation")
@@ -516,7 +518,8 @@ def test_mace_reaches_crowd_kits_em_optimum_or_better():
                                      spammers=0.3, seed=6)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theirs = crowd.MACE(method="em", random_state=0).fit(_crowd_frame(ann))
+        # its 10 restarts draw the same start with random_state=0: one is the same fit
+        theirs = crowd.MACE(method="em", random_state=0, n_restarts=1).fit(_crowd_frame(ann))
     ours = annotators.mace(ann, smoothing=0.01 / 3)
     # their parameters (spamming_[:, 1] is P(knows)) in our likelihood
     c = theirs.spamming_[:, 1]
@@ -555,11 +558,15 @@ def test_the_dask_fit_equals_the_fit_in_memory_for_any_partitioning(model, optio
                  if key not in ("persist", "partitioned_by_item")}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", errors.ConvergenceWarning)
-        expected = getattr(annotators, model)(frame, max_iter=40, **in_memory)
+        # plain EM, step by step (SQUAREM's extrapolation magnifies the different rounding
+        # of the sums of partitions: the next test)
+        expected = getattr(annotators, model)(frame, max_iter=40, accelerate=False,
+                                              **in_memory)
         shuffled = frame.sample(frac=1.0, random_state=npartitions)  # items cut anywhere
         fit = out_of_core.annotation_model(model, dd.from_pandas(shuffled,
                                                                  npartitions=npartitions),
-                                           max_iter=40, scheduler="sync", **options)
+                                           max_iter=40, accelerate=False, scheduler="sync",
+                                           **options)
     assert fit.n_iter == expected.n_iter and fit.model == expected.model
     np.testing.assert_allclose(fit.posterior.reindex(expected.posterior.index).to_numpy(),
                                expected.posterior.to_numpy(), rtol=0, atol=1e-10)
@@ -569,6 +576,35 @@ def test_the_dask_fit_equals_the_fit_in_memory_for_any_partitioning(model, optio
     np.testing.assert_allclose(
         pd.Series(fit.item_log_likelihood, fit.posterior.index).reindex(
             expected.posterior.index), expected.item_log_likelihood, rtol=1e-10)
+
+
+def test_the_accelerated_dask_fit_converges_to_the_fit_in_memory():
+    dd = pytest.importorskip("dask.dataframe")
+    from kappalab import out_of_core
+
+    ann, _ = dawid_skene_annotations(400, n_raters=9, annotations_per_item=4, seed=13)
+    frame = _long_frame(ann)
+    expected = annotators.dawid_skene(frame)
+    fit = out_of_core.annotation_model("dawid_skene", dd.from_pandas(frame, npartitions=3),
+                                       scheduler="sync")
+    assert fit.converged and expected.converged
+    np.testing.assert_allclose(fit.posterior.reindex(expected.posterior.index).to_numpy(),
+                               expected.posterior.to_numpy(), rtol=0, atol=1e-7)
+    assert fit.log_likelihood == pytest.approx(expected.log_likelihood, rel=1e-12)
+
+
+def test_acceleration_reaches_plain_ems_fixed_point_in_fewer_iterations():
+    ann, _ = dawid_skene_annotations(2000, n_raters=12, annotations_per_item=5, n_classes=4,
+                                     accuracy=0.65, seed=21)
+    for model in (annotators.dawid_skene, annotators.mace):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", errors.ConvergenceWarning)
+            plain = model(ann, accelerate=False, max_iter=5000)
+        fast = model(ann)
+        assert plain.converged and fast.converged and fast.n_iter < plain.n_iter / 2
+        assert fast.log_likelihood == pytest.approx(plain.log_likelihood, rel=1e-9)
+        np.testing.assert_allclose(fast.posterior.to_numpy(), plain.posterior.to_numpy(),
+                                   atol=1e-5)
 
 
 def test_the_dask_fit_refuses_what_it_cannot_fit_in_one_line():
