@@ -46,6 +46,7 @@ BENCHMARKS = [
     ("bench_bayes_compile", [], ["--items", "100", "--repeat", "2", "--draws", "200",
                                  "--models", "interval,nominal"]),
     ("bench_large_items", [], ["--items", "100000", "--repeat", "3"]),
+    ("bench_annotators", [], ["--annotations", "100000,1000000", "--repeat", "1"]),
     ("bench_peers", [], ["--quick"]),
 ]
 RESULTS = ROOT / "results" / "bench"  # the JSON of each run (untracked)

@@ -87,6 +87,7 @@ import pandas as pd
 from .annotations import Annotations, AnnotationsLike, as_annotations
 from .docstrings import shared_parameters
 from .errors import ConvergenceWarning, InvalidParameterError, warn
+from .kernels import single_blas_thread
 from .progress import track
 from .validation import check_count, check_flag, check_real
 
@@ -665,8 +666,10 @@ def _em_model(data: AnnotationsLike, model: str, *, smoothing: Any, max_iter: An
         last["T"], last["item_ll"] = e_step(em_design, parameters)
         return em_design.sums(last["T"], float(last["item_ll"].sum()))
 
-    parameters, trace, converged = run_em(step, em_design.sums(start), m_step, prior_counts,
-                                          max_iter, tol, progress, name, accelerate)
+    with single_blas_thread(start.size):  # skinny products: one BLAS thread (kernels)
+        parameters, trace, converged = run_em(step, em_design.sums(start), m_step,
+                                              prior_counts, max_iter, tol, progress, name,
+                                              accelerate)
     posterior = np.tile(parameters.prevalence, (ann.n_items, 1))
     posterior[kept] = last["T"]
     item_ll = np.zeros(ann.n_items)

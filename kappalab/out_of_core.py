@@ -1120,6 +1120,7 @@ def annotation_model(model: str, data: Any, *, item: str = "item", rater: str | 
 
     from .annotators import (EM_MODELS, Sums, check_em_options, gold_series, model_fit,
                              pseudo_counts, run_em)
+    from .kernels import single_blas_thread
 
     if model not in EM_MODELS:
         raise InvalidParameterError(
@@ -1162,8 +1163,9 @@ def annotation_model(model: str, data: Any, *, item: str = "item", rater: str | 
                           scheduler=scheduler)
         return total
 
-    parameters, trace, converged = run_em(step, start["sums"], m_step, prior_counts,
-                                          max_iter, tol, progress, name, accelerate)
+    with single_blas_thread():  # the partitions' skinny products, when they run here
+        parameters, trace, converged = run_em(step, start["sums"], m_step, prior_counts,
+                                              max_iter, tol, progress, name, accelerate)
     pieces = _compute(*[delayed(_em_posterior)(p, parameters) for p in parts],
                       scheduler=scheduler)
     table = pd.concat([piece for piece in pieces if piece is not None])
