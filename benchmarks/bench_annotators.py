@@ -22,8 +22,9 @@ Timed at each size, each ``--repeat`` times (default 3) in turn:
 2. once, the fit to convergence with kappalab's defaults (SQUAREM-accelerated EM,
    ``tol=1e-10``: the largest change of a parameter and the relative change of the
    log-likelihood both below it), its iterations (cycles of two or three EM steps), time
-   and peak memory (``tracemalloc``: numpy's and scipy's arrays are
-   traced) — the target at 10 M annotations is ≤ 2 minutes and ≤ 4 GB.
+   and peak memory (``tracemalloc``: numpy's and scipy's arrays are traced; and the
+   process's peak resident memory, data included) — the target at 10 M annotations is
+   ≤ 2 minutes and ≤ 4 GB.
 
 Where the time goes (``line_profiler``, 1 M annotations, plain EM, on this 2-core machine
 under load): the two sparse products of X with a dense matrix of K columns, the E-step's
@@ -38,6 +39,7 @@ Run (from the repository root): ``python -m benchmarks.bench_annotators
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import time
 import tracemalloc
@@ -122,13 +124,15 @@ def main(argv: list[str] | None = None) -> int:
         seconds = time.perf_counter() - start
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
         row.update(converged=converged.converged, converge_iterations=converged.n_iter,
-                   converge_s=seconds, converge_peak_bytes=peak,
+                   converge_s=seconds, converge_peak_bytes=peak, process_peak_rss_bytes=rss,
                    per_iteration_s=seconds / converged.n_iter)
         ok &= converged.converged
         print(f"  to convergence (accelerated, tol=1e-10): {converged.n_iter} cycles in "
               f"{fmt_time(seconds)} ({fmt_time(seconds / converged.n_iter)} an iteration), "
-              f"peak traced memory {peak / 2**30:.2f} GiB")
+              f"peak traced memory {peak / 2**30:.2f} GiB; the process's peak resident "
+              f"memory so far (the data, crowd-kit's frame and every fit) {rss / 2**30:.2f} GiB")
         rows.append(row)
         del ann, frame, ours, converged
 

@@ -449,17 +449,18 @@ def e_step(design: Design, parameters: _Parameters) -> tuple[np.ndarray, np.ndar
     J, K, _ = parameters.confusion.shape
     with np.errstate(divide="ignore"):  # log 0 = −inf: a class the label rules out
         log_confusion = np.log(parameters.confusion).transpose(0, 2, 1).reshape(J * K, K)
-        log_t = np.asarray(design.X @ log_confusion) + np.log(parameters.prevalence)
-    top = _row_max(log_t)
-    log_t -= top[:, None]
+        T = np.asarray(design.X @ log_confusion)  # log T_ik + log p(y_i) − log π_k
+        T += np.log(parameters.prevalence)
+    gold_terms = T[design.gold_rows, design.gold_classes]
+    top = _row_max(T)
+    T -= top[:, None]
     with np.errstate(invalid="ignore"):
-        T = np.exp(log_t)
-    log_t += top[:, None]  # kept for the gold items' terms
+        np.exp(T, out=T)  # in place: the items × K arrays are the fit's largest
     total = T @ np.ones(K)  # a product: quicker than a sum along the rows
     T *= (1.0 / total)[:, None]
     item_ll = top + np.log(total)
     if design.gold_rows.size:
-        item_ll[design.gold_rows] = log_t[design.gold_rows, design.gold_classes]
+        item_ll[design.gold_rows] = gold_terms
         T[design.gold_rows] = 0.0
         T[design.gold_rows, design.gold_classes] = 1.0
     return T, item_ll
