@@ -620,3 +620,25 @@ def test_the_dask_fit_refuses_what_it_cannot_fit_in_one_line():
     for args, kwargs, message in cases:
         with pytest.raises(errors.InvalidParameterError, match=message):
             out_of_core.annotation_model(*args, scheduler="sync", **kwargs)
+
+
+# ---------------------------------------------------------------------- in the rater report
+def test_the_rater_report_shows_each_raters_modelled_accuracy_beside_kappa_x():
+    ann, truth = dawid_skene_annotations(1500, n_raters=6, n_classes=3, accuracy=0.8,
+                                         spammers=1 / 3, seed=31)
+    report = kl.rater_report(ann, model="dawid_skene")
+    fit = annotators.dawid_skene(ann)
+    np.testing.assert_array_equal(report["model_accuracy"], fit.accuracy.to_numpy())
+    assert report.attrs["model"] == "Dawid-Skene"
+    # the spammers' modelled accuracy is about chance (1/3), the others' far above it
+    assert report["model_accuracy"][truth.spammers].max() < 0.45 < 0.6 < (
+        report["model_accuracy"][~truth.spammers].min())
+    # and their κx against the rest is the lowest
+    assert report["kappa_x"][truth.spammers].max() < report["kappa_x"][~truth.spammers].min()
+    mace = kl.rater_report(ann, model=annotators.mace(ann))
+    assert list(mace.columns[-3:]) == ["model_accuracy", "competence", "note"]
+    for bad, message in [("multinomial", "one matrix for all raters"),
+                         (annotators.dawid_skene(ann.subset_raters(ann.raters[:3])),
+                          "not these data's raters")]:
+        with pytest.raises(errors.InvalidParameterError, match=message):
+            kl.rater_report(ann, model=bad)

@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from .. import annotators
+from ..annotators import AnnotationModelFit
 from ..docstrings import shared_parameters
 from ..annotations import Annotations, AnnotationsLike, as_annotations
 from ..coefficients.correlation import inter_annotator_correlation
@@ -65,7 +67,7 @@ def rater_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
                  coefficient: str | Callable[[Annotations], Any] = "alpha",
                  categories: Sequence[Any] | None = None, ci: str | None = None,
                  n_resamples: int = 2000, confidence: float = 0.95, seed: SeedLike = None,
-                 progress: bool | None = None) -> pd.DataFrame:
+                 progress: bool | None = None, model: Any = None) -> pd.DataFrame:
     r"""One row per rater: annotations, shared items, agreement with the rest of the panel,
     the coefficient without the rater, and how the rater's labels differ from the others'.
 
@@ -93,6 +95,10 @@ def rater_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
     * ``mean_shift`` and ``correlation`` (numeric data) — g's mean minus the others' mean on
       I_g, and g's Pearson correlation with the mean of the others
       (:func:`~kappalab.inter_annotator_correlation`'s ``per_rater``, Snow et al. 2008).
+    * ``model_accuracy`` (with ``model=``) — the rater's accuracy under a model of
+      annotation (:mod:`kappalab.annotators`), Σ_k π_k θ_g[k, k]: the probability that g
+      gives the true class of a random item, the class unobserved but modelled; for MACE
+      also ``competence``, c_g, the probability that g knows the class (Hovy et al. 2013).
     * ``note`` — why a value is NaN ("" when none is).
 
     **Cost.** κx and the coefficient without each rater come from scatter-adds over the
@@ -134,6 +140,10 @@ def rater_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
         entropy. An int seeds every rater's resampling alike, as :func:`~kappalab.cross_kappa`
         with that seed would.
     {{shared: progress}}
+    model : {"dawid_skene", "mace"} or AnnotationModelFit, optional
+        A model of annotation whose per-rater accuracy (and MACE's competence) is added:
+        fitted here with its defaults, or a fit of :mod:`kappalab.annotators` already made
+        on these data.
 
     Returns
     -------
@@ -141,9 +151,10 @@ def rater_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
         One row per rater, in the order of ``ann.raters``: ``rater``, ``annotations``,
         ``shared_items`` (items the rater annotated that another rater annotated too),
         ``kappa_x`` (with ``kappa_x_se``, ``kappa_x_low``, ``kappa_x_high`` when ``ci=`` is
-        given), ``without``, ``change``, then the label columns above and ``note``.
-        ``attrs`` holds ``coefficient`` (its name), ``level``, ``full`` (the full panel's
-        value), ``ci`` and ``confidence``.
+        given), ``without``, ``change``, then the label columns above, the model's columns
+        (with ``model=``) and ``note``. ``attrs`` holds ``coefficient`` (its name),
+        ``level``, ``full`` (the full panel's value), ``ci``, ``confidence`` and, with
+        ``model=``, ``model`` (its name).
 
     Raises
     ------
@@ -204,6 +215,7 @@ def rater_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
         raise RaterCountError(
             f"rater_report compares each rater with the others: it needs two raters with "
             f"annotations, these data have {ann.n_active_raters}")
+    fit = _model_fit(model, ann)  # a bad model= fails before the coefficients' work
     distance = distance_for(ann, level)  # resolved once, on the full panel
     named = coefficient if entry is None else entry
     recompute = entry is None or distance.data_dependent
@@ -226,10 +238,40 @@ def rater_report(data: AnnotationsLike, *, level: DistanceSpec = "nominal",
     frame["without"] = without
     frame["change"] = without - full
     frame = pd.concat([frame, _label_columns(ann)], axis=1)
+    if fit is not None:
+        frame["model_accuracy"] = fit.accuracy.reindex(ann.raters).to_numpy()
+        if "competence" in fit.details:
+            frame["competence"] = fit.details["competence"].reindex(ann.raters).to_numpy()
     frame["note"] = ["; ".join(parts) for parts in notes]
     frame.attrs.update({"coefficient": name, "level": _level_name(level), "full": full,
                         "ci": ci, "confidence": confidence})
+    if fit is not None:
+        frame.attrs["model"] = fit.model
     return frame
+
+
+#: the models of annotation ``rater_report(model=...)`` fits: one set of parameters a rater
+RATER_MODELS = ("dawid_skene", "mace")
+
+
+def _model_fit(model: Any, ann: Annotations) -> AnnotationModelFit | None:
+    """The fit whose per-rater accuracy the report shows: ``model`` itself (checked to be of
+    these raters), or the named model fitted here; None without ``model``."""
+    if model is None:
+        return None
+    if isinstance(model, AnnotationModelFit):
+        raters = ann.require_raters("rater_report")
+        if model.raters is None or model.confusion is None or not model.raters.equals(raters):
+            raise InvalidParameterError(
+                f"model= is a {model.model} fit whose annotators are not these data's raters: "
+                "fit it on the same data, or name the model")
+        return model
+    if model not in RATER_MODELS:
+        raise InvalidParameterError(
+            f"model must be one of {RATER_MODELS} or a fit of kappalab.annotators, got "
+            f"{model!r} (the multinomial model has one matrix for all raters)")
+    fitted: AnnotationModelFit = getattr(annotators, model)(ann)
+    return fitted
 
 
 def _entry(coefficient: Any) -> registry.Coefficient | None:
