@@ -642,3 +642,116 @@ def test_the_rater_report_shows_each_raters_modelled_accuracy_beside_kappa_x():
                           "not these data's raters")]:
         with pytest.raises(errors.InvalidParameterError, match=message):
             kl.rater_report(ann, model=bad)
+
+
+# ---------------------------------------------------------------------- GLAD
+def _glad_log_posterior(triples, n_items, K, ability, log_beta, pi, prior_mean=(1.0, 1.0)):
+    """Σ_i log Σ_k π_k Π_{(j, l)} P(l | k) + log priors, by its definition (Whitehill et al.
+    2009): P(l | k) = σ(α_j β_i) if l = k, else (1 − σ(α_j β_i)) / (K − 1)."""
+    total = 0.0
+    for i in range(n_items):
+        labels = [(j, l) for ii, j, l in triples if ii == i]
+        if not labels:
+            continue
+        beta = math.exp(log_beta[i])
+        joint = 0.0
+        for k in range(K):
+            p = pi[k]
+            for j, l in labels:
+                right = 1.0 / (1.0 + math.exp(-ability[j] * beta))
+                p *= right if l == k else (1.0 - right) / (K - 1)
+            joint += p
+        total += math.log(joint)
+    return total - 0.5 * (sum((a - prior_mean[0]) ** 2 for a in ability)
+                          + sum((b - prior_mean[1]) ** 2 for b in log_beta))
+
+
+def test_glads_fit_is_a_stationary_point_of_the_log_posterior_by_its_definition():
+    """At the MAP every partial derivative of the marginal log-posterior, written from the
+    model's definition and differenced numerically, is 0; and the fit reports that value."""
+    ann = kl.Annotations.from_wide(_small_data())
+    fit = annotators.glad(ann, prevalence="estimated")
+    assert fit.converged
+    triples = _triples(ann)
+    ability = fit.details["ability"].to_numpy()
+    log_beta = np.log(fit.details["inverse_difficulty"].to_numpy())
+    pi = fit.prevalence.to_numpy()
+    value = _glad_log_posterior(triples, ann.n_items, 3, ability, log_beta, pi)
+    assert fit.trace[-1] == pytest.approx(value, rel=1e-12)
+    h = 1e-6
+    for vector in (ability, log_beta):
+        for index in range(vector.size):
+            up, down = vector.copy(), vector.copy()
+            up[index] += h
+            down[index] -= h
+            args = [(up, down) if vector is ability else (ability, ability),
+                    (log_beta, log_beta) if vector is ability else (up, down)]
+            slope = (_glad_log_posterior(triples, ann.n_items, 3, args[0][0], args[1][0], pi)
+                     - _glad_log_posterior(triples, ann.n_items, 3, args[0][1], args[1][1],
+                                           pi)) / (2 * h)
+            assert abs(slope) < 1e-5, (index, slope)
+
+
+@pytest.mark.slow
+@settings(max_examples=15, deadline=None)
+@given(data=st.lists(st.lists(st.one_of(st.none(), st.integers(0, 2)), min_size=3, max_size=3),
+                     min_size=3, max_size=10))
+def test_glad_never_lowers_the_log_posterior(data):
+    table = np.array([[np.nan if v is None else v for v in row] for row in data], dtype=float)
+    if (~np.isnan(table)).sum() < 2 or np.unique(table[~np.isnan(table)]).size < 2:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = annotators.glad(kl.Annotations.from_wide(table, raters_as_rows=False),
+                              max_iter=20, prevalence="estimated")
+    steps = np.diff(fit.trace)
+    assert (steps >= -1e-9 * np.maximum(np.abs(fit.trace[1:]), 1.0)).all(), fit.trace
+    np.testing.assert_allclose(fit.posterior.sum(axis=1), 1.0, rtol=1e-12)
+
+
+def test_glad_recovers_abilities_and_labels_better_than_the_vote():
+    from scipy.stats import spearmanr
+
+    from kappalab.simulate import glad_annotations
+
+    ann, truth = glad_annotations(1000, n_raters=15, annotations_per_item=5, ability_sd=1.5,
+                                  seed=3)
+    fit = annotators.glad(ann)
+    assert fit.converged
+    assert spearmanr(fit.details["ability"], truth.ability)[0] > 0.9
+    right = truth.classes.to_numpy()
+    vote = annotators.majority_vote(ann)
+    assert (np.mean(fit.labels.to_numpy() == right)
+            > np.mean(vote.labels.to_numpy() == right) + 0.1)
+
+
+@pytest.mark.slow
+def test_glad_reaches_crowd_kits_map_or_higher():
+    """crowd-kit's GLAD (the same priors, uniform π, conjugate-gradient M-steps of 25
+    iterations, stopping on its Q) reaches a lower log-posterior; the labels agree."""
+    crowd = pytest.importorskip("crowdkit.aggregation")
+    from kappalab.simulate import glad_annotations
+
+    ann, _ = glad_annotations(200, n_raters=6, annotations_per_item=4, ability_sd=1.5, seed=8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = crowd.GLAD(n_iter=10).fit(_crowd_frame(ann))
+    ours = annotators.glad(ann)
+    ability = theirs.alphas_.sort_index().to_numpy()
+    log_beta = theirs.betas_.sort_index().to_numpy()
+    theirs_value = _glad_log_posterior(_triples(ann), ann.n_items, 2, ability, log_beta,
+                                       [0.5, 0.5])
+    assert ours.trace[-1] >= theirs_value - 1e-9
+    assert (theirs.labels_.sort_index().to_numpy() == ours.labels.to_numpy()).mean() > 0.98
+
+
+def test_glad_refuses_bad_options_in_one_line():
+    data = [[0, 1, 1], [1, 1, 0], [0, 0, 0]]
+    for kwargs, message in [({"prevalence": "learned"}, "prevalence must be"),
+                            ({"prior_mean": (1.0,)}, "prior_mean must be two"),
+                            ({"prior_mean": (1.0, float("inf"))}, "prior_mean must be two"),
+                            ({"gold": {5: 0}}, "gold names 1 item")]:
+        with pytest.raises(errors.InvalidParameterError, match=message):
+            annotators.glad(data, **kwargs)
+    with pytest.raises(errors.UnknownRatersError):
+        annotators.glad(kl.Annotations.from_counts([[2, 1], [0, 3]]))

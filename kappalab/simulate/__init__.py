@@ -156,14 +156,16 @@ from .raters import pool_size
 from .sides import Side, cross_truths, make_side
 from .study import replication_rng, run_study
 from .truths import Truth
-from .annotator_models import AnnotatorTruth, dawid_skene_annotations
+from .annotator_models import (AnnotatorTruth, GladTruth, dawid_skene_annotations,
+                               glad_annotations)
 
 # the constants of the submodules stay available as simulate.<name>
 from .counts import MAX_ANNOTATIONS_PER_ITEM, TAIL_MASS  # noqa: F401
 from .parameters import MISSINGNESS  # noqa: F401
 
 __all__ = ["Truth", "annotations", "replications", "annotation_count_pmf", "to_dataset",
-           "run_study", "replication_rng", "AnnotatorTruth", "dawid_skene_annotations"]
+           "run_study", "replication_rng", "AnnotatorTruth", "dawid_skene_annotations",
+           "GladTruth", "glad_annotations"]
 
 _NAN = float("nan")
 

@@ -130,3 +130,103 @@ def dawid_skene_annotations(n_items: int, *, n_raters: int = 8, n_classes: int =
     truth = AnnotatorTruth(classes=pd.Series(z, index=ann.items, name="class"),
                            prevalence=pi, confusion=confusion, spammers=is_spammer)
     return ann, truth
+
+
+@dataclass(frozen=True)
+class GladTruth:
+    """The parameters GLAD annotations were drawn from (Whitehill et al. 2009).
+
+    Parameters
+    ----------
+    classes : pandas.Series
+        z_i, the true class of each item (indexed by item).
+    ability : numpy.ndarray
+        α_j of each annotator (0: guesses; negative: adversarial).
+    inverse_difficulty : numpy.ndarray
+        β_i > 0 of each item (small: hard, every annotator near chance).
+
+    Examples
+    --------
+    >>> _, truth = glad_annotations(5, n_raters=3, seed=1)
+    >>> truth.ability.shape, bool((truth.inverse_difficulty > 0).all())
+    ((3,), True)
+    """
+
+    classes: pd.Series
+    ability: np.ndarray
+    inverse_difficulty: np.ndarray
+
+
+def glad_annotations(n_items: int, *, n_raters: int = 8, n_classes: int = 2,
+                     annotations_per_item: int | None = None, ability_mean: float = 1.0,
+                     ability_sd: float = 1.0, log_beta_mean: float = 1.0,
+                     log_beta_sd: float = 0.5, seed: SeedLike = None
+                     ) -> tuple[Annotations, GladTruth]:
+    r"""Annotations drawn from GLAD (Whitehill et al. 2009), and its truth.
+
+    Item i's class z_i is uniform over K classes; annotator j gives it with probability
+
+    .. math::  P(y_{ij} = z_i) = σ(α_j β_i),
+
+    and otherwise one of the K − 1 other classes uniformly. α_j ~ Normal(``ability_mean``,
+    ``ability_sd``) and log β_i ~ Normal(``log_beta_mean``, ``log_beta_sd``).
+
+    Parameters
+    ----------
+    n_items : int
+        Items (≥ 1).
+    n_raters : int, default 8
+        Annotators in the pool (≥ 1).
+    n_classes : int, default 2
+        Classes K (≥ 2), coded 0 … K − 1.
+    annotations_per_item : int, optional
+        Annotations of each item, by distinct annotators drawn uniformly from the pool;
+        None (default): every annotator labels every item.
+    ability_mean, ability_sd : float, default 1.0, 1.0
+        The annotators' abilities α_j.
+    log_beta_mean, log_beta_sd : float, default 1.0, 0.5
+        The items' log inverse difficulties log β_i.
+    seed : seed-like, optional
+        The random seed (:func:`kappalab.validation.make_rng`).
+
+    Returns
+    -------
+    (Annotations, GladTruth)
+
+    References
+    ----------
+    Whitehill, J., Ruvolo, P., Wu, T., Bergsma, J., & Movellan, J. (2009). Whose vote should
+    count more: Optimal integration of labels from labelers of unknown expertise. *NIPS 22*,
+    2035–2043.
+
+    Examples
+    --------
+    >>> ann, truth = glad_annotations(100, n_raters=4, seed=2)
+    >>> ann.n_annotations, truth.classes.nunique()
+    (400, 2)
+    """
+    n = check_count(n_items, "n_items", 1)
+    J = check_count(n_raters, "n_raters", 1)
+    K = check_count(n_classes, "n_classes", 2)
+    for value, name in ((ability_mean, "ability_mean"), (log_beta_mean, "log_beta_mean")):
+        check_real(value, name)
+    sd_a = check_real(ability_sd, "ability_sd", low=0.0)
+    sd_b = check_real(log_beta_sd, "log_beta_sd", low=0.0)
+    m_each = J if annotations_per_item is None else check_count(
+        annotations_per_item, "annotations_per_item", 1)
+    if m_each > J:
+        fail(f"annotations_per_item={m_each} exceeds the {J} annotators: each labels an item "
+             "at most once")
+    rng = make_rng(seed)
+    ability = rng.normal(ability_mean, sd_a, size=J)
+    beta = np.exp(rng.normal(log_beta_mean, sd_b, size=n))
+    z = rng.integers(0, K, size=n)
+    m = np.full(n, m_each)
+    items, _, raters = flat_slots(m, assign_raters(rng, m, J))
+    right = rng.random(items.size) < 1.0 / (1.0 + np.exp(-ability[raters] * beta[items]))
+    wrong = (z[items] + 1 + rng.integers(0, K - 1, size=items.size)) % K  # another class
+    labels = np.where(right, z[items], wrong)
+    ann = build_annotations(np.arange(n), J, items, raters, labels.astype(float), K)
+    truth = GladTruth(classes=pd.Series(z, index=ann.items, name="class"), ability=ability,
+                      inverse_difficulty=beta)
+    return ann, truth
