@@ -12,7 +12,9 @@ by maximum likelihood (EM), in vectorised passes over the annotations:
 * :func:`multinomial`, one confusion matrix shared by every annotator (Paun et al.'s
   "Multinomial", the pooled model);
 * :func:`mace`, each annotator knows the class with a probability (its competence) and
-  otherwise spams from a distribution of its own (Hovy et al. 2013).
+  otherwise spams from a distribution of its own (Hovy et al. 2013);
+* :func:`glad`, each annotator's ability and each item's difficulty: the chance of the right
+  label is σ(α_j β_i) (Whitehill et al. 2009), by MAP-EM.
 
 The EM models take ``gold`` (items whose class is known: semi-supervised); Dawid–Skene and
 the multinomial model also take ``prior``, Dirichlet pseudo-counts from earlier work.
