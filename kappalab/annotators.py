@@ -14,7 +14,9 @@ by maximum likelihood (EM), in vectorised passes over the annotations:
 * :func:`mace`, each annotator knows the class with a probability (its competence) and
   otherwise spams from a distribution of its own (Hovy et al. 2013);
 * :func:`glad`, each annotator's ability and each item's difficulty: the chance of the right
-  label is σ(α_j β_i) (Whitehill et al. 2009), by MAP-EM.
+  label is σ(α_j β_i) (Whitehill et al. 2009), by MAP-EM;
+* :func:`ordinal_dawid_skene`, for ordered classes: each annotator cuts a noisy latent score
+  at thresholds of its own, so its errors fall on the neighbouring classes.
 
 The EM models take ``gold`` (items whose class is known: semi-supervised); Dawid–Skene and
 the multinomial model also take ``prior``, Dirichlet pseudo-counts from earlier work.
@@ -99,7 +101,7 @@ else:  # scipy.sparse, imported on first use (start-up)
     from .kernels import sp
 
 __all__ = ["AnnotationModelFit", "majority_vote", "dawid_skene", "multinomial", "mace",
-           "glad", "TIE_RULES"]
+           "glad", "ordinal_dawid_skene", "TIE_RULES"]
 
 #: the hard label of an item whose top vote share is shared: ``"first"``, the first of the
 #: tied classes in the order of the categories; ``"missing"``, no label (None)
@@ -309,11 +311,15 @@ class _Parameters:
     confusion: np.ndarray
     competence: np.ndarray | None = None
     strategy: np.ndarray | None = None
+    latent: np.ndarray | None = None
 
     def free(self) -> list[np.ndarray]:
-        """The parameters the M-step sets (MACE: c and ξ, from which θ follows)."""
+        """The parameters the M-step sets (MACE: c and ξ, from which θ follows; the ordinal
+        model: π and the unconstrained thresholds and log scales)."""
         if self.competence is not None and self.strategy is not None:
             return [self.competence, self.strategy]
+        if self.latent is not None:
+            return [self.prevalence, self.latent]
         return [self.prevalence, self.confusion]
 
     def extrapolated(self, first: _Parameters, second: _Parameters, alpha: float
@@ -324,6 +330,11 @@ class _Parameters:
         a, b, c = (1.0 + alpha) ** 2, -2.0 * alpha * (1.0 + alpha), alpha ** 2
         values = [a * x + b * y + c * z
                   for x, y, z in zip(self.free(), first.free(), second.free())]
+        if self.latent is not None:  # unconstrained: only π must stay a distribution
+            if (values[0] < 0).any() or (values[0] > 1).any():
+                return None
+            prevalence = values[0] / values[0].sum()
+            return _Parameters(prevalence, ordinal_confusion(values[1]), latent=values[1])
         if any((v < 0).any() or (v > 1).any() for v in values):
             return None
         # the weights sum to 1, but with |α| large their rounding does not: renormalised,
@@ -625,6 +636,14 @@ def model_fit(name: str, parameters: _Parameters, trace: list[float], converged:
               raters: pd.Index) -> AnnotationModelFit:
     """The fit of an EM model from its parameters, posteriors and trace."""
     details: dict[str, Any] = {}
+    if parameters.latent is not None:
+        tau, sigma = _thresholds(parameters.latent)
+        details["thresholds"] = pd.DataFrame(
+            tau, index=raters, columns=pd.Index(
+                [f"{low}|{high}" for low, high in zip(posterior.columns[:-1],
+                                                       posterior.columns[1:])],
+                name="between"))
+        details["noise"] = pd.Series(sigma, index=raters, name="noise")
     if parameters.competence is not None and parameters.strategy is not None:
         details["competence"] = pd.Series(parameters.competence, index=raters,
                                           name="competence")
@@ -639,11 +658,119 @@ def model_fit(name: str, parameters: _Parameters, trace: list[float], converged:
         converged=converged, details=details)
 
 
+def _thresholds(latent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(τ, σ) of the unconstrained J × K parameters: τ_1 = x_1, τ_m = τ_{m−1} + e^{x_m}
+    (m = 2 … K − 1; ordered), σ = e^{x_K}."""
+    steps = np.concatenate([latent[:, :1], np.exp(latent[:, 1:-1])], axis=1)
+    return np.cumsum(steps, axis=1), np.exp(latent[:, -1])
+
+
+def _ordinal_bounds(latent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """u[j, k, m] = (τ_jm − k)/σ_j with τ_j0 = −∞ and τ_jK = +∞ (J × K × (K + 1)), and σ."""
+    tau, sigma = _thresholds(latent)
+    J, K = latent.shape
+    inner = (tau[:, None, :] - np.arange(K)[None, :, None]) / sigma[:, None, None]
+    edges = np.full((J, K, 1), np.inf)
+    return np.concatenate([-edges, inner, edges], axis=2), sigma
+
+
+def ordinal_confusion(latent: np.ndarray) -> np.ndarray:
+    """θ_j[k, l] = Φ(u_{j,k,l+1}) − Φ(u_{j,k,l}): the ordered-probit confusion matrices."""
+    from scipy.special import ndtr
+
+    u, _ = _ordinal_bounds(latent)
+    return np.maximum(np.diff(ndtr(u), axis=2), 1e-300)  # a cell of 0 would be log −inf
+
+
+def _ordinal_objective(x: np.ndarray, mass: np.ndarray) -> tuple[float, np.ndarray]:
+    """−Σ_{j,k,l} M[j, k, l] log θ_j[k, l] and its gradient in the unconstrained
+    parameters (J × K, flattened)."""
+    J, K, _ = mass.shape
+    latent = x.reshape(J, K)
+    u, sigma = _ordinal_bounds(latent)
+    theta = ordinal_confusion(latent)
+    value = float((mass * np.log(theta)).sum())
+    density = np.exp(-0.5 * np.where(np.isfinite(u), u, 0.0) ** 2) / np.sqrt(2 * np.pi)
+    density = np.where(np.isfinite(u), density, 0.0)  # φ(±∞) = 0
+    ratio = mass / theta  # M / θ, j, k, l
+    # ∂F/∂τ_m = Σ_k φ(u_km)/σ (M/θ[k, m − 1] − M/θ[k, m]), m = 1 … K − 1
+    d_tau = (density[:, :, 1:-1] * (ratio[:, :, :-1] - ratio[:, :, 1:])).sum(axis=1)
+    d_tau /= sigma[:, None]
+    # ∂F/∂σ = −Σ_{k,l} M/θ (φ(u_{l+1}) u_{l+1} − φ(u_l) u_l)/σ
+    weighted = density * np.where(np.isfinite(u), u, 0.0)
+    d_sigma = -(ratio * np.diff(weighted, axis=2)).sum(axis=(1, 2)) / sigma
+    gradient = np.empty((J, K))
+    tail = np.cumsum(d_tau[:, ::-1], axis=1)[:, ::-1]  # Σ_{m ≥ r} ∂F/∂τ_m
+    gradient[:, 0] = tail[:, 0]
+    gradient[:, 1:-1] = np.exp(latent[:, 1:-1]) * tail[:, 1:]
+    gradient[:, -1] = sigma * d_sigma
+    return -value, -gradient.ravel()
+
+
+def ordinal_m_step(sums: Sums, prior: Prior, previous: _Parameters | None) -> _Parameters:
+    """π as Dawid–Skene's; each annotator's thresholds and scale by L-BFGS on the expected
+    complete-data log-likelihood Σ M[j, k, l] log θ_j[k, l] (the label mass plus the
+    pseudo-counts), from the previous values (first: thresholds halfway between the
+    classes, σ = 1/2)."""
+    from scipy.optimize import minimize
+
+    prevalence = sums.class_mass + prior.prevalence
+    prevalence = prevalence / prevalence.sum()
+    mass = sums.label_mass + prior.confusion
+    J, K, _ = mass.shape
+    if previous is None or previous.latent is None:
+        start = np.zeros((J, K))
+        start[:, 0] = 0.5
+        start[:, -1] = np.log(0.5)
+    else:
+        start = previous.latent
+    result = minimize(_ordinal_objective, start.ravel(), jac=True, args=(mass,),
+                      method="L-BFGS-B", options={"maxiter": 200, "gtol": 1e-10,
+                                                  "ftol": 1e-15})
+    latent = _newton_polish(result.x.reshape(J, K), mass)
+    return _Parameters(prevalence, ordinal_confusion(latent), latent=latent)
+
+
+def _newton_polish(latent: np.ndarray, mass: np.ndarray, steps: int = 3) -> np.ndarray:
+    """A few Newton steps from L-BFGS's point, each annotator's K × K Hessian by central
+    differences of the closed-form gradient (one perturbation of column m for all
+    annotators at once: their problems are separate). L-BFGS stops on the objective, which
+    leaves the parameters about √ε from the optimum; Newton's quadratic convergence takes
+    them to it, so that fits of the same sums in another order (Dask's partitions) agree to
+    rounding. A step that does not lower the objective is not taken."""
+    J, K = latent.shape
+
+    def gradient(x: np.ndarray) -> np.ndarray:
+        return _ordinal_objective(x.ravel(), mass)[1].reshape(J, K)
+
+    value = _ordinal_objective(latent.ravel(), mass)[0]
+    h = 1e-5
+    for _ in range(steps):
+        g = gradient(latent)
+        hessian = np.empty((J, K, K))
+        for m in range(K):
+            shift = np.zeros((J, K))
+            shift[:, m] = h
+            hessian[:, :, m] = (gradient(latent + shift) - gradient(latent - shift)) / (2 * h)
+        hessian = 0.5 * (hessian + hessian.transpose(0, 2, 1))
+        try:
+            step = np.linalg.solve(hessian, g[..., None])[..., 0]
+        except np.linalg.LinAlgError:
+            break
+        candidate = latent - step
+        new_value = _ordinal_objective(candidate.ravel(), mass)[0]
+        if not np.isfinite(new_value) or new_value > value:
+            break
+        latent, value = candidate, new_value
+    return latent
+
+
 #: the EM models by name: (the display name, whether pooled, the M-step, takes a prior)
 EM_MODELS: dict[str, tuple[str, bool, MStep, bool]] = {
     "dawid_skene": ("Dawid-Skene", False, dawid_skene_m_step, True),
     "multinomial": ("multinomial", True, dawid_skene_m_step, True),
     "mace": ("MACE", False, mace_m_step, False),
+    "ordinal_dawid_skene": ("ordinal Dawid-Skene", False, ordinal_m_step, True),
 }
 
 
@@ -669,7 +796,9 @@ def _em_model(data: AnnotationsLike, model: str, *, smoothing: Any, max_iter: An
         last["T"], last["item_ll"] = e_step(em_design, parameters)
         return em_design.sums(last["T"], float(last["item_ll"].sum()))
 
-    with single_blas_thread(start.size):  # skinny products: one BLAS thread (kernels)
+    # one BLAS thread (kernels): the products are skinny, and the ordinal model's L-BFGS
+    # on a few numbers a call is many times slower with threads waiting on a busy machine
+    with single_blas_thread():
         parameters, trace, converged = run_em(step, em_design.sums(start), m_step,
                                               prior_counts, max_iter, tol, progress, name,
                                               accelerate)
@@ -948,6 +1077,41 @@ def _glad_q(x: np.ndarray, data: _GladData, right: np.ndarray, prior_mean: tuple
     return -value, -gradient
 
 
+def _glad_em(data: _GladData, start: np.ndarray, prevalence: str,
+             means: tuple[float, float], max_iter: int, tol: float, progress: bool | None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                        list[float], bool]:
+    """GLAD's EM from the posteriors ``start`` (with α = 1, log β = 1, π uniform): L-BFGS
+    M-step, E-step, until the parameters and the log-posterior settle (:func:`glad`)."""
+    from scipy.optimize import minimize
+
+    J, K = data.J, data.K
+    ability, log_beta = np.full(J, 1.0), np.full(data.n, 1.0)
+    pi = np.full(K, 1.0 / K)
+    T, item_ll = start, np.zeros(data.n)
+    trace: list[float] = []
+    for _ in track(range(max_iter), "GLAD EM", quiet=progress is False,
+                   force=progress is True):
+        right = T[data.items, data.labels]
+        result = minimize(_glad_q, np.concatenate([ability, log_beta]), jac=True,
+                          args=(data, right, means), method="L-BFGS-B",
+                          options={"maxiter": 25, "gtol": 1e-10, "ftol": 1e-15})
+        new_ability, new_log_beta = result.x[:J], result.x[J:]
+        new_pi = pi if prevalence == "uniform" else T.sum(axis=0) / max(T.shape[0], 1)
+        change = max(float(np.abs(new_ability - ability).max(initial=0.0)),
+                     float(np.abs(new_log_beta - log_beta).max(initial=0.0)),
+                     float(np.abs(new_pi - pi).max()))
+        ability, log_beta, pi = new_ability, new_log_beta, new_pi
+        T, item_ll = _glad_e_step(data, ability, log_beta, pi)
+        trace.append(float(item_ll.sum() - 0.5 * (((ability - means[0]) ** 2).sum()
+                                                  + ((log_beta - means[1]) ** 2).sum())))
+        if len(trace) > 1:
+            relative = abs(trace[-1] - trace[-2]) / max(abs(trace[-1]), np.finfo(float).tiny)
+            if change < tol and relative < tol:
+                return ability, log_beta, pi, T, item_ll, trace, True
+    return ability, log_beta, pi, T, item_ll, trace, False
+
+
 @shared_parameters
 def glad(data: AnnotationsLike, *, gold: Any = None, prevalence: str = "uniform",
          prior_mean: tuple[float, float] = (1.0, 1.0), max_iter: int = 1000,
@@ -1028,8 +1192,6 @@ def glad(data: AnnotationsLike, *, gold: Any = None, prevalence: str = "uniform"
     >>> bool(fit.details["ability"].iloc[2] < fit.details["ability"].iloc[0])  # the third
     True
     """
-    from scipy.optimize import minimize
-
     if prevalence not in ("uniform", "estimated"):
         raise InvalidParameterError(
             f"prevalence must be 'uniform' or 'estimated', got {prevalence!r}")
@@ -1053,36 +1215,9 @@ def glad(data: AnnotationsLike, *, gold: Any = None, prevalence: str = "uniform"
     row[kept] = np.arange(kept.size)
     glad_data = _GladData(row[items], raters, labels, kept.size, J, K,
                           em_design.gold_rows, em_design.gold_classes)
-    ability, log_beta = np.full(J, 1.0), np.full(kept.size, 1.0)
-    pi = np.full(K, 1.0 / K)
-    T = start
-
-    def log_posterior(item_ll: np.ndarray) -> float:
-        return float(item_ll.sum() - 0.5 * (((ability - means[0]) ** 2).sum()
-                                            + ((log_beta - means[1]) ** 2).sum()))
-
-    trace: list[float] = []
-    converged = False
-    item_ll = np.zeros(kept.size)
-    for _ in track(range(max_iter), "GLAD EM", quiet=progress is False,
-                   force=progress is True):
-        right = T[glad_data.items, glad_data.labels]
-        result = minimize(_glad_q, np.concatenate([ability, log_beta]), jac=True,
-                          args=(glad_data, right, means), method="L-BFGS-B",
-                          options={"maxiter": 25, "gtol": 1e-10, "ftol": 1e-15})
-        new_ability, new_log_beta = result.x[:J], result.x[J:]
-        new_pi = pi if prevalence == "uniform" else T.sum(axis=0) / max(T.shape[0], 1)
-        change = max(float(np.abs(new_ability - ability).max(initial=0.0)),
-                     float(np.abs(new_log_beta - log_beta).max(initial=0.0)),
-                     float(np.abs(new_pi - pi).max()))
-        ability, log_beta, pi = new_ability, new_log_beta, new_pi
-        T, item_ll = _glad_e_step(glad_data, ability, log_beta, pi)
-        trace.append(log_posterior(item_ll))
-        if len(trace) > 1:
-            relative = abs(trace[-1] - trace[-2]) / max(abs(trace[-1]), np.finfo(float).tiny)
-            if change < tol and relative < tol:
-                converged = True
-                break
+    with single_blas_thread():  # L-BFGS's vector operations: one BLAS thread
+        ability, log_beta, pi, T, item_ll, trace, converged = _glad_em(
+            glad_data, start, prevalence, means, max_iter, tol, progress)
     if not converged:
         warn(f"the GLAD EM did not converge in {max_iter} iterations (tol={tol:g}); raise "
              "max_iter or tol", ConvergenceWarning)
@@ -1101,3 +1236,84 @@ def glad(data: AnnotationsLike, *, gold: Any = None, prevalence: str = "uniform"
         converged=converged,
         details={"ability": pd.Series(ability, index=rater_index, name="ability"),
                  "inverse_difficulty": beta})
+
+
+@shared_parameters
+def ordinal_dawid_skene(data: AnnotationsLike, *, gold: Any = None,
+                        prior: Mapping[str, Any] | None = None, smoothing: float = 0.0,
+                        accelerate: bool = True, max_iter: int = 1000, tol: float = 1e-10,
+                        progress: bool | None = None) -> AnnotationModelFit:
+    r"""Dawid–Skene for ordered classes: each annotator's confusion matrix from a latent
+    score with thresholds (ordered probit).
+
+    Item i of true class k (the classes in the order of the categories, k = 0 … K − 1) gives
+    annotator j a latent score k + σ_j ε, ε ~ Normal(0, 1), which the annotator cuts at its
+    own ordered thresholds τ_j1 < … < τ_j,K−1 into a label:
+
+    .. math::  θ_j[k, l] = Φ\Big(\frac{τ_{j,l+1} − k}{σ_j}\Big)
+                          − Φ\Big(\frac{τ_{j,l} − k}{σ_j}\Big),
+               \qquad τ_{j,0} = −∞,\ τ_{j,K} = +∞.
+
+    So the confusion is concentrated around the diagonal, as ordinal labels are: an
+    annotator errs mostly into the neighbouring classes. σ_j is its noise, and thresholds
+    shifted from the classes' midpoints k + ½ are its bias (lenient or severe). That is K
+    parameters per annotator, where Dawid–Skene needs K(K − 1). EM is Dawid–Skene's. The
+    E-step is the same, and the M-step sets π as Dawid–Skene does. It fits each
+    annotator's thresholds and scale by L-BFGS on Σ_{k,l} M_j[k, l] log θ_j[k, l], with M_j
+    the label mass plus the pseudo-counts and the gradient in closed form, polished by Newton
+steps. The class
+    distances are fixed at 1 on the latent scale, which identifies the model.
+
+    Parameters
+    ----------
+    {{shared: data}}
+        The annotators must be known; the categories' order is the classes' order.
+    {{shared: gold}}
+    prior : mapping, optional
+        Pseudo-counts, as :func:`dawid_skene` takes them (added to the label mass the
+        thresholds are fitted to).
+    {{shared: em_smoothing}}
+    {{shared: em}}
+
+    Returns
+    -------
+    AnnotationModelFit
+        ``model="ordinal Dawid-Skene"``: the posteriors, π, each annotator's confusion
+        matrix, ``details["thresholds"]`` (annotators × K − 1) and ``details["noise"]``
+        (σ_j), the log-likelihood and its trace.
+
+    Raises
+    ------
+    UnknownRatersError
+        Data without annotator identities.
+    InvalidParameterError
+        As :func:`dawid_skene`.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When the fit stops at ``max_iter``.
+
+    References
+    ----------
+    Dawid, A. P., & Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Journal of the Royal Statistical Society C* 28(1),
+    20–28. doi:10.2307/2346806
+
+    Johnson, V. E., & Albert, J. H. (1999). *Ordinal Data Modeling*. Springer, ch. 4
+    (ordinal probit models of rater data with rater-specific thresholds).
+
+    Examples
+    --------
+    >>> import kappalab as kl
+    >>> data = [[1, 1, 2], [2, 2, 3], [3, 3, 3], [1, 2, 2], [3, 3, 2], [1, 1, 1]]
+    >>> fit = kl.annotators.ordinal_dawid_skene(data)
+    >>> fit.labels.tolist()
+    [1, 2, 3, 2, 3, 1]
+    >>> fit.details["thresholds"].shape
+    (3, 2)
+    """
+    fit = _em_model(data, "ordinal_dawid_skene", smoothing=smoothing, max_iter=max_iter,
+                    tol=tol, progress=progress, gold=gold, prior=prior,
+                    accelerate=accelerate)
+    return fit

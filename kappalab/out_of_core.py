@@ -1063,7 +1063,7 @@ def annotation_model(model: str, data: Any, *, item: str = "item", rater: str | 
 
     Parameters
     ----------
-    model : {"dawid_skene", "multinomial", "mace"}
+    model : {"dawid_skene", "multinomial", "mace", "ordinal_dawid_skene"}
         The model (:mod:`kappalab.annotators`).
     data : dask.dataframe.DataFrame
         One row per annotation, e.g. ``dask.dataframe.read_parquet(path)``; the item may be

@@ -755,3 +755,100 @@ def test_glad_refuses_bad_options_in_one_line():
             annotators.glad(data, **kwargs)
     with pytest.raises(errors.UnknownRatersError):
         annotators.glad(kl.Annotations.from_counts([[2, 1], [0, 3]]))
+
+
+# ---------------------------------------------------------------------- ordinal
+def _ordinal_data(n_items, thresholds, noise, seed, per_item=None):
+    """Labels drawn from the ordered-probit model by hand: class k uniform on 0 … K − 1, a
+    score k + σ_j ε cut at annotator j's thresholds."""
+    rng = np.random.default_rng(seed)
+    thresholds, noise = np.asarray(thresholds), np.asarray(noise)
+    J, K = thresholds.shape[0], thresholds.shape[1] + 1
+    z = rng.integers(0, K, size=n_items)
+    rows = []
+    for i in range(n_items):
+        who = range(J) if per_item is None else rng.choice(J, size=per_item, replace=False)
+        for j in who:
+            score = z[i] + noise[j] * rng.standard_normal()
+            rows.append((i, j, int((score > thresholds[j]).sum())))
+    frame = pd.DataFrame(rows, columns=["item", "rater", "value"])
+    return kl.Annotations.from_long(frame, categories=list(range(K))), z
+
+
+def test_the_ordinal_model_recovers_thresholds_and_noise():
+    thresholds = [[0.5, 1.5, 2.5], [0.2, 1.2, 2.2], [0.8, 1.9, 2.8], [0.5, 1.5, 2.5],
+                  [0.5, 1.4, 2.6], [0.6, 1.5, 2.4]]
+    noise = [0.3, 0.5, 0.4, 0.8, 0.35, 0.45]
+    ann, z = _ordinal_data(3000, thresholds, noise, seed=5, per_item=4)
+    fit = annotators.ordinal_dawid_skene(ann)
+    assert fit.converged
+    np.testing.assert_allclose(fit.details["thresholds"].sort_index().to_numpy(), thresholds,
+                               atol=0.1)
+    np.testing.assert_allclose(fit.details["noise"].sort_index().to_numpy(), noise, rtol=0.15)
+    # the confusion matrices are the model's, rows summing to 1, mass near the diagonal
+    np.testing.assert_allclose(fit.confusion.sum(axis=2), 1.0, rtol=1e-12)
+    ds = annotators.dawid_skene(ann)
+    right = (fit.labels.to_numpy() == z).mean()
+    assert right >= (ds.labels.to_numpy() == z).mean() - 0.005  # K params an annotator, not 12
+
+
+def test_the_ordinal_fit_is_a_stationary_point_of_the_likelihood_by_its_definition():
+    """At the fit, the observed log-likelihood written from the model's definition (scipy's
+    normal distribution function, a loop over items and classes) has zero slope in every
+    threshold and log scale, and its value is the fit's."""
+    def cdf(x):  # Φ, from the error function
+        return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0))) if math.isfinite(x) else float(x > 0)
+
+    ann, _ = _ordinal_data(60, [[0.5, 1.5]] * 3, [0.4, 0.6, 0.9], seed=2)
+    fit = annotators.ordinal_dawid_skene(ann)
+    triples = _triples(ann)
+    pi = fit.prevalence.to_numpy()
+
+    def log_likelihood(tau, sigma):
+        total = 0.0
+        for i in range(ann.n_items):
+            labels = [(j, l) for ii, j, l in triples if ii == i]
+            joint = 0.0
+            for k in range(3):
+                p = pi[k]
+                for j, l in labels:
+                    cuts = [-np.inf, *tau[j], np.inf]
+                    p *= cdf((cuts[l + 1] - k) / sigma[j]) - cdf((cuts[l] - k) / sigma[j])
+                joint += p
+            total += math.log(joint)
+        return total
+
+    tau = fit.details["thresholds"].to_numpy()
+    sigma = fit.details["noise"].to_numpy()
+    assert fit.log_likelihood == pytest.approx(log_likelihood(tau, sigma), rel=1e-10)
+    h = 1e-6
+    for j in range(3):
+        for m in range(2):
+            up, down = tau.copy(), tau.copy()
+            up[j, m] += h
+            down[j, m] -= h
+            slope = (log_likelihood(up, sigma) - log_likelihood(down, sigma)) / (2 * h)
+            assert abs(slope) < 1e-4, (j, m, slope)
+        up, down = sigma.copy(), sigma.copy()
+        up[j] *= 1 + h
+        down[j] *= 1 - h
+        slope = (log_likelihood(tau, up) - log_likelihood(tau, down)) / (2 * h)
+        assert abs(slope) < 1e-4, (j, slope)
+
+
+def test_the_ordinal_model_runs_on_dask_as_in_memory():
+    dd = pytest.importorskip("dask.dataframe")
+    from kappalab import out_of_core
+
+    ann, _ = _ordinal_data(300, [[0.5, 1.5, 2.5]] * 5, [0.4, 0.5, 0.6, 0.7, 0.8], seed=3,
+                           per_item=3)
+    frame = _long_frame(ann)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", errors.ConvergenceWarning)
+        expected = annotators.ordinal_dawid_skene(frame, max_iter=15, accelerate=False)
+        fit = out_of_core.annotation_model("ordinal_dawid_skene",
+                                           dd.from_pandas(frame, npartitions=3),
+                                           max_iter=15, accelerate=False, scheduler="sync")
+    np.testing.assert_allclose(fit.posterior.reindex(expected.posterior.index).to_numpy(),
+                               expected.posterior.to_numpy(), rtol=0, atol=1e-10)
+    np.testing.assert_allclose(fit.trace, expected.trace, rtol=1e-10)
