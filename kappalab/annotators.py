@@ -81,7 +81,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -247,7 +247,9 @@ def _vote_shares(ann: Annotations) -> tuple[np.ndarray, np.ndarray]:
 
 
 # ---------------------------------------------------------------------- majority vote
-def majority_vote(data: AnnotationsLike, *, ties: str = "first") -> AnnotationModelFit:
+@shared_parameters
+def majority_vote(data: AnnotationsLike, *, ties: str = "first",
+                  categories: Sequence[Any] | None = None) -> AnnotationModelFit:
     """Each item's vote shares and the label most of its annotators gave.
 
     The posterior of an item is the share of its annotations in each class (a tie is split
@@ -267,6 +269,7 @@ def majority_vote(data: AnnotationsLike, *, ties: str = "first") -> AnnotationMo
         known.
     ties : {"first", "missing"}, default "first"
         The hard label of a tied item.
+    {{shared: categories}}
 
     Returns
     -------
@@ -288,7 +291,7 @@ def majority_vote(data: AnnotationsLike, *, ties: str = "first") -> AnnotationMo
     """
     if ties not in TIE_RULES:
         raise InvalidParameterError(f"ties must be one of {TIE_RULES}, got {ties!r}")
-    ann = as_annotations(data)
+    ann = as_annotations(data, categories=categories)
     shares, m = _vote_shares(ann)
     annotated = m > 0
     prevalence = shares[annotated].mean(axis=0)
@@ -775,12 +778,12 @@ EM_MODELS: dict[str, tuple[str, bool, MStep, bool]] = {
 
 
 def _em_model(data: AnnotationsLike, model: str, *, smoothing: Any, max_iter: Any,
-              tol: Any, progress: Any, accelerate: Any, gold: Any = None, prior: Any = None
-              ) -> AnnotationModelFit:
+              tol: Any, progress: Any, accelerate: Any, gold: Any = None, prior: Any = None,
+              categories: Sequence[Any] | None = None) -> AnnotationModelFit:
     name, pooled, m_step, _ = EM_MODELS[model]
     smoothing, max_iter, tol, progress = check_em_options(smoothing, max_iter, tol, progress)
     accelerate = check_flag(accelerate, "accelerate")
-    ann = as_annotations(data)
+    ann = as_annotations(data, categories=categories)
     if pooled:
         J, raters = 1, np.zeros(ann.n_annotations, dtype=np.intp)
         rater_index = pd.Index(["all raters"], name="rater")
@@ -813,7 +816,8 @@ def _em_model(data: AnnotationsLike, model: str, *, smoothing: Any, max_iter: An
 
 @shared_parameters
 def dawid_skene(data: AnnotationsLike, *, gold: Any = None,
-                prior: Mapping[str, Any] | None = None, smoothing: float = 0.0,
+                prior: Mapping[str, Any] | None = None,
+                categories: Sequence[Any] | None = None, smoothing: float = 0.0,
                 accelerate: bool = True, max_iter: int = 1000, tol: float = 1e-10,
                 progress: bool | None = None) -> AnnotationModelFit:
     r"""The Dawid–Skene model by EM: one confusion matrix per annotator.
@@ -833,6 +837,7 @@ def dawid_skene(data: AnnotationsLike, *, gold: Any = None,
         the order of the data's raters), rows the true class; e.g. a previous round's
         ``fit.confusion`` times the number of items it should weigh as. The fit is then the
         posterior mode under Dirichlet(1 + pseudo-counts) priors.
+    {{shared: categories}}
     {{shared: em_smoothing}}
     {{shared: em}}
 
@@ -871,12 +876,13 @@ def dawid_skene(data: AnnotationsLike, *, gold: Any = None,
     """
     return _em_model(data, "dawid_skene", smoothing=smoothing,
                      max_iter=max_iter, tol=tol, progress=progress, gold=gold, prior=prior,
-                     accelerate=accelerate)
+                     accelerate=accelerate, categories=categories)
 
 
 @shared_parameters
 def multinomial(data: AnnotationsLike, *, gold: Any = None,
-                prior: Mapping[str, Any] | None = None, smoothing: float = 0.0,
+                prior: Mapping[str, Any] | None = None,
+                categories: Sequence[Any] | None = None, smoothing: float = 0.0,
                 accelerate: bool = True, max_iter: int = 1000, tol: float = 1e-10,
                 progress: bool | None = None) -> AnnotationModelFit:
     r"""The multinomial (pooled) model by EM: one confusion matrix for every annotator.
@@ -895,6 +901,7 @@ def multinomial(data: AnnotationsLike, *, gold: Any = None,
         (K numbers) and ``"confusion"`` (K × K), rows the true class; e.g. a previous round's
         ``fit.confusion`` times the number of items it should weigh as. The fit is then the
         posterior mode under Dirichlet(1 + pseudo-counts) priors.
+    {{shared: categories}}
     {{shared: em_smoothing}}
     {{shared: em}}
 
@@ -930,11 +937,12 @@ def multinomial(data: AnnotationsLike, *, gold: Any = None,
     """
     return _em_model(data, "multinomial", smoothing=smoothing,
                      max_iter=max_iter, tol=tol, progress=progress, gold=gold, prior=prior,
-                     accelerate=accelerate)
+                     accelerate=accelerate, categories=categories)
 
 
 @shared_parameters
-def mace(data: AnnotationsLike, *, gold: Any = None, smoothing: float = 0.0,
+def mace(data: AnnotationsLike, *, gold: Any = None,
+         categories: Sequence[Any] | None = None, smoothing: float = 0.0,
          accelerate: bool = True, max_iter: int = 1000, tol: float = 1e-10,
          progress: bool | None = None) -> AnnotationModelFit:
     r"""MACE by EM: each annotator knows the class with a probability, else spams.
@@ -966,6 +974,7 @@ def mace(data: AnnotationsLike, *, gold: Any = None, smoothing: float = 0.0,
     {{shared: data}}
         The annotators must be known.
     {{shared: gold}}
+    {{shared: categories}}
     smoothing : float, default 0.0
         The pseudo-count s of the competences and strategies (above); 0 is the
         maximum-likelihood estimate.
@@ -1010,7 +1019,7 @@ def mace(data: AnnotationsLike, *, gold: Any = None, smoothing: float = 0.0,
     """
     return _em_model(data, "mace", smoothing=smoothing,
                      max_iter=max_iter, tol=tol, progress=progress, gold=gold,
-                     accelerate=accelerate)
+                     accelerate=accelerate, categories=categories)
 
 
 # ---------------------------------------------------------------------- GLAD
@@ -1113,7 +1122,8 @@ def _glad_em(data: _GladData, start: np.ndarray, prevalence: str,
 
 
 @shared_parameters
-def glad(data: AnnotationsLike, *, gold: Any = None, prevalence: str = "uniform",
+def glad(data: AnnotationsLike, *, gold: Any = None,
+         categories: Sequence[Any] | None = None, prevalence: str = "uniform",
          prior_mean: tuple[float, float] = (1.0, 1.0), max_iter: int = 1000,
          tol: float = 1e-10, progress: bool | None = None) -> AnnotationModelFit:
     r"""GLAD by EM: each annotator's ability α_j and each item's inverse difficulty β_i.
@@ -1144,8 +1154,11 @@ def glad(data: AnnotationsLike, *, gold: Any = None, prevalence: str = "uniform"
     {{shared: data}}
         The annotators must be known.
     {{shared: gold}}
+    {{shared: categories}}
     prevalence : {"uniform", "estimated"}, default "uniform"
-        π fixed at 1/K, or re-estimated in each M-step.
+        π fixed at 1/K, or re-estimated in each M-step. With 1/K a declared class nobody
+        used keeps some posterior mass (a wrong label is spread over every other class);
+        re-estimated, its prevalence goes to 0.
     prior_mean : (float, float), default (1.0, 1.0)
         The means μ_α of the abilities and μ_β of the log inverse difficulties (the priors'
         standard deviations are 1).
@@ -1205,7 +1218,7 @@ def glad(data: AnnotationsLike, *, gold: Any = None, prevalence: str = "uniform"
     max_iter = check_count(max_iter, "max_iter", minimum=1)
     tol = check_real(tol, "tol", low=0.0)
     progress = check_flag(progress, "progress", allow_none=True)
-    ann = as_annotations(data)
+    ann = as_annotations(data, categories=categories)
     rater_index = ann.require_raters("the GLAD model")
     J, K = len(rater_index), ann.n_categories
     items, raters, labels = ann.codes()
@@ -1240,7 +1253,8 @@ def glad(data: AnnotationsLike, *, gold: Any = None, prevalence: str = "uniform"
 
 @shared_parameters
 def ordinal_dawid_skene(data: AnnotationsLike, *, gold: Any = None,
-                        prior: Mapping[str, Any] | None = None, smoothing: float = 0.0,
+                        prior: Mapping[str, Any] | None = None,
+                        categories: Sequence[Any] | None = None, smoothing: float = 0.0,
                         accelerate: bool = True, max_iter: int = 1000, tol: float = 1e-10,
                         progress: bool | None = None) -> AnnotationModelFit:
     r"""Dawid–Skene for ordered classes: each annotator's confusion matrix from a latent
@@ -1272,6 +1286,7 @@ steps. The class
     prior : mapping, optional
         Pseudo-counts, as :func:`dawid_skene` takes them (added to the label mass the
         thresholds are fitted to).
+    {{shared: categories}}
     {{shared: em_smoothing}}
     {{shared: em}}
 
@@ -1313,7 +1328,6 @@ steps. The class
     >>> fit.details["thresholds"].shape
     (3, 2)
     """
-    fit = _em_model(data, "ordinal_dawid_skene", smoothing=smoothing, max_iter=max_iter,
-                    tol=tol, progress=progress, gold=gold, prior=prior,
-                    accelerate=accelerate)
-    return fit
+    return _em_model(data, "ordinal_dawid_skene", smoothing=smoothing, max_iter=max_iter,
+                     tol=tol, progress=progress, gold=gold, prior=prior,
+                     accelerate=accelerate, categories=categories)

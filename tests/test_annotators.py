@@ -5,6 +5,7 @@ rule."""
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -852,3 +853,39 @@ def test_the_ordinal_model_runs_on_dask_as_in_memory():
     np.testing.assert_allclose(fit.posterior.reindex(expected.posterior.index).to_numpy(),
                                expected.posterior.to_numpy(), rtol=0, atol=1e-10)
     np.testing.assert_allclose(fit.trace, expected.trace, rtol=1e-10)
+
+
+# ---------------------------------------------------------------------- bad and odd input
+MODELS = ["dawid_skene", "multinomial", "mace", "glad", "ordinal_dawid_skene"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_odd_data_is_fitted_as_each_model_defines_it(model):
+    options = {"prevalence": "estimated"} if model == "glad" else {}
+    fit_of = functools.partial(getattr(annotators, model), **options)
+    # an annotator with one label (the third, always 0 but once): the per-annotator models
+    # learn that its 0 says nothing and follow the other two; the pooled model, with one
+    # matrix for all, cannot, and its maximum makes class 0 never give a 1
+    constant = [[0, 0, 1], [1, 1, 0], [0, 0, 0], [1, 1, 0], [0, 0, 0], [1, 1, 0]]
+    fit = fit_of(constant)
+    assert np.isfinite(fit.log_likelihood)
+    assert fit.labels.tolist() == ([1, 1, 0, 1, 0, 1] if model == "multinomial"
+                                   else [0, 1, 0, 1, 0, 1])
+    # a class nobody used: no posterior mass on it, every row still a distribution (GLAD
+    # with a uniform π keeps 1/K on it: its wrong labels are spread over every class)
+    unused = fit_of([[0, 0, 1], [1, 1, 1], [0, 0, 0], [1, 0, 1]], categories=[0, 1, 2])
+    assert (unused.posterior[2] < 1e-6).all()
+    np.testing.assert_allclose(unused.posterior.sum(axis=1), 1.0, rtol=1e-12)
+    # items with one annotation: fitted, each one's posterior a distribution
+    single = fit_of([[0, np.nan, np.nan], [np.nan, 1, np.nan], [1, 1, 0], [0, 0, 1]])
+    assert np.isfinite(single.log_likelihood)
+    np.testing.assert_allclose(single.posterior.sum(axis=1), 1.0, rtol=1e-12)
+    # all annotators identical: the vote's labels
+    same = fit_of([[0, 0, 0], [1, 1, 1], [1, 1, 1], [0, 0, 0]])
+    assert same.labels.tolist() == [0, 1, 1, 0]
+
+
+@pytest.mark.parametrize("model", MODELS + ["majority_vote"])
+def test_labels_outside_the_declared_classes_are_one_clear_error(model):
+    with pytest.raises(errors.UnknownCategoryError, match=r"not among categories=\[0, 1\]"):
+        getattr(annotators, model)([[0, 1, 2], [1, 1, 0]], categories=[0, 1])
