@@ -24,6 +24,29 @@ from .raters import assign_raters, build_annotations, flat_slots
 
 
 
+def _design(n_items: int, n_raters: int, n_classes: int, annotations_per_item: int | None
+            ) -> tuple[int, int, int, int]:
+    """(items, annotators, classes, annotations an item), checked: an item is labelled by
+    distinct annotators, so at most all of them."""
+    n = check_count(n_items, "n_items", 1)
+    J = check_count(n_raters, "n_raters", 1)
+    K = check_count(n_classes, "n_classes", 2)
+    m_each = J if annotations_per_item is None else check_count(
+        annotations_per_item, "annotations_per_item", 1)
+    if m_each > J:
+        fail(f"annotations_per_item={m_each} exceeds the {J} annotators: each labels an item "
+             "at most once")
+    return n, J, K, m_each
+
+
+def _slots(rng: np.random.Generator, n: int, J: int, m_each: int
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """(item, annotator) of every annotation: ``m_each`` distinct annotators an item."""
+    m = np.full(n, m_each)
+    items, _, raters = flat_slots(m, assign_raters(rng, m, J))
+    return items, raters
+
+
 @dataclass(frozen=True)
 class AnnotatorTruth:
     """The parameters annotations were drawn from.
@@ -93,17 +116,10 @@ def dawid_skene_annotations(n_items: int, *, n_raters: int = 8, n_classes: int =
     >>> ann.n_items, ann.n_raters, truth.confusion.shape
     (100, 5, (5, 3, 3))
     """
-    n = check_count(n_items, "n_items", 1)
-    J = check_count(n_raters, "n_raters", 1)
-    K = check_count(n_classes, "n_classes", 2)
+    n, J, K, m_each = _design(n_items, n_raters, n_classes, annotations_per_item)
     a = check_real(accuracy, "accuracy", low=0.0, high=1.0, open_interval=True)
     c = check_real(concentration, "concentration", low=0.0, open_interval=True)
     share = check_real(spammers, "spammers", low=0.0, high=1.0)
-    m_each = J if annotations_per_item is None else check_count(
-        annotations_per_item, "annotations_per_item", 1)
-    if m_each > J:
-        fail(f"annotations_per_item={m_each} exceeds the {J} annotators: each labels an item "
-             "at most once")
     if prevalence is None:
         pi = np.full(K, 1.0 / K)
     else:
@@ -121,8 +137,7 @@ def dawid_skene_annotations(n_items: int, *, n_raters: int = 8, n_classes: int =
     spam = rng.dirichlet(np.ones(K), size=int(is_spammer.sum()))
     confusion[is_spammer] = spam[:, None, :]
     z = rng.choice(K, size=n, p=pi)
-    m = np.full(n, m_each)
-    items, _, raters = flat_slots(m, assign_raters(rng, m, J))
+    items, raters = _slots(rng, n, J, m_each)
     # each annotation's label by inverse CDF of its annotator's row for the item's class
     cumulative = np.cumsum(confusion[raters, z[items]], axis=1)
     labels = (rng.random(items.size)[:, None] > cumulative[:, :-1]).sum(axis=1)
@@ -205,24 +220,16 @@ def glad_annotations(n_items: int, *, n_raters: int = 8, n_classes: int = 2,
     >>> ann.n_annotations, truth.classes.nunique()
     (400, 2)
     """
-    n = check_count(n_items, "n_items", 1)
-    J = check_count(n_raters, "n_raters", 1)
-    K = check_count(n_classes, "n_classes", 2)
+    n, J, K, m_each = _design(n_items, n_raters, n_classes, annotations_per_item)
     for value, name in ((ability_mean, "ability_mean"), (log_beta_mean, "log_beta_mean")):
         check_real(value, name)
     sd_a = check_real(ability_sd, "ability_sd", low=0.0)
     sd_b = check_real(log_beta_sd, "log_beta_sd", low=0.0)
-    m_each = J if annotations_per_item is None else check_count(
-        annotations_per_item, "annotations_per_item", 1)
-    if m_each > J:
-        fail(f"annotations_per_item={m_each} exceeds the {J} annotators: each labels an item "
-             "at most once")
     rng = make_rng(seed)
     ability = rng.normal(ability_mean, sd_a, size=J)
     beta = np.exp(rng.normal(log_beta_mean, sd_b, size=n))
     z = rng.integers(0, K, size=n)
-    m = np.full(n, m_each)
-    items, _, raters = flat_slots(m, assign_raters(rng, m, J))
+    items, raters = _slots(rng, n, J, m_each)
     right = rng.random(items.size) < 1.0 / (1.0 + np.exp(-ability[raters] * beta[items]))
     wrong = (z[items] + 1 + rng.integers(0, K - 1, size=items.size)) % K  # another class
     labels = np.where(right, z[items], wrong)
