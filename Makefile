@@ -59,7 +59,7 @@ docs: $(BIN)/python
 # experiments/, paper_repro/ and benchmarks/ are packages: their modules run with
 # `python -m package.module` from the repository root (tests/test_script_layout.py checks
 # that these lists name every runnable module)
-EXPERIMENTS := bayes_priors compare_power estimator_bias interval_coverage kappa_paradox planning se_conventions spa_bias
+EXPERIMENTS := annotator_coverage bayes_priors compare_power estimator_bias interval_coverage kappa_paradox planning se_conventions spa_bias
 REPRO       := spa_fig4 spa_fig5 spa_fig6 spa_fig7_table1 xrr_cases xrr_fig7 xrr_real spa_mbic snow2008 annotation_models
 
 # `make bench`: every benchmark (benchmarks/run_all.py), one thread for BLAS/OpenMP; the run's

@@ -360,3 +360,18 @@ def test_kappa_paradox_draws_coincident_estimators_visibly(n_shares):
         for second in names[i + 1:]:
             apart = np.hypot(*(points[first] - points[second]).T).min()
             assert apart >= width, (first, second, apart, width)
+
+
+@pytest.mark.slow
+def test_annotator_coverage_quick(tmp_path):
+    run_quick("annotator_coverage", tmp_path)
+    table = pd.read_csv(tmp_path / "annotator_coverage.csv")
+    assert (tmp_path / "annotator_coverage.png").stat().st_size > 10_000
+    # --quick: 60 items, 2 datasets; K = 3 prevalences, 6 annotators' 3 diagonal and 6
+    # off-diagonal confusion entries
+    assert list(table["group"]) == ["prevalence", "diagonal", "off-diagonal"]
+    assert (table["datasets"] == 2).all() and (table["n_items"] == 60).all()
+    assert list(table["parameters"]) == [3, 18, 36]
+    assert table["coverage"].between(0, 1).all()
+    # probabilities: no error can exceed 1, and with 240 labels neither estimate is far off
+    assert (table[["rmse_posterior_mean", "rmse_em"]] < 0.3).all().all()

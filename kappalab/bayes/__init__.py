@@ -21,6 +21,14 @@ Models
     Two replications (rater pools) of the same items, ``level="interval"`` (bivariate random
     effects) or ``"binary"`` (bivariate latent thresholds): IRR of each side, κx, normalized
     κx and the correlation ρ of the item true scores.
+:func:`dawid_skene`, :func:`hierarchical_dawid_skene`, :func:`multinomial`
+    Models of annotation (:mod:`kappalab.bayes.annotators`): each item's true class summed
+    out, one confusion matrix per annotator (Dawid–Skene), partially pooled ones
+    (hierarchical) or one for all (multinomial); class prevalences, annotator accuracies,
+    each item's class posterior (:func:`item_posterior`, :func:`item_labels`), item
+    log-likelihoods for ``arviz.loo``/``arviz.compare`` and a predictive check of α
+    (:func:`rater_ppc_pvalues` per annotator). These models have a parameter per annotator,
+    not per item.
 
 Every model takes ``draws``, ``tune``, ``chains``, ``seed`` (an int reproduces the draws
 exactly) and ``sampler``: ``"pymc"`` (PyMC's NUTS, the default) or ``"nutpie"`` (compiled
@@ -41,9 +49,12 @@ Example
 >>> table = post.summary(["icc", "sigma_between"])  # mean, sd, HDI, R-hat, ESS # doctest: +SKIP
 """
 
+from .annotators import (dawid_skene, hierarchical_dawid_skene, item_labels, item_posterior,
+                         multinomial, rater_ppc_pvalues)
 from .cross import cross_replication
 from .models import cohen_kappa, interval_reliability, nominal_reliability
 from .posterior import Posterior, SamplingWarning, diagnose
 
-__all__ = ["Posterior", "SamplingWarning", "cohen_kappa", "cross_replication", "diagnose",
-           "interval_reliability", "nominal_reliability"]
+__all__ = ["Posterior", "SamplingWarning", "cohen_kappa", "cross_replication", "dawid_skene",
+           "diagnose", "hierarchical_dawid_skene", "interval_reliability", "item_labels",
+           "item_posterior", "multinomial", "nominal_reliability", "rater_ppc_pvalues"]
