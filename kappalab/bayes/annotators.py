@@ -30,11 +30,11 @@ The log-likelihood is written on the annotations, with no per-item parameter and
 loop: for the two Dawid–Skene models, the values log θ_j[·, l] of every annotation are
 gathered (annotations × K) and summed into their items by one scatter-add
 (``pt.inc_subtensor(pt.zeros(K * items)[index], ...)``, on flat vectors:
-:func:`annotation_loglik`), and the logsumexp over the classes is written on the K columns
-(:func:`logsumexp_columns`); for the pooled model, items with identical count rows (and gold
+``annotation_loglik``), and the logsumexp over the classes is written on the K columns
+(``logsumexp_columns``); for the pooled model, items with identical count rows (and gold
 class) are grouped and weighted by their number, as the models of
 :mod:`kappalab.bayes.models` are. π and the rows of θ are sampled on their additive
-log-ratio coordinates with the Dirichlet density on them (:func:`dirichlet_logit_logp`). The
+log-ratio coordinates with the Dirichlet density on them (``dirichlet_logit_logp``). The
 annotations are padded to :func:`~kappalab.bayes.compiled.bucket` ``(n)`` entries that point
 at a padding item of weight 0, and the items to the bucket of their number plus one, so the
 padding adds exactly zero to the log-density and its gradient. The number of annotators is
@@ -60,7 +60,7 @@ posterior and sample statistics:
   kept — items × draws × classes would be 2000 × 10 000 × K numbers for a large data set —
   and it is computed in blocks of draws (:func:`~kappalab.bayes.assembly.blocks`);
 * ``posterior_predictive["alpha"]`` and ``observed_data["alpha"]``: Krippendorff's nominal α
-  of data replicated from at most :data:`PPC_DRAWS` evenly spaced draws (same items, same
+  of data replicated from at most ``PPC_DRAWS`` evenly spaced draws (same items, same
   annotators per item: each item's class drawn from π — the likelihood's own marginal — or
   its gold class, each label from θ_j[class, ·]) and of the data, so that
   ``post.ppc_pvalue("alpha")`` is the posterior predictive p-value of the observed agreement
