@@ -58,7 +58,7 @@ posterior and sample statistics:
   annotations or gold class: the posterior mean of π; a gold item: its class, exactly).
   Read it with :func:`item_posterior` and :func:`item_labels`. Only the mean over draws is
   kept — items × draws × classes would be 2000 × 10 000 × K numbers for a large data set —
-  and it is computed in blocks of draws (:func:`~kappalab.bayes.assembly.blocks`);
+  and it is computed in blocks of draws (``kappalab.bayes.assembly.blocks``);
 * ``posterior_predictive["alpha"]`` and ``observed_data["alpha"]``: Krippendorff's nominal α
   of data replicated from at most ``PPC_DRAWS`` evenly spaced draws (same items, same
   annotators per item: each item's class drawn from π — the likelihood's own marginal — or
@@ -1436,8 +1436,8 @@ def dawid_skene(data: AnnotationsLike, *, gold: Any = None,
         Variables ``pi`` (dim ``class``), ``theta`` (dims ``rater``, ``true_class``,
         ``label``) and ``accuracy`` (dim ``rater``: Σ_k π_k θ_j[k, k], the probability that
         annotator j gives the true class of a random item). ``idata`` also holds the item
-        log-likelihoods (``log_likelihood["items"]``, for :func:`arviz.loo` and
-        :func:`arviz.compare`), the item posteriors (:func:`item_posterior`,
+        log-likelihoods (``log_likelihood["items"]``, for ``arviz.loo`` and
+        ``arviz.compare``), the item posteriors (:func:`item_posterior`,
         :func:`item_labels`) and the predictive check of α (``post.ppc_pvalue("alpha")``)
         and of each annotator's agreement (:func:`rater_ppc_pvalues`).
 
