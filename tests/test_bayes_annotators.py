@@ -33,7 +33,8 @@ from kappalab.bayes import annotators as bayes_annotators
 from kappalab.bayes import compiled
 from kappalab.bayes.annotators import (annotation_design, annotation_loglik, annotation_model,
                                        count_loglik, item_log_likelihood, model_priors,
-                                       nominal_alpha, simplex_coordinates)
+                                       nominal_alpha, row_coordinates,
+                                       simplex_coordinates)
 
 # one xdist worker runs the whole module (pyproject's --dist loadgroup), so that the module's
 # fixtures compile and sample the three models once, not once per worker
@@ -181,10 +182,10 @@ def test_the_compiled_models_log_likelihood_is_the_log_likelihood_group(data, fi
     function = pm.pytensorf.compile(model.value_vars, loglik, on_unused_input="ignore")
     point = {"pi_logit": simplex_coordinates(pi)}
     if pooled:
-        point["theta_logit"] = simplex_coordinates(theta)
+        point["theta_logit"] = row_coordinates(theta)
     else:
         free = np.zeros((spec.graph[1], K, K - 1))
-        free[:theta.shape[0]] = simplex_coordinates(theta)
+        free[:theta.shape[0]] = row_coordinates(theta)
         point["theta_logit"] = free
     value = function(*[point[v.name] for v in model.value_vars])
     assert float(value) == pytest.approx(float(stored.sum()), abs=1e-10)

@@ -33,8 +33,9 @@ gathered (annotations × K) and summed into their items by one scatter-add
 ``annotation_loglik``), and the logsumexp over the classes is written on the K columns
 (``logsumexp_columns``); for the pooled model, items with identical count rows (and gold
 class) are grouped and weighted by their number, as the models of
-:mod:`kappalab.bayes.models` are. π and the rows of θ are sampled on their additive
-log-ratio coordinates with the Dirichlet density on them (``dirichlet_logit_logp``). The
+:mod:`kappalab.bayes.models` are. π and the rows of θ are sampled on log-ratio coordinates
+(each row's reference its diagonal: ``log_rows``) with the Dirichlet density on them
+(``dirichlet_logit_logp``). The
 annotations are padded to :func:`~kappalab.bayes.compiled.bucket` ``(n)`` entries that point
 at a padding item of weight 0, and the items to the bucket of their number plus one, so the
 padding adds exactly zero to the log-density and its gradient. The number of annotators is
@@ -60,7 +61,7 @@ posterior and sample statistics:
   kept — items × draws × classes would be 2000 × 10 000 × K numbers for a large data set —
   and it is computed in blocks of draws (``kappalab.bayes.assembly.blocks``);
 * ``posterior_predictive["alpha"]`` and ``observed_data["alpha"]``: Krippendorff's nominal α
-  of data replicated from at most ``PPC_DRAWS`` evenly spaced draws (same items, same
+  of data replicated from at most 200 (``PPC_DRAWS``) evenly spaced draws (same items, same
   annotators per item: each item's class drawn from π — the likelihood's own marginal — or
   its gold class, each label from θ_j[class, ·]) and of the data, so that
   ``post.ppc_pvalue("alpha")`` is the posterior predictive p-value of the observed agreement
@@ -1083,10 +1084,119 @@ def simplex_coordinates(p: np.ndarray) -> np.ndarray:
     return log[..., :-1] - log[..., -1:]
 
 
-def dirichlet_logit_logp(pt, log_p, concentration):
-    r"""log Dirichlet(a) density of p = softmax([x, 0]) on its coordinates x, up to a constant.
+def row_embedding(K: int) -> np.ndarray:
+    """E[k, m, l] = 1 when the m-th coordinate of row k is label l: row k's K − 1
+    coordinates are the labels other than k, in order (the diagonal is the reference).
 
-    With the Jacobian of the map x ↦ p, Π_l p_l, the density of x is ∝ Π_l p_l^{a_l}:
+    Parameters
+    ----------
+    K : int
+        The number of classes.
+
+    Returns
+    -------
+    numpy.ndarray
+        K × (K − 1) × K of 0 and 1.
+
+    Examples
+    --------
+    >>> row_embedding(3)[1].astype(int).tolist()      # row 1: labels 0 and 2
+    [[1, 0, 0], [0, 0, 1]]
+    """
+    out = np.zeros((K, K - 1, K))
+    for k in range(K):
+        labels = [label for label in range(K) if label != k]
+        out[k, np.arange(K - 1), labels] = 1.0
+    return out
+
+
+def log_rows(pt, free, K: int):
+    """log θ of confusion rows from their coordinates log θ[k, l] − log θ[k, k] (PyTensor).
+
+    Each row's reference is its diagonal, the large and well-determined entry of an
+    annotator better than chance, so that the row's coordinates are nearly independent on
+    the posterior (with the last label as the reference, every coordinate of a row shares
+    the uncertainty of one small entry, and NUTS needs longer trajectories).
+
+    Parameters
+    ----------
+    pt : module
+        ``pytensor.tensor``.
+    free : tensor
+        (..., K, K − 1) coordinates (:func:`row_embedding` gives their labels).
+    K : int
+        The number of classes.
+
+    Returns
+    -------
+    tensor
+        (..., K, K) log-probabilities, each row summing to 1.
+
+    Examples
+    --------
+    >>> import numpy as np, pytensor.tensor as pt
+    >>> free = np.log(np.array([[0.5], [0.5]]))              # off-diagonal half the diagonal
+    >>> np.exp(log_rows(pt, free, 2).eval()).round(3).tolist()
+    [[0.667, 0.333], [0.333, 0.667]]
+    """
+    logits = (pt.as_tensor(free)[..., None] * row_embedding(K)).sum(axis=-2)
+    return pt.special.log_softmax(logits, axis=-1)
+
+
+def numpy_log_rows(free: np.ndarray) -> np.ndarray:
+    """:func:`log_rows` in numpy (the draws' log-probabilities).
+
+    Parameters
+    ----------
+    free : numpy.ndarray
+        (..., K, K − 1) coordinates.
+
+    Returns
+    -------
+    numpy.ndarray
+        (..., K, K) log-probabilities.
+
+    Examples
+    --------
+    >>> np.exp(numpy_log_rows(np.log([[0.5], [0.5]]))).round(3).tolist()
+    [[0.667, 0.333], [0.333, 0.667]]
+    """
+    free = np.asarray(free, dtype=np.float64)
+    K = free.shape[-2]
+    return _log_softmax(np.einsum("...km,kml->...kl", free, row_embedding(K)))
+
+
+def row_coordinates(theta: np.ndarray) -> np.ndarray:
+    """The coordinates log θ[k, l] − log θ[k, k] (l ≠ k) of confusion rows: the inverse of
+    :func:`numpy_log_rows`.
+
+    Parameters
+    ----------
+    theta : numpy.ndarray
+        (..., K, K) positive rows.
+
+    Returns
+    -------
+    numpy.ndarray
+        (..., K, K − 1).
+
+    Examples
+    --------
+    >>> row_coordinates(np.array([[0.8, 0.2], [0.4, 0.6]])).round(4).tolist()
+    [[-1.3863], [-0.4055]]
+    """
+    log = np.log(np.asarray(theta, dtype=np.float64))
+    K = log.shape[-1]
+    diagonal = np.diagonal(log, axis1=-2, axis2=-1)[..., None]
+    return np.einsum("...kl,kml->...km", log - diagonal, row_embedding(K))
+
+
+def dirichlet_logit_logp(pt, log_p, concentration):
+    r"""log Dirichlet(a) density of p on its log-ratio coordinates x, up to a constant.
+
+    x_m = log p_{l(m)} − log p_r for the labels l(m) other than a reference r
+    (:func:`log_simplex`: the last; :func:`log_rows`: the diagonal). With the Jacobian of the
+    map x ↦ p, Π_l p_l (whatever the reference), the density of x is ∝ Π_l p_l^{a_l}:
     Σ_l a_l log p_l (summed over every leading axis). The same posterior as a Dirichlet
     variable with PyMC's simplex transform, with a fraction of the operations (which cost
     more than the data in PyTensor's C backend, and in nutpie's numba compilation).
@@ -1096,7 +1206,7 @@ def dirichlet_logit_logp(pt, log_p, concentration):
     pt : module
         ``pytensor.tensor``.
     log_p : tensor
-        (..., K) log-probabilities (:func:`log_simplex`).
+        (..., K) log-probabilities (:func:`log_simplex`, :func:`log_rows`).
     concentration : tensor
         (..., K) Dirichlet pseudo-counts a (broadcast against ``log_p``).
 
@@ -1198,11 +1308,12 @@ def annotation_model(kind: str, design: AnnotationDesign,
     """The PyMC model of ``kind`` for ``design``: its build function, padded data and
     signature.
 
-    π and each row θ_j[k, ·] are sampled on their additive log-ratio coordinates
-    (:func:`log_simplex`) with the Dirichlet prior's density on them
-    (:func:`dirichlet_logit_logp`); the hierarchical model's rows are log-softmaxes of its
-    logits. The likelihood is :func:`annotation_loglik` (:func:`count_loglik` for the
-    pooled model, on distinct count rows).
+    π and each row θ_j[k, ·] are sampled on their log-ratio coordinates
+    (:func:`log_simplex`, :func:`log_rows`: log θ_j[k, l] − log θ_j[k, k]) with the
+    Dirichlet prior's density on them (:func:`dirichlet_logit_logp`); the hierarchical
+    model's rows are log-softmaxes of its logits. The likelihood is
+    :func:`annotation_loglik` (:func:`count_loglik` for the pooled model, on distinct count
+    rows).
 
     Parameters
     ----------
@@ -1264,7 +1375,7 @@ def annotation_model(kind: str, design: AnnotationDesign,
         graph = (K, J_pad)
         matrix_dims = ("rater", "true_class", "label")
     logit_dims = matrix_dims[:-1] + ("label_logit",)
-    start = simplex_coordinates(default_rows / default_rows.sum(axis=1, keepdims=True))
+    start = row_coordinates(default_rows / default_rows.sum(axis=1, keepdims=True))
 
     def build(pm, pt, Model):
         with Model(coords=coords) as model:
@@ -1282,7 +1393,7 @@ def annotation_model(kind: str, design: AnnotationDesign,
             else:
                 theta_logit = pm.Flat("theta_logit", dims=logit_dims, initval=np.broadcast_to(
                     start, tuple(len(coords[d]) for d in logit_dims)))
-                log_theta = log_simplex(pt, theta_logit)
+                log_theta = log_rows(pt, theta_logit, K)
                 prior = prior + dirichlet_logit_logp(pt, log_theta, shared["prior_confusion"])
             pm.Potential("prior", prior)
             if design.pooled:
@@ -1335,7 +1446,7 @@ def posterior_draws(kind: str, posterior, J: int) -> dict[str, np.ndarray]:
         out.update(zeta=zeta, omega=omega, log_theta_population=_log_softmax(zeta),
                    log_theta=_log_softmax(zeta[:, None] + omega[:, None] * z))
     else:
-        log_theta = numpy_log_simplex(flat(posterior, "theta_logit"))
+        log_theta = numpy_log_rows(flat(posterior, "theta_logit"))
         out["log_theta"] = log_theta[:, None] if kind == "multinomial" else log_theta[:, :J]
     return out
 
