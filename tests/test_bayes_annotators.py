@@ -12,6 +12,7 @@ tuning steps on 2 chains with fixed seeds.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -36,9 +37,8 @@ from kappalab.bayes.annotators import (annotation_design, annotation_loglik, ann
                                        nominal_alpha, row_coordinates,
                                        simplex_coordinates)
 
-# one xdist worker runs the whole module (pyproject's --dist loadgroup), so that the module's
-# fixtures compile and sample the three models once, not once per worker
-pytestmark = pytest.mark.xdist_group("bayes_annotators")
+# one xdist worker runs the whole module (pyproject's --dist loadscope), and the fits are
+# cached for the process (fitted_models): the three models are compiled and sampled once
 
 FIT = dict(draws=200, tune=200, chains=2)
 K = 3
@@ -78,8 +78,8 @@ def brute_force(table: pd.DataFrame, pi, theta, gold: dict) -> dict:
     return out
 
 
-@pytest.fixture(scope="module")
-def data():
+@functools.cache
+def simulated_data():
     ann, truth = simulate.dawid_skene_annotations(
         160, n_raters=5, n_classes=K, annotations_per_item=3, accuracy=0.8, concentration=30,
         spammers=0.4, prevalence=[0.5, 0.3, 0.2], seed=4)
@@ -91,13 +91,26 @@ def data():
     return table, truth, gold
 
 
-@pytest.fixture(scope="module")
-def fits(data):
-    table, _, gold = data
+@functools.cache
+def fitted_models():
+    # cached for the process, not only the module: an xdist worker that runs another
+    # module's tests between this module's would rebuild a module-scoped fixture
+    table, _, gold = simulated_data()
     return {name: fit(model, table, gold=gold, seed=7)
             for name, model in (("dawid_skene", bayes.dawid_skene),
                                 ("hierarchical_dawid_skene", bayes.hierarchical_dawid_skene),
                                 ("multinomial", bayes.multinomial))}
+
+
+@pytest.fixture
+def data():
+    table, truth, gold = simulated_data()
+    return table.copy(), truth, dict(gold)
+
+
+@pytest.fixture
+def fits():
+    return fitted_models()
 
 
 # ---------------------------------------------------------------------- the likelihood

@@ -6,6 +6,7 @@ say so (``-ra`` lists the reason), never pass silently. Nothing here touches the
 downloads are exercised with pooch's ``retrieve`` replaced.
 """
 
+import functools
 import io
 import shutil
 import tarfile
@@ -29,6 +30,17 @@ def original(source):
         pytest.skip(f"real data absent: {path} (set KAPPALAB_DATA to a folder holding "
                     f"{SOURCE_FILES[source].relative_path}, or fetch it once with network)")
     return path
+
+
+@functools.cache
+def _spreadsheet(path):
+    return pd.read_excel(path)
+
+
+def spreadsheet(source):
+    """The original ``.xlsx`` file of ``source`` as pandas reads it (read once per process:
+    each read of MBIC's takes seconds), a fresh copy each call."""
+    return _spreadsheet(original(source)).copy()
 
 
 def snow_table(task):
@@ -177,7 +189,7 @@ def test_mbic_counts_duplicates_and_notes():
     assert list(a.categories) == ["Non-biased", "Biased"]
     per_item = a.annotations_per_item_array
     assert per_item.min() >= 8 and per_item.max() == 12
-    table = pd.read_excel(original("mbic"))
+    table = spreadsheet("mbic")
     repeaters = table.loc[table.duplicated(["sentence_id", "mturk_id"]), "mturk_id"].nunique()
     separate = fetch("mbic", label="bias", duplicates="separate")
     assert separate.annotations.n_annotations == 17775
@@ -190,8 +202,7 @@ def test_mbic_counts_duplicates_and_notes():
 
 @pytest.mark.slow
 def test_mbic_equals_a_hand_built_from_long():
-    path = original("mbic")
-    table = pd.read_excel(path).sort_values("created_at", kind="stable")
+    table = spreadsheet("mbic").sort_values("created_at", kind="stable")
     table = table.drop_duplicates(["sentence_id", "mturk_id"], keep="first")
     by_hand = kl.Annotations.from_long(
         table.assign(label=pd.Categorical(table["label_opinion"],
@@ -273,8 +284,7 @@ def test_mbic_alpha_equals_krippendorff_on_the_file():
     """Krippendorff's α of the crowd's bias labels: kappalab on the fetched data equals the
     krippendorff package on a raters × items table built from the file by hand."""
     import krippendorff
-    path = original("mbic")
-    table = pd.read_excel(path).sort_values("created_at", kind="stable")
+    table = spreadsheet("mbic").sort_values("created_at", kind="stable")
     table = table.drop_duplicates(["sentence_id", "mturk_id"], keep="first")
     wide = (table.assign(code=(table["label_bias"] == "Biased").astype(float))
             .pivot(index="mturk_id", columns="sentence_id", values="code"))
@@ -337,7 +347,7 @@ def test_sg2_shares_1698_of_its_3693_sentences_and_the_guide_says_which_alpha_is
     those 1 698 sentences (the crowd–expert comparison's) is not its α on the whole file, which
     is the one Spinde et al. (2021, BABE) publish as 0.40. The α values come from the
     krippendorff package; the datasets guide must quote both, each with its sentences."""
-    sg2_file = pd.read_excel(original("babe-sg2"))
+    sg2_file = spreadsheet("babe-sg2")
     original("mbic"), original("babe-sg1")
     assert sg2_file["text"].map(sentence_key).nunique() == 3693
     crowd, sg1, sg2 = (fetch(name, label="bias").annotations
