@@ -15,18 +15,23 @@ The data are **real** (:func:`kappalab.datasets.fetch`, from ``KAPPALAB_DATA`` o
    and :func:`~kappalab.annotators.mace` (smoothing 0.01/K, Hovy et al.'s), each with its
    log-likelihood and iterations; beside crowd-kit's ``DawidSkene`` and ``MACE`` (its
    defaults) when crowd-kit is installed, in the full run only (they take about 40 s a
-   task). ``annotation_models_accuracy.csv``.
+   task). In the full run also the Bayesian models of :mod:`kappalab.bayes` (Dawid–Skene,
+   hierarchical Dawid–Skene, the multinomial model; their default priors, nutpie when it is
+   installed, 500 + 500 draws on 2 chains), each item labelled with its most probable class
+   (:func:`kappalab.bayes.item_labels`), with the largest R̂ of π and θ and the seconds of
+   the fit. ``annotation_models_accuracy.csv``.
 2. **The crowd against the experts** (MBIC): the aggregated label of each sentence as a
    one-label replication, and κx (``kl.cross_kappa``) of it against each expert group with
    a percentile-bootstrap interval over the sentences, beside κx of the crowd's individual
-   labels. ``annotation_models_mbic.csv``.
+   labels (the Bayesian models' too in the full run). ``annotation_models_mbic.csv``.
 
 Outputs in ``--out`` (default ``results/paper_repro``): the CSVs, ``annotation_models.png``
 (the two tables as dot plots) and ``annotation_models.md`` (the tables, the claim of Hovy
 et al. and how far it holds here).
 
 Run: ``python -m paper_repro.annotation_models [--quick] [--out DIR] [--seed S]
-[--resamples B]``; ``--quick`` uses 100 bootstrap replicates (full run 1 000).
+[--resamples B] [--no-bayes]``; ``--quick`` uses 100 bootstrap replicates (full run 1 000)
+and leaves out the peers and the Bayesian models (``--no-bayes`` leaves out those alone).
 """
 
 from __future__ import annotations
@@ -49,10 +54,12 @@ EXPERTS = ("sg1", "sg2")
 SPLIT = "majority vote, ties split"
 FIRST = "majority vote, ties to the first class"
 MODELS = ("multinomial", "Dawid-Skene", "MACE")
+BAYES_SAMPLING = {"draws": 500, "tune": 500, "chains": 2}
 RUN_NOTE = (
     "The data are REAL: Snow et al.'s (2008) own worker and expert labels (RTE, TEMP, WSD) "
-    "and MBIC's crowd with BABE's expert groups, read with kappalab.datasets.fetch. Every "
-    "model is fitted by EM to convergence (SQUAREM-accelerated, tol 1e-10).")
+    "and MBIC's crowd with BABE's expert groups, read with kappalab.datasets.fetch. The EM "
+    "models are fitted to convergence (SQUAREM-accelerated, tol 1e-10); the Bayesian ones "
+    "(full run) by NUTS, each item labelled with its most probable class.")
 
 
 def fits(ann: kl.Annotations) -> dict[str, kl.annotators.AnnotationModelFit]:
@@ -61,6 +68,29 @@ def fits(ann: kl.Annotations) -> dict[str, kl.annotators.AnnotationModelFit]:
     return {"multinomial": kl.annotators.multinomial(ann),
             "Dawid-Skene": kl.annotators.dawid_skene(ann),
             "MACE": kl.annotators.mace(ann, smoothing=0.01 / K)}
+
+
+def bayesian_fits(ann: kl.Annotations, seed: int) -> dict[str, tuple[pd.Series, dict]]:
+    """The Bayesian models on ``ann``: each item's most probable class, and the fit's
+    largest R̂ (of π and θ) and seconds."""
+    import importlib.util
+
+    from kappalab import bayes
+
+    sampler = "nutpie" if importlib.util.find_spec("nutpie") else "pymc"
+    out = {}
+    for name, model in (("Bayesian multinomial", bayes.multinomial),
+                        ("Bayesian Dawid-Skene", bayes.dawid_skene),
+                        ("Bayesian hierarchical Dawid-Skene", bayes.hierarchical_dawid_skene)):
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the largest R̂ is reported in the table
+            post = model(ann, seed=seed, sampler=sampler, **BAYES_SAMPLING)
+        rhat = float(post.summary(var_names=["pi", "theta"])["r_hat"].max())
+        out[name] = (bayes.item_labels(post)["label"],
+                     {"max_rhat": rhat, "seconds": time.perf_counter() - start,
+                      "sampler": sampler})
+    return out
 
 
 def split_accuracy(shares: np.ndarray, truth: np.ndarray) -> float:
@@ -86,7 +116,8 @@ def crowd_kit_labels(ann: kl.Annotations) -> dict[str, pd.Series]:
                 "crowd-kit MACE": MACE(random_state=0).fit_predict(frame)}
 
 
-def accuracy_rows(task: str, peers: bool = True) -> list[dict]:
+def accuracy_rows(task: str, peers: bool = True, bayes_seed: int | None = None
+                  ) -> list[dict]:
     """One row per aggregation of Snow et al.'s task: accuracy against the expert labels."""
     dataset = fetch(f"snow2008-{task}")
     ann = dataset.annotations
@@ -104,36 +135,47 @@ def accuracy_rows(task: str, peers: bool = True) -> list[dict]:
     for name, labels in (crowd_kit_labels(ann) if peers else {}).items():
         rows.append({"task": task, "aggregation": name,
                      "accuracy": float((labels.reindex(ann.items).to_numpy() == gold).mean())})
+    if bayes_seed is not None:
+        for name, (labels, details) in bayesian_fits(ann, bayes_seed).items():
+            rows.append({"task": task, "aggregation": name, **details, "accuracy": float(
+                (labels.reindex(ann.items).to_numpy() == gold).mean())})
     for row in rows:
         row["items"] = ann.n_items
         row["right"] = round(row["accuracy"] * ann.n_items, 1)
     return rows
 
 
-def one_label(fit: kl.annotators.AnnotationModelFit, categories: pd.Index) -> kl.Annotations:
-    """The aggregated labels as a replication with one annotation per item."""
-    labels = fit.labels.dropna()
+def one_label(labels: pd.Series, categories: pd.Index) -> kl.Annotations:
+    """Aggregated labels (item → label) as a replication with one annotation per item."""
+    labels = labels.dropna()
     frame = pd.DataFrame({"item": labels.index, "rater": "aggregate",
                           "value": labels.to_numpy()})
     return kl.Annotations.from_long(frame, "item", "rater", "value",
                                     categories=list(categories))
 
 
-def mbic_rows(n_resamples: int, seed: int) -> list[dict]:
+def mbic_rows(n_resamples: int, seed: int, bayes: bool = False) -> list[dict]:
     """κx of each aggregation of MBIC's crowd against each BABE expert group."""
     crowd = fetch("mbic", label="bias").annotations
     experts = {name: fetch(f"babe-{name}", label="bias").annotations for name in EXPERTS}
     sides = {"the crowd's individual labels": crowd,
              "majority vote (ties to the first class)": one_label(
-                 kl.annotators.majority_vote(crowd), crowd.categories)}
-    sides.update({name: one_label(fit, crowd.categories) for name, fit in fits(crowd).items()})
+                 kl.annotators.majority_vote(crowd).labels, crowd.categories)}
+    sides.update({name: one_label(fit.labels, crowd.categories)
+                  for name, fit in fits(crowd).items()})
+    details: dict[str, dict] = {}
+    if bayes:
+        for name, (labels, fit_details) in bayesian_fits(crowd, seed).items():
+            sides[name] = one_label(labels, crowd.categories)
+            details[name] = fit_details
     rows = []
     for name, side in sides.items():
         for group, expert in experts.items():
             est = kl.cross_kappa(side, expert, ci="bootstrap", n_resamples=n_resamples,
                                  seed=seed)
             rows.append({"aggregation": name, "experts": group.upper(), "kx": float(est),
-                         "ci_low": est.ci[0], "ci_high": est.ci[1], "items": est.n_items})
+                         "ci_low": est.ci[0], "ci_high": est.ci[1], "items": est.n_items,
+                         **details.get(name, {})})
     return rows
 
 
@@ -180,13 +222,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(__doc__.splitlines()[0], argv, default_seed=2013, extra=[
         ("--resamples", {"type": int, "default": 1000,
                          "help": "bootstrap replicates of κx (full run; --quick uses 100)"}),
+        ("--no-bayes", {"action": "store_true",
+                        "help": "leave out the Bayesian models (--quick always does)"}),
     ])
+    bayes = not (args.quick or args.no_bayes)
     start = time.perf_counter()
     n_resamples = 100 if args.quick else args.resamples
     try:
-        accuracy = pd.DataFrame([row for task in TASKS
-                                 for row in accuracy_rows(task, peers=not args.quick)])
-        mbic = pd.DataFrame(mbic_rows(n_resamples, args.seed))
+        accuracy = pd.DataFrame([row for task in TASKS for row in accuracy_rows(
+            task, peers=not args.quick, bayes_seed=args.seed if bayes else None)])
+        mbic = pd.DataFrame(mbic_rows(n_resamples, args.seed, bayes=bayes))
     except Exception as exc:  # absent files: say where they were sought
         print(f"the Snow et al. (2008) or MBIC/BABE files could not be read from "
               f"{data_folder()} (set KAPPALAB_DATA): {exc}", file=sys.stderr)

@@ -83,6 +83,6 @@ def test_the_expected_accuracy_of_a_random_tie_break_by_hand():
 
 def test_one_label_is_a_replication_of_one_annotation_an_item():
     fit = kl.annotators.majority_vote([["a", "a", "b"], ["b", "b", "a"], ["a", "b", None]])
-    side = annotation_models.one_label(fit, pd.Index(["a", "b"]))
+    side = annotation_models.one_label(fit.labels, pd.Index(["a", "b"]))
     assert side.n_items == 3 and side.n_annotations == 3
     assert side.to_long()["value"].tolist() == ["a", "b", "a"]
