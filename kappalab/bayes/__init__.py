@@ -29,6 +29,10 @@ Models
     log-likelihoods for ``arviz.loo``/``arviz.compare`` and a predictive check of α
     (:func:`rater_ppc_pvalues` per annotator). These models have a parameter per annotator,
     not per item.
+:func:`mace`, :func:`ordinal_dawid_skene`
+    Models of annotation with K parameters per annotator, read as the three above: a spam
+    probability and a spamming strategy (MACE), or ordered thresholds and a noise scale
+    (ordered-probit Dawid–Skene for ordinal classes).
 
 Every model takes ``draws``, ``tune``, ``chains``, ``seed`` (an int reproduces the draws
 exactly) and ``sampler``: ``"pymc"`` (PyMC's NUTS, the default) or ``"nutpie"`` (compiled
@@ -50,11 +54,12 @@ Example
 """
 
 from .annotators import (dawid_skene, hierarchical_dawid_skene, item_labels, item_posterior,
-                         multinomial, rater_ppc_pvalues)
+                         mace, multinomial, ordinal_dawid_skene, rater_ppc_pvalues)
 from .cross import cross_replication
 from .models import cohen_kappa, interval_reliability, nominal_reliability
 from .posterior import Posterior, SamplingWarning, diagnose
 
 __all__ = ["Posterior", "SamplingWarning", "cohen_kappa", "cross_replication", "dawid_skene",
            "diagnose", "hierarchical_dawid_skene", "interval_reliability", "item_labels",
-           "item_posterior", "multinomial", "nominal_reliability", "rater_ppc_pvalues"]
+           "item_posterior", "mace", "multinomial", "nominal_reliability",
+           "ordinal_dawid_skene", "rater_ppc_pvalues"]

@@ -1,4 +1,4 @@
-r"""Bayesian models of annotation: Dawid–Skene, its hierarchical form and the pooled model.
+r"""Bayesian models of annotation: Dawid–Skene, its hierarchical, pooled, MACE and ordinal forms.
 
 The models of :mod:`kappalab.annotators` (fitted there by EM) with priors and full posteriors,
 after Paun et al. (2018). Item i, with true class z_i among K classes, receives annotations
@@ -22,12 +22,20 @@ log π_c + Σ log θ_j[c, l], instead of the logsumexp (semi-supervised fitting)
 * :func:`hierarchical_dawid_skene`: the annotators' matrices partially pooled through a
   population matrix on the logit scale (Paun et al.'s HierDawidSkene);
 * :func:`multinomial`: one confusion matrix for every annotation (Paun et al.'s
-  "Multinomial"); needs no annotator identities, so it also reads counts tables.
+  "Multinomial"); needs no annotator identities, so it also reads counts tables;
+* :func:`mace`: θ_j[k, l] = (1 − s_j)[l = k] + s_j ξ_jl, annotator j spamming with
+  probability s_j from its strategy ξ_j (Hovy et al. 2013; Paun et al.'s MACE);
+* :func:`ordinal_dawid_skene`: ordered-probit matrices, θ_j[k, l] = Φ((τ_{j,l+1} − k)/σ_j)
+  − Φ((τ_{j,l} − k)/σ_j), per-annotator thresholds τ_j and noise σ_j (the model of
+  :func:`kappalab.annotators.ordinal_dawid_skene`).
+
+The last two write their θ_j too, so that everything below reads them as it reads
+Dawid–Skene's.
 
 Computation
 -----------
 The log-likelihood is written on the annotations, with no per-item parameter and no Python
-loop: for the two Dawid–Skene models, the values log θ_j[·, l] of every annotation are
+loop: for the models with annotators, the values log θ_j[·, l] of every annotation are
 gathered (annotations × K) and summed into their items by one scatter-add
 (``pt.inc_subtensor(pt.zeros(K * items)[index], ...)``, on flat vectors:
 ``annotation_loglik``), and the logsumexp over the classes is written on the K columns
@@ -52,7 +60,7 @@ posterior and sample statistics:
 * ``log_likelihood["items"]``, dims (chain, draw, item): log p(y_i) of every item in the
   model (items with annotations or a gold class) at every draw, computed after sampling from
   the draws, so that ``arviz.loo(post.idata)`` and ``arviz.compare({...})`` compare models on
-  the same items (the three models score the same data: the labels of the annotations, with
+  the same items (the models score the same data: the labels of the annotations, with
   no multinomial coefficient);
 * ``item_posterior["probability"]``, dims (item, class): P(z_i = k | data), the posterior
   class probabilities averaged over the draws, for every item of the data (an item without
@@ -68,10 +76,10 @@ posterior and sample statistics:
   (Gelman, Meng & Stern 1996). A p-value near 0 says the data agree more than the model
   implies (e.g. easy items on which every annotator is right, beside hard ones, where the
   model has one accuracy per annotator and class); near 1, less. With it,
-  ``rater_agreement`` (dim rater, for the two Dawid–Skene models): each annotator's mean share
-  of agreeing co-annotations, (n_{i,l} − 1)/(m_i − 1) over its annotations of items with
-  m_i ≥ 2, replicated and observed; :func:`rater_ppc_pvalues` gives its p-value per
-  annotator.
+  ``rater_kappa_x`` (dim rater, for the models with one confusion matrix per annotator):
+  each annotator's κx against the rest of the panel (Wong, Paritosh & Aroyo 2021: its labels
+  as one replication, its co-annotators' on the same items as the other; ``rater_cross_kappa``),
+  replicated and observed; :func:`rater_ppc_pvalues` gives its p-value per annotator.
 
 References
 ----------
@@ -85,6 +93,13 @@ Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation
 Paun, S., Carpenter, B., Chamberlain, J., Hovy, D., Kruschwitz, U., & Poesio, M. (2018).
 Comparing Bayesian models of annotation. *Transactions of the ACL* 6, 571–585.
 doi:10.1162/tacl_a_00040
+
+Hovy, D., Berg-Kirkpatrick, T., Vaswani, A., & Hovy, E. (2013). Learning whom to trust with
+MACE. *Proceedings of NAACL-HLT 2013*, 1120–1130. https://aclanthology.org/N13-1132
+
+Wong, K., Paritosh, P., & Aroyo, L. (2021). Cross-replication reliability — an empirical
+approach to interpreting inter-rater reliability. *ACL 2021*, 7053–7065.
+doi:10.18653/v1/2021.acl-long.548
 
 Gelman, A., Meng, X.-L., & Stern, H. (1996). Posterior predictive assessment of model
 fitness via realized discrepancies. *Statistica Sinica* 6(4), 733–807.
@@ -113,8 +128,8 @@ if TYPE_CHECKING:
 else:  # scipy.sparse, imported on first use (start-up)
     from ..kernels import sp
 
-__all__ = ["dawid_skene", "hierarchical_dawid_skene", "multinomial", "item_posterior",
-           "item_labels", "rater_ppc_pvalues"]
+__all__ = ["dawid_skene", "hierarchical_dawid_skene", "multinomial", "mace",
+           "ordinal_dawid_skene", "item_posterior", "item_labels", "rater_ppc_pvalues"]
 
 #: at most this many posterior draws (evenly spaced within each chain) replicate the data for
 #: the posterior predictive check of α: enough for a p-value to ±0.035 (one standard error
@@ -124,10 +139,19 @@ PPC_DRAWS = 200
 #: the Dirichlet pseudo-counts of the padding annotators' rows are the default prior's times
 #: this: concentrated, so that their (dropped) draws are nearly normal on the sampled scale
 PADDING_CONCENTRATION = 50.0
+#: the initial log θ[k, l] − log θ[k, k] of every confusion row (annotation_model)
+START_LOG_RATIO = -2.0
 
 #: the default priors (kappalab's choices; the docstrings say why)
 DS_PRIOR = {"prevalence": 1.0, "confusion": (2.0, 1.0)}
 HIERARCHICAL_PRIOR = {"prevalence": 1.0, "zeta_mean": 2.0, "zeta_sd": 1.0, "omega_sd": 1.0}
+MACE_PRIOR: dict[str, Any] = {"prevalence": 1.0, "spam": (2.0, 2.0), "strategy": 2.0}
+ORDINAL_PRIOR: dict[str, Any] = {"prevalence": 1.0, "thresholds": 1.0, "noise": (0.5, 1.0)}
+#: each model's default priors, by kind
+PRIORS: dict[str, dict[str, Any]] = {
+    "dawid_skene": DS_PRIOR, "multinomial": DS_PRIOR,
+    "hierarchical_dawid_skene": HIERARCHICAL_PRIOR, "mace": MACE_PRIOR,
+    "ordinal_dawid_skene": ORDINAL_PRIOR}
 
 
 # ====================================================================== the data
@@ -493,6 +517,113 @@ def zeta_mean_prior(value: Any, K: int) -> np.ndarray:
     return m
 
 
+def spam_prior(value: Any, J: int) -> np.ndarray:
+    """The Beta(a, b) parameters of MACE's spam probabilities: a pair (a, b) for every
+    annotator or J × 2 (one pair per annotator, in the order of the data's raters), > 0.
+
+    Parameters
+    ----------
+    value : pair or array-like
+        ``prior["spam"]``.
+    J : int
+        The number of annotators.
+
+    Returns
+    -------
+    numpy.ndarray
+        J × 2.
+
+    Raises
+    ------
+    InvalidParameterError
+        Not positive, or of another shape.
+
+    Examples
+    --------
+    >>> spam_prior((2, 3), 2).tolist()
+    [[2.0, 3.0], [2.0, 3.0]]
+    """
+    ab = _positive(value, "spam")
+    if ab.shape == (2,):
+        return np.broadcast_to(ab, (J, 2)).copy()
+    if ab.shape == (J, 2):
+        return ab
+    raise InvalidParameterError(
+        f"prior 'spam' must be a pair (a, b) of Beta parameters or {J} × 2 (one pair per "
+        f"annotator), got shape {ab.shape}")
+
+
+def strategy_prior(value: Any, K: int, J: int) -> np.ndarray:
+    """The Dirichlet pseudo-counts of MACE's strategies ξ_j: a number c (c for every label),
+    K numbers, or J × K (one row per annotator), > 0.
+
+    Parameters
+    ----------
+    value : float or array-like
+        ``prior["strategy"]``.
+    K : int
+        The number of labels.
+    J : int
+        The number of annotators.
+
+    Returns
+    -------
+    numpy.ndarray
+        J × K.
+
+    Raises
+    ------
+    InvalidParameterError
+        Not positive, or of another shape.
+
+    Examples
+    --------
+    >>> strategy_prior(2.0, 3, 1).tolist()
+    [[2.0, 2.0, 2.0]]
+    """
+    c = _positive(value, "strategy")
+    if c.ndim == 0 or c.shape == (K,):
+        return np.broadcast_to(c, (J, K)).copy()
+    if c.shape == (J, K):
+        return c
+    raise InvalidParameterError(
+        f"prior 'strategy' must be one number, {K} (one per label) or {J} × {K} (one row per "
+        f"annotator), got shape {c.shape}")
+
+
+def noise_prior(value: Any) -> np.ndarray:
+    """The log-normal prior of the ordinal model's noise σ_j: a pair (median, sd of log σ),
+    both > 0.
+
+    Parameters
+    ----------
+    value : pair
+        ``prior["noise"]``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The pair.
+
+    Raises
+    ------
+    InvalidParameterError
+        Not a pair of positive numbers.
+
+    Examples
+    --------
+    >>> noise_prior((0.5, 1)).tolist()
+    [0.5, 1.0]
+    """
+    pair = _array(value, "noise")
+    if pair.shape != (2,):
+        raise InvalidParameterError(
+            f"prior 'noise' must be a pair (median of σ, sd of log σ), got shape {pair.shape}")
+    if not (pair > 0).all():
+        raise InvalidParameterError(f"prior 'noise' must be positive numbers, got {value!r}")
+    return pair
+
+
 # ====================================================================== log-likelihoods
 def logsumexp_columns(pt, columns):
     r"""logsumexp_k of K vectors, elementwise: m + log Σ_k exp(c_k − m), m = max_k c_k.
@@ -788,17 +919,29 @@ def nominal_alpha(counts: np.ndarray) -> np.ndarray:
             between > 0, between, 1.0), np.nan)
 
 
-def rater_agreement(design: AnnotationDesign, counts: np.ndarray, labels: np.ndarray
-                    ) -> np.ndarray:
-    """Each annotator's mean share of agreeing co-annotations, (n_{i,l} − 1)/(m_i − 1) over its
-    annotations (i, l) of items with m_i ≥ 2 (NaN for an annotator with none).
+def rater_cross_kappa(design: AnnotationDesign, counts: np.ndarray, labels: np.ndarray
+                      ) -> np.ndarray:
+    r"""κx of each annotator against the rest of the panel (Wong, Paritosh & Aroyo 2021).
+
+    For annotator j, on its items shared with others (m_i ≥ 2), one replication is its label
+    l_ij and the other the m_i − 1 labels of its co-annotators; with the nominal distance,
+
+    .. math::  d_o = \frac{\sum_i m_i\,(m_i - n_{i, l_{ij}})/(m_i - 1)}{\sum_i m_i},
+               \qquad d_e = 1 - \frac{o_j^\top r_j}{R_j S_j}, \qquad
+               κ_x = 1 - d_o/d_e,
+
+    o_j the counts of its labels, r_j those of its co-annotators' labels on the same items,
+    R_j and S_j their totals: the values of
+    :class:`kappalab.coefficients.cross.RaterVersusRest`, for every annotator and every
+    replicated dataset at once (one scatter-add and one sparse product). NaN for an
+    annotator sharing no item, or when d_e = 0.
 
     Parameters
     ----------
     design : AnnotationDesign
         The design (items and annotators of the annotations).
     counts : numpy.ndarray
-        (..., rows, K) label counts.
+        (..., rows, K) label counts (the data's, or replicated with the same design).
     labels : numpy.ndarray
         (..., annotations) the label of each annotation.
 
@@ -809,25 +952,40 @@ def rater_agreement(design: AnnotationDesign, counts: np.ndarray, labels: np.nda
 
     Examples
     --------
-    >>> d = annotation_design([[0, 0, 1], [1, 1, 1]], pooled=False)
-    >>> rater_agreement(d, d.counts, d.label).round(3).tolist()
-    [0.75, 0.75, 0.5]
+    Annotator 1 agrees with both others on item 0 and with one of two on item 1:
+    d_o = (3·0 + 3·½)/6 = ¼; its labels (1, 1 of classes 0, 1) against the others' (3, 1):
+    d_e = 1 − (1·3 + 1·1)/(2·4) = ½, κx = ½. Annotator 0 (labels 0, 0; the others 0, 0 and
+    1, 1): d_o = (0 + 3·1)/6 = ½ = d_e, κx = 0.
+
+    >>> d = annotation_design([[0, 0, 0], [0, 1, 1]], pooled=False)
+    >>> rater_cross_kappa(d, d.counts, d.label).round(4).tolist()
+    [0.0, 0.5, 0.5]
     """
     counts = np.asarray(counts, dtype=np.float64)
-    m = counts.sum(axis=-1)[..., design.item]
-    same = np.take_along_axis(counts[..., design.item, :], labels[..., None], axis=-1)[..., 0]
-    pairable = m >= 2
-    share = np.where(pairable, (same - 1.0) / np.where(pairable, m - 1.0, 1.0), 0.0)
-    lead = share.shape[:-1]
-    flat_share = share.reshape(-1, share.shape[-1])
-    offset = (np.arange(flat_share.shape[0])[:, None] * design.J + design.rater[None, :])
-    size = flat_share.shape[0] * design.J
-    total = np.bincount(offset.ravel(), weights=flat_share.ravel(), minlength=size)
-    n = np.bincount(offset.ravel(), weights=np.broadcast_to(
-        pairable, share.shape).reshape(flat_share.shape).ravel().astype(float), minlength=size)
+    lead = counts.shape[:-2]
+    K, J, n_rows = design.K, design.J, counts.shape[-2]
+    m = design.counts.sum(axis=-1)[design.item]
+    shared = m >= 2
+    item, rater, m = design.item[shared], design.rater[shared], m[shared]
+    flat_counts = counts.reshape((-1, n_rows, K))
+    L = flat_counts.shape[0]
+    label = np.broadcast_to(labels, lead + design.item.shape).reshape(L, -1)[:, shared]
+    same = np.take_along_axis(flat_counts[:, item, :], label[..., None], axis=-1)[..., 0]
+    disagree = m - same                # co-annotations that differ: (m − 1) − (n_il − 1)
+    weight = m / (m - 1.0)             # (R_i + S_i)/(R_i S_i) with R_i = 1, S_i = m − 1
+    offset = (np.arange(L)[:, None] * J + rater[None, :]).ravel()
+    numerator = np.bincount(offset, weights=(weight * disagree).ravel(), minlength=L * J)
+    denominator = np.bincount(rater, weights=m, minlength=J)
+    own = np.bincount((offset * K + label.ravel()), minlength=L * J * K).reshape(L, J, K)
+    seen = sp.csr_matrix((np.ones(item.size), (rater, item)), shape=(J, n_rows))
+    panel = np.asarray(seen @ flat_counts.transpose(1, 0, 2).reshape(n_rows, L * K))
+    rest = panel.reshape(J, L, K).transpose(1, 0, 2) - own
+    R, S = own.sum(axis=-1), rest.sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(n > 0, total / np.where(n > 0, n, 1.0), np.nan)
-    return out.reshape(lead + (design.J,))
+        d_o = numerator.reshape(L, J) / denominator
+        d_e = 1.0 - (own * rest).sum(axis=-1) / (R * S)
+        value = np.where((denominator > 0) & (d_e > 0), 1.0 - d_o / d_e, np.nan)
+    return value.reshape(lead + (J,))
 
 
 def _categorical(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
@@ -910,7 +1068,7 @@ def ppc_draws(chains: int, draws: int, most: int = PPC_DRAWS) -> np.ndarray:
 
 # ====================================================================== fitting
 def _model_data(design: AnnotationDesign, J_pad: int) -> tuple[dict[str, np.ndarray], tuple]:
-    """The padded data of the two Dawid–Skene models (annotations and item rows) and their
+    """The padded data of the models with annotators (annotations and item rows) and their
     shape signature."""
     n_ann = design.item.size
     size = bucket(n_ann)
@@ -929,7 +1087,8 @@ def _model_data(design: AnnotationDesign, J_pad: int) -> tuple[dict[str, np.ndar
 def _coords(design: AnnotationDesign) -> dict[str, list]:
     cats = _plain(design.categories)
     return {"class": cats, "true_class": cats, "label": cats,
-            "rater": _plain(design.raters), "item": _plain(design.items[design.rows])}
+            "rater": _plain(design.raters), "item": _plain(design.items[design.rows]),
+            "threshold": [f"{a}|{b}" for a, b in zip(cats[:-1], cats[1:])]}
 
 
 def _attrs(design: AnnotationDesign, priors: Mapping[str, np.ndarray]) -> dict[str, Any]:
@@ -983,25 +1142,25 @@ def _finish(kind: str, posterior, stats, options: SamplingOptions, design: Annot
     observed: dict[str, Any] = {}
     if np.isfinite(observed_alpha):
         alpha = np.empty(selected.size)
-        agreement = None if design.pooled else np.empty((selected.size, design.J))
+        kappa_x = None if design.pooled else np.empty((selected.size, design.J))
         for block in blocks(selected.size, max(design.item.size, design.n_rows) * design.K):
             counts, labels = replicate(design, pi[selected[block]], theta[block], options.rng)
             alpha[block] = nominal_alpha(counts)
-            if agreement is not None and labels is not None:
-                agreement[block] = rater_agreement(design, counts, labels)
+            if kappa_x is not None and labels is not None:
+                kappa_x[block] = rater_cross_kappa(design, counts, labels)
         shape = (chains, positions.size)
         pp_coords = {"chain": base["chain"], "draw": base["draw"][positions]}
         data_vars: dict[str, Any] = {"alpha": (("chain", "draw"), alpha.reshape(shape))}
         observed["alpha"] = ((), observed_alpha)
-        if agreement is not None:
-            data_vars["rater_agreement"] = (("chain", "draw", "rater"),
-                                            agreement.reshape(shape + (design.J,)))
-            observed["rater_agreement"] = (("rater",), rater_agreement(
+        if kappa_x is not None:
+            data_vars["rater_kappa_x"] = (("chain", "draw", "rater"),
+                                          kappa_x.reshape(shape + (design.J,)))
+            observed["rater_kappa_x"] = (("rater",), rater_cross_kappa(
                 design, design.counts, design.label))
             pp_coords["rater"] = coords["rater"]
         groups["posterior_predictive"] = xr.Dataset(data_vars, coords=pp_coords)
         groups["observed_data"] = xr.Dataset(
-            observed, coords={"rater": coords["rater"]} if "rater_agreement" in observed else {})
+            observed, coords={"rater": coords["rater"]} if "rater_kappa_x" in observed else {})
         post.idata.posterior.attrs["ppc_draws"] = int(selected.size)
     post.idata.add_groups(groups)
     return post
@@ -1191,6 +1350,303 @@ def row_coordinates(theta: np.ndarray) -> np.ndarray:
     return np.einsum("...kl,kml->...km", log - diagonal, row_embedding(K))
 
 
+def _logaddexp(pt, a, b):
+    """log(eᵃ + eᵇ) without overflow (PyTensor): max(a, b) + log1p(exp(−|a − b|))."""
+    return pt.maximum(a, b) + pt.log1p(pt.exp(-pt.abs(a - b)))
+
+
+def mace_log_theta(pt, spam_logit, log_strategy, K: int):
+    r"""log θ of MACE's confusion matrices (PyTensor), J × K × K.
+
+    With s_j = logistic(x_j) the spam probability and ξ_j the strategy,
+    θ_j[k, l] = (1 − s_j)·[l = k] + s_j ξ_jl: off the diagonal log s_j + log ξ_jl; on it
+    logaddexp(log(1 − s_j), log s_j + log ξ_jk), both terms finite (log s = −softplus(−x),
+    log(1 − s) = −softplus(x)), so that no log 0 is taken and the gradient stays finite.
+
+    Parameters
+    ----------
+    pt : module
+        ``pytensor.tensor``.
+    spam_logit : tensor
+        J logits x_j of the spam probabilities.
+    log_strategy : tensor
+        J × K log ξ_j.
+    K : int
+        The number of classes.
+
+    Returns
+    -------
+    tensor
+        J × K × K (annotator, true class, label).
+
+    Examples
+    --------
+    >>> import numpy as np, pytensor.tensor as pt
+    >>> out = mace_log_theta(pt, np.array([0.0]), np.log([[0.5, 0.5]]), 2).eval()
+    >>> np.exp(out).round(3).tolist()                      # s = 1/2, ξ uniform
+    [[[0.75, 0.25], [0.25, 0.75]]]
+    """
+    x = pt.as_tensor(spam_logit)
+    log_strategy = pt.as_tensor(log_strategy)
+    log_spam, log_honest = -pt.softplus(-x), -pt.softplus(x)
+    spammed = log_spam[:, None] + log_strategy  # J × K: log s_j ξ_jl
+    diagonal = _logaddexp(pt, log_honest[:, None], spammed)
+    eye = np.eye(K, dtype=bool)
+    return pt.switch(eye[None], diagonal[:, None, :], spammed[:, None, :])
+
+
+def numpy_mace_log_theta(spam_logit: np.ndarray, log_strategy: np.ndarray) -> np.ndarray:
+    """:func:`mace_log_theta` in numpy, for draws: (..., J) logits and (..., J, K) log ξ.
+
+    Parameters
+    ----------
+    spam_logit : numpy.ndarray
+        (..., J) logits of the spam probabilities.
+    log_strategy : numpy.ndarray
+        (..., J, K) log ξ.
+
+    Returns
+    -------
+    numpy.ndarray
+        (..., J, K, K).
+
+    Examples
+    --------
+    >>> np.exp(numpy_mace_log_theta(np.array([0.0]), np.log([[0.5, 0.5]]))).tolist()
+    [[[0.75, 0.25], [0.25, 0.75]]]
+    """
+    x = np.asarray(spam_logit, dtype=np.float64)
+    log_strategy = np.asarray(log_strategy, dtype=np.float64)
+    K = log_strategy.shape[-1]
+    log_spam, log_honest = -np.logaddexp(0.0, -x), -np.logaddexp(0.0, x)
+    spammed = log_spam[..., None] + log_strategy
+    diagonal = np.logaddexp(log_honest[..., None], spammed)
+    return np.where(np.eye(K, dtype=bool), diagonal[..., None, :], spammed[..., None, :])
+
+
+def log_ndtr(pt, z):
+    r"""log Φ(z) (PyTensor), accurate in both tails: for z < −1,
+    log(erfcx(−z/√2)/2) − z²/2 (erfcx(x) = eˣ² erfc(x), no underflow); else
+    log1p(−erfc(z/√2)/2). Each branch reads z clipped to its side, so that the branch not
+    taken has a finite gradient (a switch multiplies it by 0, and 0 × ∞ is NaN).
+
+    Parameters
+    ----------
+    pt : module
+        ``pytensor.tensor``.
+    z : tensor
+        Finite values.
+
+    Returns
+    -------
+    tensor
+        log Φ(z), elementwise.
+
+    Examples
+    --------
+    >>> import numpy as np, pytensor.tensor as pt
+    >>> from scipy.special import log_ndtr as reference
+    >>> z = np.array([-40.0, -1.5, 0.0, 3.0])
+    >>> bool(np.allclose(log_ndtr(pt, z).eval(), reference(z), rtol=1e-12))
+    True
+    """
+    z = pt.as_tensor(z)
+    low, high = pt.minimum(z, -1.0), pt.maximum(z, -1.0)
+    root2 = np.sqrt(2.0)
+    return pt.switch(z < -1.0,
+                     pt.log(pt.erfcx(-low / root2) / 2.0) - low * low / 2.0,
+                     pt.log1p(-pt.erfc(high / root2) / 2.0))
+
+
+def log_ndtr_difference(pt, a, b):
+    r"""log(Φ(b) − Φ(a)) for a < b (PyTensor), without cancellation.
+
+    When the cell lies mostly above 0 (a + b > 0) it is written with the upper tails,
+    Φ(b) − Φ(a) = Φ(−a) − Φ(−b); then with lo < hi the two bounds,
+    log(Φ(hi) − Φ(lo)) = log Φ(hi) + log1mexp(log Φ(lo) − log Φ(hi)), in which Φ(hi) ≤ ½
+    or Φ(lo) is small: no difference of two numbers near 1 is taken.
+
+    Parameters
+    ----------
+    pt : module
+        ``pytensor.tensor``.
+    a, b : tensor
+        Finite bounds, a < b elementwise.
+
+    Returns
+    -------
+    tensor
+        log(Φ(b) − Φ(a)), elementwise.
+
+    Examples
+    --------
+    >>> import numpy as np, pytensor.tensor as pt
+    >>> from scipy.stats import norm
+    >>> out = log_ndtr_difference(pt, np.array([-1.0, 9.0]), np.array([1.0, 10.0])).eval()
+    >>> bool(np.allclose(out, [np.log(norm.cdf(1) - norm.cdf(-1)),
+    ...                         np.log(norm.sf(9) - norm.sf(10))], rtol=1e-12))
+    True
+    """
+    a, b = pt.as_tensor(a), pt.as_tensor(b)
+    flip = (a + b) > 0
+    lo, hi = pt.switch(flip, -b, a), pt.switch(flip, -a, b)
+    log_hi = log_ndtr(pt, hi)
+    return log_hi + pt.log1mexp(log_ndtr(pt, lo) - log_hi)
+
+
+def numpy_log_ndtr_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`log_ndtr_difference` in numpy.
+
+    Parameters
+    ----------
+    a, b : numpy.ndarray
+        Finite bounds, a < b.
+
+    Returns
+    -------
+    numpy.ndarray
+        log(Φ(b) − Φ(a)).
+
+    Examples
+    --------
+    >>> numpy_log_ndtr_difference(np.array([-1.0]), np.array([1.0])).round(6).tolist()
+    [-0.381715]
+    """
+    from scipy.special import log_ndtr as scipy_log_ndtr
+
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    flip = (a + b) > 0
+    lo, hi = np.where(flip, -b, a), np.where(flip, -a, b)
+    log_hi = scipy_log_ndtr(hi)
+    d = scipy_log_ndtr(lo) - log_hi  # ≤ 0
+    with np.errstate(divide="ignore"):
+        return log_hi + np.where(d > -np.log(2.0), np.log(-np.expm1(d)),
+                                 np.log1p(-np.exp(d)))
+
+
+def ordinal_thresholds(pt, threshold_free):
+    """The ordered thresholds τ_j1 < … < τ_j,K−1 of their unconstrained coordinates
+    (PyTensor): τ_1 = x_1, τ_m = τ_{m−1} + e^{x_m} (m ≥ 2), as
+    :mod:`kappalab.annotators`' ordinal model writes them.
+
+    Parameters
+    ----------
+    pt : module
+        ``pytensor.tensor``.
+    threshold_free : tensor
+        J × (K − 1) coordinates.
+
+    Returns
+    -------
+    tensor
+        J × (K − 1) thresholds.
+
+    Examples
+    --------
+    >>> import numpy as np, pytensor.tensor as pt
+    >>> ordinal_thresholds(pt, np.array([[0.5, 0.0]])).eval().tolist()
+    [[0.5, 1.5]]
+    """
+    x = pt.as_tensor(threshold_free)
+    return pt.cumsum(pt.concatenate([x[:, :1], pt.exp(x[:, 1:])], axis=1), axis=1)
+
+
+def numpy_ordinal_thresholds(threshold_free: np.ndarray) -> np.ndarray:
+    """:func:`ordinal_thresholds` in numpy: (..., K − 1) coordinates to thresholds.
+
+    Parameters
+    ----------
+    threshold_free : numpy.ndarray
+        (..., K − 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        (..., K − 1) ordered thresholds.
+
+    Examples
+    --------
+    >>> numpy_ordinal_thresholds(np.array([0.5, 0.0])).tolist()
+    [0.5, 1.5]
+    """
+    x = np.asarray(threshold_free, dtype=np.float64)
+    return np.cumsum(np.concatenate([x[..., :1], np.exp(x[..., 1:])], axis=-1), axis=-1)
+
+
+def ordinal_log_theta(pt, thresholds, noise, K: int):
+    r"""log θ of the ordered-probit confusion matrices (PyTensor), J × K × K.
+
+    With u_{jkm} = (τ_jm − k)/σ_j: log θ_j[k, 0] = log Φ(u_jk1),
+    log θ_j[k, K − 1] = log Φ(−u_{jk,K−1}) and, between, log(Φ(u_{jk,l+1}) − Φ(u_{jkl}))
+    (:func:`log_ndtr_difference`).
+
+    Parameters
+    ----------
+    pt : module
+        ``pytensor.tensor``.
+    thresholds : tensor
+        J × (K − 1) ordered thresholds τ.
+    noise : tensor
+        J scales σ.
+    K : int
+        The number of classes.
+
+    Returns
+    -------
+    tensor
+        J × K × K (annotator, true class, label).
+
+    Examples
+    --------
+    >>> import numpy as np, pytensor.tensor as pt
+    >>> out = ordinal_log_theta(pt, np.array([[0.5]]), np.array([1.0]), 2).eval()
+    >>> np.exp(out).round(4).tolist()
+    [[[0.6915, 0.3085], [0.3085, 0.6915]]]
+    """
+    tau, sigma = pt.as_tensor(thresholds), pt.as_tensor(noise)
+    u = (tau[:, None, :] - np.arange(K, dtype=np.float64)[None, :, None]) / sigma[:, None, None]
+    first = log_ndtr(pt, u[:, :, :1])
+    last = log_ndtr(pt, -u[:, :, -1:])
+    if K == 2:
+        return pt.concatenate([first, last], axis=2)
+    inner = log_ndtr_difference(pt, u[:, :, :-1], u[:, :, 1:])
+    return pt.concatenate([first, inner, last], axis=2)
+
+
+def numpy_ordinal_log_theta(thresholds: np.ndarray, noise: np.ndarray) -> np.ndarray:
+    """:func:`ordinal_log_theta` in numpy, for draws: (..., J, K − 1) thresholds and
+    (..., J) scales.
+
+    Parameters
+    ----------
+    thresholds : numpy.ndarray
+        (..., J, K − 1) ordered thresholds.
+    noise : numpy.ndarray
+        (..., J) scales σ.
+
+    Returns
+    -------
+    numpy.ndarray
+        (..., J, K, K).
+
+    Examples
+    --------
+    >>> out = numpy_ordinal_log_theta(np.array([[0.5]]), np.array([1.0]))
+    >>> np.exp(out).round(4).tolist()
+    [[[0.6915, 0.3085], [0.3085, 0.6915]]]
+    """
+    from scipy.special import log_ndtr as scipy_log_ndtr
+
+    tau, sigma = np.asarray(thresholds, dtype=np.float64), np.asarray(noise, dtype=np.float64)
+    K = tau.shape[-1] + 1
+    u = (tau[..., None, :] - np.arange(K, dtype=np.float64)[:, None]) / sigma[..., None, None]
+    parts = [scipy_log_ndtr(u[..., :1])]
+    if K > 2:
+        parts.append(numpy_log_ndtr_difference(u[..., :-1], u[..., 1:]))
+    parts.append(scipy_log_ndtr(-u[..., -1:]))
+    return np.concatenate(parts, axis=-1)
+
+
 def dirichlet_logit_logp(pt, log_p, concentration):
     r"""log Dirichlet(a) density of p on its log-ratio coordinates x, up to a constant.
 
@@ -1264,7 +1720,8 @@ def model_priors(kind: str, design: AnnotationDesign, prior: Any) -> dict[str, n
 
     Parameters
     ----------
-    kind : {"dawid_skene", "hierarchical_dawid_skene", "multinomial"}
+    kind : {"dawid_skene", "hierarchical_dawid_skene", "multinomial", "mace", \
+"ordinal_dawid_skene"}
         The model.
     design : AnnotationDesign
         The data (K, J).
@@ -1274,8 +1731,10 @@ def model_priors(kind: str, design: AnnotationDesign, prior: Any) -> dict[str, n
     Returns
     -------
     dict
-        ``prevalence`` (K) and ``confusion`` (J × K × K, or K × K for the pooled model), or
-        ``prevalence``, ``zeta_mean``, ``zeta_sd``, ``omega_sd``.
+        ``prevalence`` (K) and ``confusion`` (J × K × K, or K × K for the pooled model); or
+        ``prevalence``, ``zeta_mean``, ``zeta_sd``, ``omega_sd``; or (MACE) ``prevalence``,
+        ``spam`` (J × 2) and ``strategy`` (J × K); or (ordinal) ``prevalence``,
+        ``thresholds`` (the sd of the thresholds) and ``noise`` (median, sd of log σ).
 
     Raises
     ------
@@ -1288,18 +1747,32 @@ def model_priors(kind: str, design: AnnotationDesign, prior: Any) -> dict[str, n
     >>> model_priors("multinomial", d, {"prevalence": 2})["prevalence"].tolist()
     [2.0, 2.0]
     """
-    hierarchical = kind == "hierarchical_dawid_skene"
-    keys = _prior_keys(prior, HIERARCHICAL_PRIOR if hierarchical else DS_PRIOR, kind)
+    keys = _prior_keys(prior, PRIORS[kind], kind)
     K = design.K
     out = {"prevalence": prevalence_prior(keys["prevalence"], K)}
-    if hierarchical:
+    if kind == "hierarchical_dawid_skene":
         out["zeta_mean"] = zeta_mean_prior(keys["zeta_mean"], K)
         for name in ("zeta_sd", "omega_sd"):
             out[name] = np.asarray(check_real(keys[name], f"prior {name!r}", low=0.0,
                                               open_interval=True))
+    elif kind == "mace":
+        out["spam"] = spam_prior(keys["spam"], design.J)
+        out["strategy"] = strategy_prior(keys["strategy"], K, design.J)
+    elif kind == "ordinal_dawid_skene":
+        out["thresholds"] = np.asarray(check_real(keys["thresholds"], "prior 'thresholds'",
+                                                  low=0.0, open_interval=True))
+        out["noise"] = noise_prior(keys["noise"])
     else:
         out["confusion"] = confusion_prior(keys["confusion"], K,
                                            None if design.pooled else design.J)
+    return out
+
+
+def _padded_rows(values: np.ndarray, default: np.ndarray, J_pad: int) -> np.ndarray:
+    """Per-annotator prior rows ``values`` (J × ...) followed by ``default`` for the padding
+    annotators (J_pad rows in all)."""
+    out = np.broadcast_to(default, (J_pad,) + default.shape).copy()
+    out[:values.shape[0]] = values
     return out
 
 
@@ -1311,13 +1784,17 @@ def annotation_model(kind: str, design: AnnotationDesign,
     π and each row θ_j[k, ·] are sampled on their log-ratio coordinates
     (:func:`log_simplex`, :func:`log_rows`: log θ_j[k, l] − log θ_j[k, k]) with the
     Dirichlet prior's density on them (:func:`dirichlet_logit_logp`); the hierarchical
-    model's rows are log-softmaxes of its logits. The likelihood is
+    model's rows are log-softmaxes of its logits; MACE's matrices come from the logits of
+    the spam probabilities and the log-ratio coordinates of the strategies
+    (:func:`mace_log_theta`), the ordinal model's from the unconstrained thresholds and
+    log noise (:func:`ordinal_thresholds`, :func:`ordinal_log_theta`). The likelihood is
     :func:`annotation_loglik` (:func:`count_loglik` for the pooled model, on distinct count
     rows).
 
     Parameters
     ----------
-    kind : {"dawid_skene", "hierarchical_dawid_skene", "multinomial"}
+    kind : {"dawid_skene", "hierarchical_dawid_skene", "multinomial", "mace", \
+"ordinal_dawid_skene"}
         The model.
     design : AnnotationDesign
         The data (``pooled=True`` for ``"multinomial"``).
@@ -1334,6 +1811,9 @@ def annotation_model(kind: str, design: AnnotationDesign,
     ...                                                        pooled=True))
     >>> spec.keep, spec.shape
     (['pi_logit', 'theta_logit'], (4,))
+    >>> spec = annotation_model("mace", annotation_design([[0, 1], [1, 1]], pooled=False))
+    >>> spec.keep, sorted(spec.data)[-3:]
+    (['pi_logit', 'spam_logit', 'strategy_logit'], ['prior_spam', 'prior_strategy', 'weight'])
     """
     if priors is None:
         priors = model_priors(kind, design, None)
@@ -1341,7 +1821,7 @@ def annotation_model(kind: str, design: AnnotationDesign,
     hierarchical = kind == "hierarchical_dawid_skene"
     coords = {"class": list(range(K)), "class_logit": list(range(K - 1)),
               "true_class": list(range(K)), "label": list(range(K)),
-              "label_logit": list(range(K - 1))}
+              "label_logit": list(range(K - 1)), "threshold": list(range(K - 1))}
     default_rows = confusion_prior(DS_PRIOR["confusion"], K, None)
     if design.pooled:
         grouped = distinct_rows(np.column_stack([design.counts, design.gold]),
@@ -1360,22 +1840,44 @@ def annotation_model(kind: str, design: AnnotationDesign,
         coords["rater"] = list(range(J_pad))
         data, shape = _model_data(design, J_pad)
         data["prior_prevalence"] = priors["prevalence"]
+        # the padding annotators' draws are dropped, so their prior is the one easiest to
+        # sample, a concentrated one (a prior-only Dirichlet(2, 1, …) row has exponential
+        # tails on its coordinates, which made NUTS's trajectories ten times longer with 14
+        # padding annotators among 64): the default prior's pseudo-counts times
+        # PADDING_CONCENTRATION, or its standard deviations divided by its square root
         if hierarchical:
             data.update(prior_zeta_mean=priors["zeta_mean"],
                         prior_scales=np.array([float(priors["zeta_sd"]),
                                                float(priors["omega_sd"])]))
+        elif kind == "mace":
+            data["prior_spam"] = _padded_rows(
+                priors["spam"], PADDING_CONCENTRATION * np.asarray(MACE_PRIOR["spam"]), J_pad)
+            data["prior_strategy"] = _padded_rows(
+                priors["strategy"], np.full(K, PADDING_CONCENTRATION * MACE_PRIOR["strategy"]),
+                J_pad)
+        elif kind == "ordinal_dawid_skene":
+            narrow = 1.0 / np.sqrt(PADDING_CONCENTRATION)
+            data["prior_threshold_sd"] = _padded_rows(
+                np.full(design.J, float(priors["thresholds"])),
+                np.asarray(ORDINAL_PRIOR["thresholds"] * narrow), J_pad)
+            median, sd = priors["noise"]
+            default_median, default_sd = ORDINAL_PRIOR["noise"]
+            data["prior_noise"] = _padded_rows(
+                np.tile([np.log(median), sd], (design.J, 1)),
+                np.array([np.log(default_median), default_sd * narrow]), J_pad)
         else:
-            # the padding annotators: their draws are dropped, so their prior is the one
-            # easiest to sample, a concentrated one (a prior-only Dirichlet(2, 1, …) row has
-            # exponential tails on its coordinates, which made NUTS's trajectories ten times
-            # longer with 14 padding annotators among 64)
             rows = np.broadcast_to(PADDING_CONCENTRATION * default_rows, (J_pad, K, K)).copy()
             rows[:design.J] = priors["confusion"]
             data["prior_confusion"] = rows
         graph = (K, J_pad)
         matrix_dims = ("rater", "true_class", "label")
     logit_dims = matrix_dims[:-1] + ("label_logit",)
-    start = row_coordinates(default_rows / default_rows.sum(axis=1, keepdims=True))
+    # every chain starts where each annotator is better than chance: each off-diagonal entry
+    # e^−2 of its row's diagonal, which the samplers' start jitter of ±1 per coordinate
+    # cannot turn around (from the prior mean's ½, it could, and on Snow et al.'s WSD, whose
+    # second class has 3 items, one chain of the pooled model swapped classes 2 and 3)
+    start = np.full((K, K - 1), START_LOG_RATIO)
+    midpoints = np.arange(1, K) - 0.5  # the prior means of the thresholds
 
     def build(pm, pt, Model):
         with Model(coords=coords) as model:
@@ -1390,6 +1892,30 @@ def annotation_model(kind: str, design: AnnotationDesign,
                                       dims=matrix_dims[1:])
                 z = pm.Normal("z", 0.0, 1.0, dims=matrix_dims)
                 log_theta = pt.special.log_softmax(zeta[None] + omega[None] * z, axis=-1)
+            elif kind == "mace":
+                # Beta(a, b) on s = logistic(x), with the Jacobian s(1 − s): s^a (1 − s)^b
+                spam_logit = pm.Flat("spam_logit", dims="rater",
+                                     initval=np.full(J_pad, np.log(0.25 / 0.75)))
+                strategy_logit = pm.Flat("strategy_logit", dims=("rater", "label_logit"))
+                log_strategy = log_simplex(pt, strategy_logit)
+                ab = shared["prior_spam"]
+                prior = (prior + (ab[:, 0] * -pt.softplus(-spam_logit)
+                                  + ab[:, 1] * -pt.softplus(spam_logit)).sum()
+                         + dirichlet_logit_logp(pt, log_strategy, shared["prior_strategy"]))
+                log_theta = mace_log_theta(pt, spam_logit, log_strategy, K)
+            elif kind == "ordinal_dawid_skene":
+                free = pm.Flat("threshold_free", dims=("rater", "threshold"),
+                               initval=np.tile(np.r_[0.5, np.zeros(K - 2)], (J_pad, 1)))
+                log_noise = pm.Flat("log_noise", dims="rater",
+                                    initval=np.full(J_pad, np.log(0.5)))
+                tau = ordinal_thresholds(pt, free)
+                sd, noise = shared["prior_threshold_sd"], shared["prior_noise"]
+                # τ_jm ~ Normal(m − ½, sd) restricted to τ_j1 < … (the Jacobian of
+                # x ↦ τ is Π_{m≥2} e^{x_m}); log σ_j ~ Normal(log median, sd)
+                prior = (prior - 0.5 * (((tau - midpoints) / sd[:, None]) ** 2).sum()
+                         + free[:, 1:].sum()
+                         - 0.5 * (((log_noise - noise[:, 0]) / noise[:, 1]) ** 2).sum())
+                log_theta = ordinal_log_theta(pt, tau, pt.exp(log_noise), K)
             else:
                 theta_logit = pm.Flat("theta_logit", dims=logit_dims, initval=np.broadcast_to(
                     start, tuple(len(coords[d]) for d in logit_dims)))
@@ -1406,13 +1932,16 @@ def annotation_model(kind: str, design: AnnotationDesign,
             pm.Potential("loglik", loglik)
         return model
 
-    keep = ["pi_logit", "zeta", "omega", "z"] if hierarchical else ["pi_logit", "theta_logit"]
+    keep = {"hierarchical_dawid_skene": ["pi_logit", "zeta", "omega", "z"],
+            "mace": ["pi_logit", "spam_logit", "strategy_logit"],
+            "ordinal_dawid_skene": ["pi_logit", "threshold_free", "log_noise"]}.get(
+                kind, ["pi_logit", "theta_logit"])
     return ModelSpec(kind, build, data, keep, graph, shape)
 
 
 def posterior_draws(kind: str, posterior, J: int) -> dict[str, np.ndarray]:
     """The draws of log π and log θ (S × K, S × J × K × K; J = 1 for the pooled model) and
-    of the hierarchical population, from a posterior of :func:`annotation_model`'s
+    of each model's own parameters, from a posterior of :func:`annotation_model`'s
     variables (the padding annotators left out).
 
     Parameters
@@ -1428,7 +1957,8 @@ def posterior_draws(kind: str, posterior, J: int) -> dict[str, np.ndarray]:
     -------
     dict
         ``log_pi``, ``log_theta``, and for the hierarchical model ``zeta``, ``omega`` and
-        ``log_theta_population``.
+        ``log_theta_population``; for MACE ``spam`` (S × J) and ``strategy`` (S × J × K);
+        for the ordinal model ``thresholds`` (S × J × (K − 1)) and ``noise`` (S × J).
 
     Examples
     --------
@@ -1445,6 +1975,15 @@ def posterior_draws(kind: str, posterior, J: int) -> dict[str, np.ndarray]:
         z = flat(posterior, "z")[:, :J]
         out.update(zeta=zeta, omega=omega, log_theta_population=_log_softmax(zeta),
                    log_theta=_log_softmax(zeta[:, None] + omega[:, None] * z))
+    elif kind == "mace":
+        x = flat(posterior, "spam_logit")[:, :J]
+        log_strategy = numpy_log_simplex(flat(posterior, "strategy_logit")[:, :J])
+        out.update(spam=np.exp(-np.logaddexp(0.0, -x)), strategy=np.exp(log_strategy),
+                   log_theta=numpy_mace_log_theta(x, log_strategy))
+    elif kind == "ordinal_dawid_skene":
+        tau = numpy_ordinal_thresholds(flat(posterior, "threshold_free")[:, :J])
+        noise = np.exp(flat(posterior, "log_noise")[:, :J])
+        out.update(thresholds=tau, noise=noise, log_theta=numpy_ordinal_log_theta(tau, noise))
     else:
         log_theta = numpy_log_rows(flat(posterior, "theta_logit"))
         out["log_theta"] = log_theta[:, None] if kind == "multinomial" else log_theta[:, :J]
@@ -1479,6 +2018,12 @@ def _fit(kind: str, data: Any, gold: Any, prior: Any, options: SamplingOptions) 
                        population_accuracy=np.einsum("sk,skk->s", pi, population))
         dims.update(zeta=("true_class", "label"), omega=("true_class", "label"),
                     theta_population=("true_class", "label"))
+    elif kind == "mace":
+        derived.update(spam=draws["spam"], strategy=draws["strategy"])
+        dims.update(spam=("rater",), strategy=("rater", "label"))
+    elif kind == "ordinal_dawid_skene":
+        derived.update(thresholds=draws["thresholds"], noise=draws["noise"])
+        dims.update(thresholds=("rater", "threshold"), noise=("rater",))
     return _finish(kind, posterior, stats, options, design, draws["log_pi"], draws["log_theta"],
                    derived=derived, derived_dims=dims, priors=priors,
                    headline=("accuracy",) if pooled else ("pi",))
@@ -1734,13 +2279,193 @@ def multinomial(data: AnnotationsLike, *, gold: Any = None,
     return _fit("multinomial", data, gold, prior, options)
 
 
+def mace(data: AnnotationsLike, *, gold: Any = None, prior: Mapping[str, Any] | None = None,
+         draws: int = 1000, tune: int = 1000, chains: int = 2, seed: SeedLike = None,
+         sampler: str = "pymc") -> Posterior:
+    r"""Bayesian MACE: each annotator spams with a probability, else gives the true class.
+
+    Hovy et al.'s (2013) Multi-Annotator Competence Estimation. Annotator j spams an
+    annotation with probability s_j, and then draws its label from its own *strategy* ξ_j
+    whatever the class; otherwise it gives the true class. Its confusion matrix is
+
+    .. math::  θ_j[k, l] = (1 − s_j)\,[l = k] + s_j\,ξ_{jl}, \qquad
+               s_j \sim \operatorname{Beta}(a, b), \qquad
+               ξ_j \sim \operatorname{Dirichlet}(c), \qquad
+               π \sim \operatorname{Dirichlet}(1),
+
+    K parameters per annotator instead of Dawid–Skene's K(K − 1), so a spammer (s_j near
+    1) is told from a biased but honest annotator with fewer annotations. The classes are
+    summed out as in :func:`dawid_skene` (module docstring), with log θ computed as
+    logaddexp(log(1 − s_j), log s_j + log ξ_jk) on the diagonal (:func:`mace_log_theta`).
+    The EM fit is :func:`kappalab.annotators.mace` (its competence c_j is 1 − s_j); unlike
+    it, and like the Bayesian :func:`dawid_skene`, the prevalences π are estimated (Hovy et
+    al. fix them uniform; ``prior={"prevalence": 1e6}`` comes close to that).
+
+    **The priors.** s_j ~ Beta(2, 2) and ξ_j ~ Dirichlet(2, …, 2). Hovy et al.'s
+    variational version takes symmetric priors with pseudo-counts below 1, which push s_j
+    and ξ_j to the edges of their ranges; for NUTS, which samples s_j on the logit scale
+    (density ∝ s^a (1 − s)^b there), a pseudo-count below 1 leaves a heavy tail, and an
+    annotator who never spams has a likelihood flat as s_j → 0, its posterior then that
+    tail. Beta(2, 2) has zero density at exactly 0 and 1, so the posterior of s_j stays
+    inside (0, 1) with tails e^{−2|x|} on the logit scale; it is symmetric (a spammer is
+    a priori as likely as not) and weak, two pseudo-annotations each way, so that 50
+    annotations of an annotator move its posterior mean of s_j within about 0.04 of theirs.
+    The strategy of an annotator who seldom spams is hardly informed by its data; its
+    Dirichlet(2) prior keeps it near uniform with light tails (and the strategies of
+    spammers with dozens of annotations are moved by a couple of pseudo-counts only).
+
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        As :func:`dawid_skene` (the annotators must be known).
+    gold : mapping or pandas.Series, optional
+        Item → class for the items whose class is known, as :func:`dawid_skene`.
+    prior : dict, optional
+        Any of ``"prevalence"`` (as :func:`dawid_skene`, default 1), ``"spam"`` (the Beta
+        parameters (a, b) of every s_j, default (2, 2), or J × 2, one pair per annotator in
+        the order of the data's raters) and ``"strategy"`` (the Dirichlet pseudo-counts of
+        every ξ_j: one number, default 2, K numbers, or J × K).
+    draws, tune, chains : int
+        Posterior draws and tuning steps per chain, number of chains.
+    seed : int, None or numpy.random.Generator
+        An int reproduces the draws and the predictive check exactly.
+    sampler : {"pymc", "nutpie"}
+        PyMC's NUTS, or nutpie's.
+
+    Returns
+    -------
+    Posterior
+        Variables ``spam`` (dim ``rater``: s_j), ``strategy`` (dims ``rater``, ``label``:
+        ξ_j), and ``pi``, ``theta`` (the confusion matrices above) and ``accuracy`` as
+        :func:`dawid_skene`. ``idata`` also holds the item log-likelihoods, the item
+        posteriors and the predictive checks, as :func:`dawid_skene`.
+
+    Raises
+    ------
+    UnknownRatersError
+        Data without annotator identities.
+    EmptyDataError
+        No annotations, or fewer than 2 classes.
+    InvalidParameterError
+        A bad ``gold``, ``prior`` or sampling option.
+
+    References
+    ----------
+    Hovy, D., Berg-Kirkpatrick, T., Vaswani, A., & Hovy, E. (2013). Learning whom to trust
+    with MACE. *Proceedings of NAACL-HLT 2013*, 1120–1130. https://aclanthology.org/N13-1132.
+    Paun, S., Carpenter, B., Chamberlain, J., Hovy, D., Kruschwitz, U., & Poesio, M. (2018).
+    Comparing Bayesian models of annotation. *Transactions of the ACL* 6, 571–585.
+    doi:10.1162/tacl_a_00040
+
+    Examples
+    --------
+    >>> from kappalab import bayes, simulate
+    >>> ann, truth = simulate.dawid_skene_annotations(300, n_raters=5, annotations_per_item=3,
+    ...                                               spammers=0.4, seed=0)
+    >>> post = bayes.mace(ann, seed=1)                               # doctest: +SKIP
+    >>> post.mean("spam").round(2)            # high for truth.spammers # doctest: +SKIP
+    >>> bayes.item_labels(post).head()                               # doctest: +SKIP
+    """
+    options = SamplingOptions(draws, tune, chains, seed, sampler)
+    return _fit("mace", data, gold, prior, options)
+
+
+def ordinal_dawid_skene(data: AnnotationsLike, *, gold: Any = None,
+                        prior: Mapping[str, Any] | None = None, draws: int = 1000,
+                        tune: int = 1000, chains: int = 2, seed: SeedLike = None,
+                        sampler: str = "pymc") -> Posterior:
+    r"""Bayesian Dawid–Skene for ordered classes: ordered-probit confusion matrices.
+
+    The model of :func:`kappalab.annotators.ordinal_dawid_skene`, with priors. Item i of true
+    class k (the classes in the order of the categories, k = 0 … K − 1) gives annotator j a
+    latent score k + σ_j ε, ε ~ Normal(0, 1), which the annotator cuts at its ordered
+    thresholds τ_j1 < … < τ_j,K−1:
+
+    .. math::  θ_j[k, l] = Φ\Big(\frac{τ_{j,l+1} − k}{σ_j}\Big)
+                          − Φ\Big(\frac{τ_{j,l} − k}{σ_j}\Big),
+               \qquad τ_{j,0} = −∞,\ τ_{j,K} = +∞,
+
+    and the classes are summed out as in :func:`dawid_skene`. σ_j is the annotator's noise;
+    thresholds shifted from the midpoints k + ½ are its bias (lenient or severe). The
+    thresholds are sampled on the EM's unconstrained coordinates, τ_j1 = x_j1,
+    τ_jm = τ_j,m−1 + exp(x_jm), and σ_j on log σ_j; each cell's log-probability is computed
+    without cancellation (:func:`ordinal_log_theta`: log Φ by erfcx in the lower tail, the
+    upper tails for a cell above 0). With the prior's influence gone (large data), the
+    posterior means are close to the EM estimates.
+
+    **The priors.** π ~ Dirichlet(1); τ_jm ~ Normal(m − ½, 1) independently, restricted to
+    ordered thresholds: centred on the midpoints between the classes (an unbiased
+    annotator), a bias of a whole class one standard deviation away;
+    σ_j ~ LogNormal(log 0.5, 1): median 0.5 (an annotator who gives a middle class right
+    68% of the time, P(|ε| < ½σ⁻¹)), 90% between 0.1 (nearly perfect) and 2.6 (nearly
+    uninformative). The class spacing of 1 on the latent scale identifies the model, so
+    the prior need not break a relabelling symmetry; it keeps σ_j and the thresholds of an
+    annotator with few annotations, or one whose labels never reach a class, finite.
+
+    Parameters
+    ----------
+    data : Annotations, DataFrame or array-like
+        As :func:`dawid_skene` (the annotators must be known); the categories' order is the
+        classes' order.
+    gold : mapping or pandas.Series, optional
+        Item → class for the items whose class is known, as :func:`dawid_skene`.
+    prior : dict, optional
+        Any of ``"prevalence"`` (as :func:`dawid_skene`, default 1), ``"thresholds"`` (the
+        standard deviation of the thresholds around the midpoints, default 1) and
+        ``"noise"`` (a pair: the median of σ_j and the standard deviation of log σ_j,
+        default (0.5, 1)).
+    draws, tune, chains : int
+        Posterior draws and tuning steps per chain, number of chains.
+    seed : int, None or numpy.random.Generator
+        An int reproduces the draws and the predictive check exactly.
+    sampler : {"pymc", "nutpie"}
+        PyMC's NUTS, or nutpie's.
+
+    Returns
+    -------
+    Posterior
+        Variables ``thresholds`` (dims ``rater``, ``threshold``: τ_j, the thresholds named
+        ``"a|b"`` after the classes they separate), ``noise`` (dim ``rater``: σ_j), and
+        ``pi``, ``theta`` and ``accuracy`` as :func:`dawid_skene`. ``idata`` also holds the
+        item log-likelihoods, the item posteriors and the predictive checks, as
+        :func:`dawid_skene`.
+
+    Raises
+    ------
+    UnknownRatersError
+        Data without annotator identities.
+    EmptyDataError
+        No annotations, or fewer than 2 classes.
+    InvalidParameterError
+        A bad ``gold``, ``prior`` or sampling option.
+
+    References
+    ----------
+    Dawid, A. P., & Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Journal of the Royal Statistical Society C* 28(1),
+    20–28. doi:10.2307/2346806. Johnson, V. E., & Albert, J. H. (1999). *Ordinal Data
+    Modeling*. Springer, ch. 4 (ordinal probit models of rater data with rater-specific
+    thresholds).
+
+    Examples
+    --------
+    >>> from kappalab import bayes
+    >>> data = [[0, 1, 1], [1, 1, 2], [2, 2, 2], [0, 0, 1], [2, 1, 2], [0, 0, 0]] * 20
+    >>> post = bayes.ordinal_dawid_skene(data, seed=1)               # doctest: +SKIP
+    >>> post.mean("thresholds").round(2), post.mean("noise").round(2)  # doctest: +SKIP
+    """
+    options = SamplingOptions(draws, tune, chains, seed, sampler)
+    return _fit("ordinal_dawid_skene", data, gold, prior, options)
+
+
 # ====================================================================== reading the result
 def _item_group(post: Posterior):
     group = getattr(post.idata, "item_posterior", None)
     if group is None:
         raise InvalidParameterError(
             f"{post.model} has no item posteriors: they come with the models of annotation "
-            "(bayes.dawid_skene, bayes.hierarchical_dawid_skene, bayes.multinomial)")
+            "(bayes.dawid_skene, bayes.hierarchical_dawid_skene, bayes.multinomial, "
+            "bayes.mace, bayes.ordinal_dawid_skene)")
     return group
 
 
@@ -1753,7 +2478,8 @@ def item_posterior(post: Posterior) -> pd.DataFrame:
     Parameters
     ----------
     post : Posterior
-        A fit of :func:`dawid_skene`, :func:`hierarchical_dawid_skene` or :func:`multinomial`.
+        A fit of :func:`dawid_skene`, :func:`hierarchical_dawid_skene`, :func:`multinomial`,
+        :func:`mace` or :func:`ordinal_dawid_skene`.
 
     Returns
     -------
@@ -1790,7 +2516,8 @@ def item_labels(post: Posterior) -> pd.DataFrame:
     Parameters
     ----------
     post : Posterior
-        A fit of :func:`dawid_skene`, :func:`hierarchical_dawid_skene` or :func:`multinomial`.
+        A fit of :func:`dawid_skene`, :func:`hierarchical_dawid_skene`, :func:`multinomial`,
+        :func:`mace` or :func:`ordinal_dawid_skene`.
 
     Returns
     -------
@@ -1821,18 +2548,21 @@ def item_labels(post: Posterior) -> pd.DataFrame:
 
 
 def rater_ppc_pvalues(post: Posterior) -> pd.Series:
-    """Each annotator's posterior predictive p-value of its agreement with its co-annotators.
+    """Each annotator's posterior predictive p-value of its κx against the rest of the panel.
 
-    P(T_rep ≥ T_obs) for T = the annotator's mean share of agreeing co-annotations
-    (module docstring, "Results"): near 0, the annotator agrees with the others more than the
-    model predicts; near 1, less (e.g. an annotator who errs together with others, or on
-    other items, than its confusion matrix says). NaN for an annotator with no co-annotated
-    item.
+    P(T_rep ≥ T_obs) for T = the annotator's κx against its co-annotators
+    (``rater_cross_kappa``; module docstring, "Results"), over the replicated datasets:
+    near 0, the annotator agrees with the others more than the model predicts; near 1, less.
+    Either says that the annotators' labels are not independent given the class as the model
+    has it: e.g. two annotators who copy each other are fitted as nearly perfect, and then
+    the others agree with the rest more than that fit predicts. NaN for an annotator with no
+    co-annotated item.
 
     Parameters
     ----------
     post : Posterior
-        A fit of :func:`dawid_skene` or :func:`hierarchical_dawid_skene`.
+        A fit of :func:`dawid_skene`, :func:`hierarchical_dawid_skene`, :func:`mace` or
+        :func:`ordinal_dawid_skene`.
 
     Returns
     -------
@@ -1850,29 +2580,30 @@ def rater_ppc_pvalues(post: Posterior) -> pd.Series:
     >>> from kappalab.bayes import Posterior
     >>> idata = az.from_dict(posterior={"pi": np.full((1, 4, 2), 0.5)})
     >>> idata.add_groups(
-    ...     posterior_predictive=xr.Dataset({"rater_agreement": (
+    ...     posterior_predictive=xr.Dataset({"rater_kappa_x": (
     ...         ("chain", "draw", "rater"), [[[0.5, 0.9], [0.7, 0.9]]])},
     ...         coords={"rater": ["r1", "r2"]}),
-    ...     observed_data=xr.Dataset({"rater_agreement": (("rater",), [0.6, 0.8])},
+    ...     observed_data=xr.Dataset({"rater_kappa_x": (("rater",), [0.6, 0.8])},
     ...                              coords={"rater": ["r1", "r2"]}))
     >>> rater_ppc_pvalues(Posterior(idata, model="demo")).tolist()
     [0.5, 1.0]
     """
     pp = getattr(post.idata, "posterior_predictive", None)
     obs = getattr(post.idata, "observed_data", None)
-    if pp is None or obs is None or "rater_agreement" not in pp or "rater_agreement" not in obs:
+    if pp is None or obs is None or "rater_kappa_x" not in pp or "rater_kappa_x" not in obs:
         raise InvalidParameterError(
-            f"{post.model} has no per-annotator predictive check (rater_agreement): it comes "
-            "with bayes.dawid_skene and bayes.hierarchical_dawid_skene")
-    replicated = np.asarray(pp["rater_agreement"].transpose("chain", "draw", "rater"))
+            f"{post.model} has no per-annotator predictive check (rater_kappa_x): it comes "
+            "with bayes.dawid_skene, bayes.hierarchical_dawid_skene, bayes.mace and "
+            "bayes.ordinal_dawid_skene")
+    replicated = np.asarray(pp["rater_kappa_x"].transpose("chain", "draw", "rater"))
     replicated = replicated.reshape(-1, replicated.shape[-1])
-    observed = np.asarray(obs["rater_agreement"])
+    observed = np.asarray(obs["rater_kappa_x"])
     with np.errstate(invalid="ignore"):
         p = np.where(np.isfinite(observed), (replicated >= observed).mean(axis=0), np.nan)
     return pd.Series(p, index=pd.Index(obs["rater"].values, name="rater"), name="p_value")
 
 
-#: the three models, by name (for loops over them in tests and studies)
+#: the models, by name (for loops over them in tests and studies)
 MODELS: dict[str, Callable[..., Posterior]] = {
     "dawid_skene": dawid_skene, "hierarchical_dawid_skene": hierarchical_dawid_skene,
-    "multinomial": multinomial}
+    "multinomial": multinomial, "mace": mace, "ordinal_dawid_skene": ordinal_dawid_skene}
