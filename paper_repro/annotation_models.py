@@ -16,7 +16,7 @@ The data are **real** (:func:`kappalab.datasets.fetch`, from ``KAPPALAB_DATA`` o
    log-likelihood and iterations; beside crowd-kit's ``DawidSkene`` and ``MACE`` (its
    defaults) when crowd-kit is installed, in the full run only (they take about 40 s a
    task). In the full run also the Bayesian models of :mod:`kappalab.bayes` (Dawid–Skene,
-   hierarchical Dawid–Skene, the multinomial model; their default priors, nutpie when it is
+   hierarchical Dawid–Skene, the multinomial model, MACE; their default priors, nutpie when it is
    installed, 500 + 500 draws on 2 chains), each item labelled with its most probable class
    (:func:`kappalab.bayes.item_labels`), with the largest R̂ of π and θ and the seconds of
    the fit. ``annotation_models_accuracy.csv``.
@@ -81,7 +81,8 @@ def bayesian_fits(ann: kl.Annotations, seed: int) -> dict[str, tuple[pd.Series, 
     out = {}
     for name, model in (("Bayesian multinomial", bayes.multinomial),
                         ("Bayesian Dawid-Skene", bayes.dawid_skene),
-                        ("Bayesian hierarchical Dawid-Skene", bayes.hierarchical_dawid_skene)):
+                        ("Bayesian hierarchical Dawid-Skene", bayes.hierarchical_dawid_skene),
+                        ("Bayesian MACE", bayes.mace)):
         start = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the largest R̂ is reported in the table
