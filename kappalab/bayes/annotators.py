@@ -2296,7 +2296,7 @@ def mace(data: AnnotationsLike, *, gold: Any = None, prior: Mapping[str, Any] | 
     K parameters per annotator instead of Dawid–Skene's K(K − 1), so a spammer (s_j near
     1) is told from a biased but honest annotator with fewer annotations. The classes are
     summed out as in :func:`dawid_skene` (module docstring), with log θ computed as
-    logaddexp(log(1 − s_j), log s_j + log ξ_jk) on the diagonal (:func:`mace_log_theta`).
+    logaddexp(log(1 − s_j), log s_j + log ξ_jk) on the diagonal (``mace_log_theta``).
     The EM fit is :func:`kappalab.annotators.mace` (its competence c_j is 1 − s_j); unlike
     it, and like the Bayesian :func:`dawid_skene`, the prevalences π are estimated (Hovy et
     al. fix them uniform; ``prior={"prevalence": 1e6}`` comes close to that).
@@ -2389,7 +2389,7 @@ def ordinal_dawid_skene(data: AnnotationsLike, *, gold: Any = None,
     thresholds shifted from the midpoints k + ½ are its bias (lenient or severe). The
     thresholds are sampled on the EM's unconstrained coordinates, τ_j1 = x_j1,
     τ_jm = τ_j,m−1 + exp(x_jm), and σ_j on log σ_j; each cell's log-probability is computed
-    without cancellation (:func:`ordinal_log_theta`: log Φ by erfcx in the lower tail, the
+    without cancellation (``ordinal_log_theta``: log Φ by erfcx in the lower tail, the
     upper tails for a cell above 0). With the prior's influence gone (large data), the
     posterior means are close to the EM estimates.
 
@@ -2397,7 +2397,7 @@ def ordinal_dawid_skene(data: AnnotationsLike, *, gold: Any = None,
     ordered thresholds: centred on the midpoints between the classes (an unbiased
     annotator), a bias of a whole class one standard deviation away;
     σ_j ~ LogNormal(log 0.5, 1): median 0.5 (an annotator who gives a middle class right
-    68% of the time, P(|ε| < ½σ⁻¹)), 90% between 0.1 (nearly perfect) and 2.6 (nearly
+    68% of the time, P(\|ε\| < ½σ⁻¹)), 90% between 0.1 (nearly perfect) and 2.6 (nearly
     uninformative). The class spacing of 1 on the latent scale identifies the model, so
     the prior need not break a relabelling symmetry; it keeps σ_j and the thresholds of an
     annotator with few annotations, or one whose labels never reach a class, finite.
