@@ -121,7 +121,7 @@ from ..validation import SeedLike, check_real
 from .assembly import assemble, blocks, flat
 from .compiled import bucket, data_inputs, fit_model, pad
 from .posterior import Posterior
-from .sampling import SamplingOptions
+from .sampling import SamplingOptions, prior_with_defaults
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -366,21 +366,6 @@ def _plain(values) -> list:
 
 
 # ====================================================================== priors
-def _prior_keys(prior: Any, defaults: Mapping[str, Any], model: str) -> dict[str, Any]:
-    out = dict(defaults)
-    if prior is None:
-        return out
-    if not isinstance(prior, Mapping):
-        raise InvalidParameterError(f"prior must be a mapping (dict), got {prior!r}")
-    for key, value in prior.items():
-        if key not in defaults:
-            raise InvalidParameterError(
-                f"unknown prior {key!r} for {model}; it takes "
-                f"{', '.join(f'{k}={v!r}' for k, v in defaults.items())}")
-        out[key] = value
-    return out
-
-
 def _array(value: Any, name: str) -> np.ndarray:
     try:
         out = np.asarray(value, dtype=np.float64)
@@ -1747,7 +1732,7 @@ def model_priors(kind: str, design: AnnotationDesign, prior: Any) -> dict[str, n
     >>> model_priors("multinomial", d, {"prevalence": 2})["prevalence"].tolist()
     [2.0, 2.0]
     """
-    keys = _prior_keys(prior, PRIORS[kind], kind)
+    keys = prior_with_defaults(prior, PRIORS[kind], kind)
     K = design.K
     out = {"prevalence": prevalence_prior(keys["prevalence"], K)}
     if kind == "hierarchical_dawid_skene":

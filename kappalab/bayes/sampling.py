@@ -103,12 +103,19 @@ def sample(model, options: SamplingOptions, keep: Sequence[str], trace=None):
     return posterior, idata.sample_stats
 
 
-def validate_prior(prior: Mapping[str, Any] | None, defaults: Mapping[str, Any],
-                   model: str) -> dict[str, Any]:
-    """``defaults`` updated by ``prior``; each value checked for its kind.
+def prior_with_defaults(prior: Any, defaults: Mapping[str, Any], model: str
+                        ) -> dict[str, Any]:
+    """``defaults`` updated by the mapping ``prior`` (None: the defaults), its keys checked
+    against theirs; the values are the caller's to check.
 
-    A default that is a pair means Beta(a, b) shape parameters (both > 0); a default that is
-    a number means a positive scale or concentration.
+    Examples
+    --------
+    >>> prior_with_defaults({"a": 3}, {"a": 1, "b": 2}, "demo")
+    {'a': 3, 'b': 2}
+    >>> prior_with_defaults({"c": 3}, {"a": 1}, "demo")
+    Traceback (most recent call last):
+    ...
+    kappalab.errors.InvalidParameterError: unknown prior 'c' for demo; it takes a=1
     """
     out = dict(defaults)
     if prior is None:
@@ -120,6 +127,21 @@ def validate_prior(prior: Mapping[str, Any] | None, defaults: Mapping[str, Any],
             raise InvalidParameterError(
                 f"unknown prior {key!r} for {model}; it takes "
                 f"{', '.join(f'{k}={v!r}' for k, v in defaults.items())}")
+        out[key] = value
+    return out
+
+
+def validate_prior(prior: Mapping[str, Any] | None, defaults: Mapping[str, Any],
+                   model: str) -> dict[str, Any]:
+    """``defaults`` updated by ``prior`` (:func:`prior_with_defaults`); each value checked
+    for its kind.
+
+    A default that is a pair means Beta(a, b) shape parameters (both > 0); a default that is
+    a number means a positive scale or concentration.
+    """
+    out = prior_with_defaults(prior, defaults, model)
+    for key in prior or {}:
+        value = out[key]
         if isinstance(defaults[key], tuple):
             try:
                 a, b = (float(v) for v in value)
